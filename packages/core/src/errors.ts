@@ -1,0 +1,69 @@
+/**
+ * Base class of every error an API answers with a status: DRF's `APIException`.
+ * The body of the answer is `{ "detail": "<detail>" }`.
+ *
+ * @example
+ * throw new ApiError('Slow down.', { status: 429, code: 'throttled' });
+ */
+export class ApiError extends Error {
+  /** HTTP status of the answer. @default 500 */
+  readonly status: number;
+  /** Machine-readable code. @default 'error' */
+  readonly code: string;
+  /** Human-readable message, sent as `detail`. */
+  readonly detail: string;
+
+  constructor(detail: string, options: { status?: number; code?: string } = {}) {
+    super(detail);
+    this.name = new.target.name;
+    this.status = options.status ?? 500;
+    this.code = options.code ?? 'error';
+    this.detail = detail;
+  }
+
+  /** The JSON body DRF sends for this error. */
+  toJSON(): { detail: string } {
+    return { detail: this.detail };
+  }
+}
+
+/**
+ * 404. `Invalid page.`, `Invalid cursor` and URL-path version errors use it.
+ * @example throw new NotFound('Invalid page.');
+ */
+export class NotFound extends ApiError {
+  constructor(detail = 'Not found.') {
+    super(detail, { status: 404, code: 'not_found' });
+  }
+}
+
+/**
+ * 406. Raised when no renderer or no version satisfies the `Accept` header.
+ * @example throw new NotAcceptable('Invalid version in "Accept" header.');
+ */
+export class NotAcceptable extends ApiError {
+  constructor(detail = 'Could not satisfy the request Accept header.') {
+    super(detail, { status: 406, code: 'not_acceptable' });
+  }
+}
+
+/**
+ * 400. Bad input that is not a lookup failure, such as an untrusted `Host`.
+ * @example throw new ValidationError('Invalid HTTP_HOST header.');
+ */
+export class ValidationError extends ApiError {
+  constructor(detail = 'Invalid input.', code = 'invalid') {
+    super(detail, { status: 400, code });
+  }
+}
+
+/**
+ * A programming error in how Pagewise was set up (DRF raises `AssertionError` or
+ * `ImproperlyConfigured`). It is not a client error and is not caught by the bindings' 4xx handling.
+ */
+export class ConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigurationError';
+  }
+}

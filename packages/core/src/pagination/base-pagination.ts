@@ -1,0 +1,109 @@
+import type { ApiRequest } from '../http/api-request.js';
+import { ApiResponse } from '../http/api-response.js';
+import type { JsonSchema, OpenApiParameter, SchemaOptions } from '../openapi/schema-types.js';
+import type { OrderedQuery } from './ordered-query.js';
+import type { OrderingInput } from './ordering.js';
+
+/** Something that can choose an ordering for a request (an ordering filter). */
+export interface OrderingSource {
+  getOrdering(request: ApiRequest, query: OrderedQuery<unknown>, view: PaginationView): OrderingInput | null;
+}
+
+/** What paginators may look at on the view that calls them. */
+export interface PaginationView {
+  /** Filter backends; cursor pagination takes its ordering from the first with `getOrdering`. */
+  readonly filterBackends?: ReadonlyArray<OrderingSource | (new () => OrderingSource) | object>;
+}
+
+/** The response envelope of a paginated list: `{ results }` plus whatever the style adds. */
+export interface PaginatedData {
+  readonly results: unknown[];
+  readonly [key: string]: unknown;
+}
+
+/**
+ * The base of every pagination style (DRF's `BasePagination`). A custom style extends it and
+ * overrides `paginateQueryset` and `getPaginatedResponse`.
+ *
+ * `paginateQueryset` remembers the page it produced so that the synchronous methods
+ * (`getPaginatedResponse`, `getNextLink`, `toHtml`, ...) can answer for it; each call replaces
+ * that page entirely, so nothing leaks from one request into the next. Views make one
+ * paginator per request; `paginate()` on the built-in styles is the stateless form.
+ */
+export abstract class BasePagination {
+  /** Whether a browsable page should show the controls. @default false */
+  displayPageControls = false;
+
+  /** The rows of this request's page, or `null` when this request is not paginated. */
+  abstract paginateQueryset<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<Row[] | null>;
+
+  /** The paginated response for the serialized rows of the last page. */
+  abstract getPaginatedResponse(data: unknown[]): ApiResponse;
+
+  /** The response schema for a list whose items are described by `schema`. @default schema unchanged */
+  getPaginatedResponseSchema(schema: JsonSchema, _options?: SchemaOptions): JsonSchema {
+    return schema;
+  }
+
+  /** OpenAPI parameters the style reads. @default [] */
+  getSchemaOperationParameters(_view?: unknown): OpenApiParameter[] {
+    return [];
+  }
+
+  /** @default null */
+  getNextLink(): string | null {
+    return null;
+  }
+
+  /** @default null */
+  getPreviousLink(): string | null {
+    return null;
+  }
+
+  /** Context of the html controls. @default {} */
+  getHtmlContext(): object {
+    return {};
+  }
+
+  /** The html controls. @default '' */
+  toHtml(): string {
+    return '';
+  }
+
+  /** Where the list is inside the envelope (used by renderers). */
+  getResults(data: PaginatedData): unknown[] {
+    return data.results;
+  }
+}
+
+/** An RFC 8288 `Link` header value for the given links, or `null` when there are none. */
+export function linkHeader(next: string | null, previous: string | null): string | null {
+  const parts: string[] = [];
+  if (next !== null) parts.push(`<${next}>; rel="next"`);
+  if (previous !== null) parts.push(`<${previous}>; rel="prev"`);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** A JSON response with the `Link` header set when there is a next or previous link. */
+export function paginatedResponse(data: object, next: string | null, previous: string | null): ApiResponse {
+  const response = new ApiResponse(data);
+  const link = linkHeader(next, previous);
+  if (link !== null) response.headers.set('link', link);
+  return response;
+}
+
+/** Copies the options that are set onto the instance (options left undefined keep the field's default). */
+export function assignOptions(target: object, options: object): void {
+  for (const [key, value] of Object.entries(options)) {
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  }
+}
+
+/** Throws the error `paginateQueryset` would need before a synchronous method can answer. */
+export function noPageYet(style: string): never {
+  throw new Error(`${style}: call paginateQueryset() before asking for the response or links`);
+}

@@ -1,0 +1,161 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { KeyTerm } from './ordering.js';
+import type { PositionValue } from './ordered-query.js';
+
+/** A decoded cursor: DRF's `(offset, reverse, position)` with a typed, multi-field position. */
+export interface Cursor {
+  readonly offset: number;
+  readonly reverse: boolean;
+  /** One value per ordering term, or `null` for "from the start" (or the end, when reversed). */
+  readonly position: readonly PositionValue[] | null;
+}
+
+/** Thrown when a cursor token cannot be decoded; paginators answer it with `404 Invalid cursor`. */
+export class CursorDecodeError extends Error {
+  constructor(reason: string) {
+    super(`Invalid cursor: ${reason}`);
+    this.name = 'CursorDecodeError';
+  }
+}
+
+/** What encoding and decoding need to know beyond the cursor itself. */
+export interface CursorCodecOptions {
+  /** Terms the positions are aligned with; a cursor minted for other terms is rejected. */
+  readonly order: readonly KeyTerm[];
+  /** HMAC-SHA256 key; when set, tokens are signed and unsigned or altered ones are rejected. */
+  readonly secret?: string | null | undefined;
+  /** Decoded offsets above it are clamped to it (DRF's `offset_cutoff`); falsy: no clamp. */
+  readonly offsetCutoff?: number | null | undefined;
+  /** Tokens longer than this are rejected before any decoding. @default 1024 */
+  readonly maxLength?: number | undefined;
+}
+
+const SIGNATURE_BYTES = 16;
+const MAX_DATE_MS = 8.64e15;
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/**
+ * A short, stable hash of an ordering (FNV-1a, 32 bits): it only has to tell orderings apart,
+ * tampering is the signature's job.
+ */
+export function orderingFingerprint(order: readonly KeyTerm[]): string {
+  const text = order.map((t) => `${t.field}\u0000${t.direction}\u0000${t.nulls}${t.unique ? '\u0000u' : ''}`).join('\u0001');
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(36);
+}
+
+type EncodedValue = null | boolean | number | string;
+
+/** Tagged JSON for one value: strings `s…`, bigints `b…`, dates `d<epoch ms>`, odd numbers `n…`. */
+function encodeValue(value: PositionValue): EncodedValue {
+  if (value === null || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : `n${value}`;
+  if (typeof value === 'bigint') return `b${value}`;
+  if (typeof value === 'string') return `s${value}`;
+  const ms = value.getTime();
+  if (Number.isNaN(ms)) throw new RangeError('Cannot put an invalid Date into a cursor');
+  return `d${ms}`;
+}
+
+function decodeValue(value: unknown): PositionValue {
+  if (value === null || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new CursorDecodeError('bad number');
+    return value;
+  }
+  if (typeof value !== 'string' || value === '') throw new CursorDecodeError('bad value');
+  const body = value.slice(1);
+  switch (value[0]) {
+    case 's':
+      return body;
+    case 'b':
+      if (!/^-?(0|[1-9]\d*)$/.test(body)) throw new CursorDecodeError('bad bigint');
+      return BigInt(body);
+    case 'd': {
+      if (!/^-?(0|[1-9]\d{0,15})$/.test(body) || Math.abs(Number(body)) > MAX_DATE_MS) {
+        throw new CursorDecodeError('bad date');
+      }
+      return new Date(Number(body));
+    }
+    case 'n':
+      if (body === 'NaN') return Number.NaN;
+      if (body === 'Infinity') return Number.POSITIVE_INFINITY;
+      if (body === '-Infinity') return Number.NEGATIVE_INFINITY;
+      throw new CursorDecodeError('bad number');
+    default:
+      throw new CursorDecodeError('unknown value tag');
+  }
+}
+
+/**
+ * A canonical text of a position, so positions compare equal exactly when their values are the
+ * same value of the same type (`1n` is not `1`, dates compare by instant).
+ */
+export function positionKey(position: readonly PositionValue[] | null): string {
+  return position === null ? '' : JSON.stringify(position.map(encodeValue));
+}
+
+function sign(payload: string, secret: string): string {
+  return createHmac('sha256', secret).update(payload).digest().subarray(0, SIGNATURE_BYTES).toString('base64url');
+}
+
+/**
+ * Encodes a cursor as an opaque base64url token (`<payload>` or `<payload>.<signature>`).
+ *
+ * @example
+ * encodeCursor({ offset: 0, reverse: false, position: [new Date(0), 7n] }, { order })
+ */
+export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): string {
+  const body: Record<string, unknown> = { k: orderingFingerprint(options.order) };
+  if (cursor.offset !== 0) body.o = cursor.offset;
+  if (cursor.reverse) body.r = 1;
+  if (cursor.position !== null) body.p = cursor.position.map(encodeValue);
+  const payload = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+  return options.secret ? `${payload}.${sign(payload, options.secret)}` : payload;
+}
+
+/**
+ * Decodes a token strictly: the alphabet, the signature (when a secret is set), the JSON shape,
+ * every value's type tag, the ordering fingerprint and the position's length are all checked.
+ * Throws `CursorDecodeError` on any mismatch.
+ */
+export function decodeCursor(token: string, options: CursorCodecOptions): Cursor {
+  if (token.length > (options.maxLength ?? 1024)) throw new CursorDecodeError('too long');
+  const [payload, signature, ...rest] = token.split('.');
+  if (payload === undefined || rest.length > 0 || !BASE64URL.test(payload)) {
+    throw new CursorDecodeError('not a cursor token');
+  }
+  if (options.secret) {
+    if (signature === undefined || !BASE64URL.test(signature)) throw new CursorDecodeError('unsigned');
+    const expected = Buffer.from(sign(payload, options.secret));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new CursorDecodeError('bad signature');
+    }
+  } else if (signature !== undefined) {
+    throw new CursorDecodeError('signed, but no secret is configured');
+  }
+  const bytes = Buffer.from(payload, 'base64url');
+  if (bytes.toString('base64url') !== payload) throw new CursorDecodeError('not canonical base64url');
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new CursorDecodeError('not JSON');
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new CursorDecodeError('not an object');
+  const { k, o = 0, r = 0, p = null, ...unknown } = body as Record<string, unknown>;
+  if (Object.keys(unknown).length > 0) throw new CursorDecodeError('unknown fields');
+  if (k !== orderingFingerprint(options.order)) throw new CursorDecodeError('minted for another ordering');
+  if (typeof o !== 'number' || !Number.isSafeInteger(o) || o < 0) throw new CursorDecodeError('bad offset');
+  if (r !== 0 && r !== 1) throw new CursorDecodeError('bad direction');
+  if (p !== null && (!Array.isArray(p) || p.length !== options.order.length)) {
+    throw new CursorDecodeError('bad position');
+  }
+  const offset = options.offsetCutoff ? Math.min(o, options.offsetCutoff) : o;
+  return { offset, reverse: r === 1, position: p === null ? null : p.map(decodeValue) };
+}

@@ -1,0 +1,342 @@
+import { NotFound } from '../errors.js';
+import { type HtmlTemplate, type PreviousNextHtmlContext, previousNextTemplate } from '../html/pagination-html.js';
+import type { ApiRequest } from '../http/api-request.js';
+import type { ApiResponse } from '../http/api-response.js';
+import { replaceQueryParam } from '../http/query-string.js';
+import {
+  integerQueryParameter,
+  type JsonSchema,
+  nullableUri,
+  type OpenApiParameter,
+  type SchemaOptions,
+} from '../openapi/schema-types.js';
+import { ApiSettings } from '../settings.js';
+import {
+  assignOptions,
+  BasePagination,
+  noPageYet,
+  type OrderingSource,
+  paginatedResponse,
+  type PaginationView,
+} from './base-pagination.js';
+import { type Cursor, CursorDecodeError, decodeCursor, encodeCursor, positionKey } from './cursor-codec.js';
+import { InvalidBoundError, type OrderedQuery, type PositionValue, type WindowRow } from './ordered-query.js';
+import { invertOrdering, type KeyTerm, type OrderingInput, type OrderTerm, parseOrdering, settleNulls } from './ordering.js';
+import { requestedPageSize } from './page-size.js';
+
+/** Options of `CursorPagination`; each may also be set as a field of a subclass. */
+export interface CursorPaginationOptions {
+  /** Rows per page. @default settings.pageSize */
+  pageSize?: number | null;
+  /** @default 'cursor' */
+  cursorQueryParam?: string;
+  /** Field names with an optional `-`, or terms with `nulls`. @default '-created' */
+  ordering?: OrderingInput;
+  /** @default null */
+  pageSizeQueryParam?: string | null;
+  /** @default null */
+  maxPageSize?: number | null;
+  /** Largest residual offset a cursor may carry (only used without a unique key). @default 1000 */
+  offsetCutoff?: number | null;
+  /** Renders the html controls; `null` disables them. @default previousNextTemplate */
+  template?: HtmlTemplate<PreviousNextHtmlContext> | null;
+  /** 404 detail for a cursor that cannot be used. @default 'Invalid cursor' */
+  invalidCursorMessage?: string;
+  /** Signs cursors with HMAC-SHA256; tampered or unsigned cursors are then 404. @default null */
+  cursorSecret?: string | null;
+  /** Longer cursors are rejected before decoding. @default 1024 */
+  maxCursorLength?: number;
+  /** @default ApiSettings.defaults */
+  settings?: ApiSettings;
+}
+
+/** The page one request produced, with what its links are made from. */
+export interface CursorPage<Row> {
+  readonly rows: Row[];
+  readonly order: readonly KeyTerm[];
+  readonly pageSize: number;
+  readonly url: string;
+  readonly cursor: Cursor | null;
+  readonly positions: ReadonlyArray<readonly PositionValue[]>;
+  readonly hasNext: boolean;
+  readonly hasPrevious: boolean;
+  readonly nextPosition: readonly PositionValue[] | null;
+  readonly previousPosition: readonly PositionValue[] | null;
+}
+
+function samePosition(a: readonly PositionValue[] | null, b: readonly PositionValue[] | null): boolean {
+  return (a === null) === (b === null) && positionKey(a) === positionKey(b);
+}
+
+function isOrderingSource(backend: unknown): backend is OrderingSource {
+  return typeof (backend as Partial<OrderingSource> | null)?.getOrdering === 'function';
+}
+
+/**
+ * Keyset pages behind opaque cursors, DRF's `CursorPagination` done without its artifacts.
+ *
+ * Positions hold the value of every ordering field plus the adapter's unique key (appended when
+ * the ordering does not already contain it), so following `next` from the first page visits
+ * every row exactly once, and `previous` of `next` is the same page. Without a unique key, DRF's
+ * position + offset scheme takes over. Body: `{ next, previous, results }`.
+ *
+ * @example
+ * const pagination = new CursorPagination({ pageSize: 50, ordering: ['-published_at', '-id'] });
+ */
+export class CursorPagination extends BasePagination {
+  pageSize?: number | null;
+  cursorQueryParam = 'cursor';
+  cursorQueryDescription = 'The pagination cursor value.';
+  ordering: OrderingInput = '-created';
+  pageSizeQueryParam: string | null = null;
+  pageSizeQueryDescription = 'Number of results to return per page.';
+  maxPageSize: number | null = null;
+  offsetCutoff: number | null = 1000;
+  template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
+  invalidCursorMessage = 'Invalid cursor';
+  cursorSecret: string | null = null;
+  maxCursorLength = 1024;
+  settings: ApiSettings = ApiSettings.defaults;
+  /** The page of the last `paginateQueryset` call. */
+  page: CursorPage<unknown> | null = null;
+
+  constructor(options: CursorPaginationOptions = {}) {
+    super();
+    assignOptions(this, options);
+  }
+
+  /** The client's page size (clamped to `maxPageSize`) or the default; never stored. */
+  getPageSize(request: ApiRequest): number | null {
+    const fallback = this.pageSize === undefined ? this.settings.pageSize : this.pageSize;
+    return requestedPageSize(request, this.pageSizeQueryParam, this.maxPageSize, fallback);
+  }
+
+  /**
+   * The ordering terms: the first filter backend with `getOrdering` (an ordering filter) wins when
+   * it answers something, otherwise `ordering`.
+   */
+  getOrdering(request: ApiRequest, query: OrderedQuery<unknown>, view?: PaginationView): OrderTerm[] {
+    for (const backend of view?.filterBackends ?? []) {
+      const source = typeof backend === 'function' ? new (backend as new () => unknown)() : backend;
+      if (!isOrderingSource(source)) continue;
+      const chosen = source.getOrdering(request, query, view!);
+      if (chosen !== null && chosen.length > 0) return parseOrdering(chosen);
+      break;
+    }
+    return parseOrdering(this.ordering);
+  }
+
+  /** The ordering positions are taken over: the terms plus the unique key when they lack it. */
+  #keyOrder(terms: readonly OrderTerm[], query: OrderedQuery<unknown>): KeyTerm[] {
+    const order = terms.map(settleNulls);
+    const key = query.uniqueKey;
+    if (key !== null && !order.some((term) => term.field === key)) {
+      order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
+    }
+    return order;
+  }
+
+  #decode(request: ApiRequest, order: readonly KeyTerm[]): Cursor | null {
+    const token = request.queryParams.get(this.cursorQueryParam);
+    if (token === null || token === '') return null;
+    try {
+      return decodeCursor(token, {
+        order,
+        secret: this.cursorSecret,
+        offsetCutoff: this.offsetCutoff,
+        maxLength: this.maxCursorLength,
+      });
+    } catch (error) {
+      if (error instanceof CursorDecodeError) throw new NotFound(this.invalidCursorMessage);
+      throw error;
+    }
+  }
+
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  async paginate<Row>(query: OrderedQuery<Row>, request: ApiRequest, view?: PaginationView): Promise<CursorPage<Row> | null> {
+    const pageSize = this.getPageSize(request);
+    if (!pageSize) return null;
+    const order = this.#keyOrder(this.getOrdering(request, query, view), query);
+    const cursor = this.#decode(request, order);
+    const reverse = cursor?.reverse ?? false;
+    const currentPosition = cursor?.position ?? null;
+    const offset = cursor?.offset ?? 0;
+
+    let fetched: ReadonlyArray<WindowRow<Row>>;
+    try {
+      fetched = await query.fetch({
+        order: reverse ? invertOrdering(order) : order,
+        after: currentPosition,
+        offset,
+        limit: pageSize + 1,
+      });
+    } catch (error) {
+      if (error instanceof InvalidBoundError) throw new NotFound(this.invalidCursorMessage);
+      throw error;
+    }
+
+    const page = fetched.slice(0, pageSize);
+    const following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
+    if (reverse) page.reverse();
+    const started = currentPosition !== null || offset > 0;
+    return {
+      rows: page.map((r) => r.row),
+      positions: page.map((r) => r.position),
+      order,
+      pageSize,
+      url: request.buildAbsoluteUri(),
+      cursor,
+      hasNext: reverse ? started : following !== null,
+      hasPrevious: reverse ? following !== null : started,
+      nextPosition: reverse ? currentPosition : following,
+      previousPosition: reverse ? following : currentPosition,
+    };
+  }
+
+  async paginateQueryset<Row>(query: OrderedQuery<Row>, request: ApiRequest, view?: PaginationView): Promise<Row[] | null> {
+    this.page = null;
+    this.displayPageControls = false;
+    const page = await this.paginate(query, request, view);
+    this.page = page;
+    if (page === null) return null;
+    this.displayPageControls = this.template !== null && (page.hasNext || page.hasPrevious);
+    return page.rows;
+  }
+
+  #current(): CursorPage<unknown> {
+    return this.page ?? noPageYet('CursorPagination');
+  }
+
+  /**
+   * The next page's cursor: normally "after the last row". Only when rows share a position (no
+   * unique key) does it need DRF's offset walk.
+   */
+  nextCursor(page: CursorPage<unknown>): Cursor | null {
+    if (!page.hasNext) return null;
+    const { positions, cursor } = page;
+    let compare =
+      positions.length > 0 && cursor?.reverse && cursor.offset !== 0 ? positions.at(-1)! : page.nextPosition;
+    let offset = 0;
+    let position: readonly PositionValue[] | null = null;
+    let found = false;
+    for (let i = positions.length - 1; i >= 0; i -= 1) {
+      if (!samePosition(positions[i]!, compare)) {
+        position = positions[i]!;
+        found = true;
+        break;
+      }
+      compare = positions[i]!;
+      offset += 1;
+    }
+    if (positions.length > 0 && !found) {
+      if (!page.hasPrevious) {
+        offset = page.pageSize;
+        position = null;
+      } else if (cursor?.reverse) {
+        offset = 0;
+        position = page.previousPosition;
+      } else {
+        offset = (cursor?.offset ?? 0) + page.pageSize;
+        position = page.previousPosition;
+      }
+    }
+    if (positions.length === 0) position = page.nextPosition;
+    return { offset, reverse: false, position };
+  }
+
+  /** The previous page's cursor: "before the first row", mirrored from `nextCursor`. */
+  previousCursor(page: CursorPage<unknown>): Cursor | null {
+    if (!page.hasPrevious) return null;
+    const { positions, cursor } = page;
+    let compare =
+      positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0 ? positions[0]! : page.previousPosition;
+    let offset = 0;
+    let position: readonly PositionValue[] | null = null;
+    let found = false;
+    for (const current of positions) {
+      if (!samePosition(current, compare)) {
+        position = current;
+        found = true;
+        break;
+      }
+      compare = current;
+      offset += 1;
+    }
+    if (positions.length > 0 && !found) {
+      if (!page.hasNext) {
+        offset = page.pageSize;
+        position = null;
+      } else if (cursor?.reverse) {
+        offset = cursor.offset + page.pageSize;
+        position = page.nextPosition;
+      } else {
+        offset = 0;
+        position = page.nextPosition;
+      }
+    }
+    if (positions.length === 0) position = page.previousPosition;
+    return { offset, reverse: true, position };
+  }
+
+  /** The URL of `cursor` on `page`. */
+  encodeCursorUrl(page: CursorPage<unknown>, cursor: Cursor): string {
+    const token = encodeCursor(cursor, { order: page.order, secret: this.cursorSecret });
+    return replaceQueryParam(page.url, this.cursorQueryParam, token);
+  }
+
+  override getNextLink(): string | null {
+    const page = this.#current();
+    const cursor = this.nextCursor(page);
+    return cursor === null ? null : this.encodeCursorUrl(page, cursor);
+  }
+
+  override getPreviousLink(): string | null {
+    const page = this.#current();
+    const cursor = this.previousCursor(page);
+    return cursor === null ? null : this.encodeCursorUrl(page, cursor);
+  }
+
+  getPaginatedResponse(data: unknown[]): ApiResponse {
+    const next = this.getNextLink();
+    const previous = this.getPreviousLink();
+    return paginatedResponse({ next, previous, results: data }, next, previous);
+  }
+
+  override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
+    const version = options.openapi ?? '3.0';
+    const c = this.cursorQueryParam;
+    return {
+      type: 'object',
+      required: ['results'],
+      properties: {
+        next: nullableUri(`http://api.example.org/accounts/?${c}=cD00ODY%3D`, version),
+        previous: nullableUri(`http://api.example.org/accounts/?${c}=cj0xJnA9NDg3`, version),
+        results: schema,
+      },
+    };
+  }
+
+  override getSchemaOperationParameters(_view?: unknown): OpenApiParameter[] {
+    const parameters: OpenApiParameter[] = [
+      {
+        name: this.cursorQueryParam,
+        required: false,
+        in: 'query',
+        description: this.cursorQueryDescription,
+        schema: { type: 'string' },
+      },
+    ];
+    if (this.pageSizeQueryParam !== null) {
+      parameters.push(integerQueryParameter(this.pageSizeQueryParam, this.pageSizeQueryDescription));
+    }
+    return parameters;
+  }
+
+  override getHtmlContext(): PreviousNextHtmlContext {
+    return { previousUrl: this.getPreviousLink(), nextUrl: this.getNextLink() };
+  }
+
+  override toHtml(): string {
+    return this.template === null ? '' : this.template(this.getHtmlContext());
+  }
+}

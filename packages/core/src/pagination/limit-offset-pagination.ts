@@ -1,0 +1,180 @@
+import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
+import type { ApiRequest } from '../http/api-request.js';
+import type { ApiResponse } from '../http/api-response.js';
+import { positiveIntOr } from '../http/positive-int.js';
+import { removeQueryParam, replaceQueryParam } from '../http/query-string.js';
+import {
+  integerQueryParameter,
+  type JsonSchema,
+  nullableUri,
+  type OpenApiParameter,
+  type SchemaOptions,
+} from '../openapi/schema-types.js';
+import { ApiSettings } from '../settings.js';
+import { assignOptions, BasePagination, noPageYet, paginatedResponse, type PaginationView } from './base-pagination.js';
+import { getPageLinks } from './displayed-page-numbers.js';
+import type { OrderedQuery } from './ordered-query.js';
+import { requestedPageSize } from './page-size.js';
+import { warnIfUnordered } from './unordered-warning.js';
+
+/** Options of `LimitOffsetPagination`; each may also be set as a field of a subclass. */
+export interface LimitOffsetPaginationOptions {
+  /** Limit when the client sends none. @default settings.pageSize */
+  defaultLimit?: number | null;
+  /** @default 'limit' */
+  limitQueryParam?: string;
+  /** @default 'offset' */
+  offsetQueryParam?: string;
+  /** Upper bound of a client-chosen limit. @default null */
+  maxLimit?: number | null;
+  /** Renders the html controls; `null` disables them. @default numbersTemplate */
+  template?: HtmlTemplate<NumberedHtmlContext> | null;
+  /** @default ApiSettings.defaults */
+  settings?: ApiSettings;
+}
+
+/** The window one request produced. */
+export interface LimitOffsetPage<Row> {
+  readonly rows: Row[];
+  readonly count: number;
+  readonly limit: number;
+  readonly offset: number;
+  readonly url: string;
+}
+
+/** Ceiling division with true ceiling semantics for negative numerators, as DRF's `_divide_with_ceil`. */
+function divideWithCeil(a: number, b: number): number {
+  return Math.ceil(a / b);
+}
+
+/**
+ * `?limit=20&offset=40`, DRF's `LimitOffsetPagination`. Offsets past the end answer `[]` with a
+ * previous link; without any limit the request is not paginated (and nothing is counted).
+ * Body: `{ count, next, previous, results }`.
+ *
+ * @example
+ * const pagination = new LimitOffsetPagination({ defaultLimit: 20, maxLimit: 100 });
+ */
+export class LimitOffsetPagination extends BasePagination {
+  defaultLimit?: number | null;
+  limitQueryParam = 'limit';
+  limitQueryDescription = 'Number of results to return per page.';
+  offsetQueryParam = 'offset';
+  offsetQueryDescription = 'The initial index from which to return the results.';
+  maxLimit: number | null = null;
+  template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
+  settings: ApiSettings = ApiSettings.defaults;
+  /** The window of the last `paginateQueryset` call. */
+  page: LimitOffsetPage<unknown> | null = null;
+
+  constructor(options: LimitOffsetPaginationOptions = {}) {
+    super();
+    assignOptions(this, options);
+  }
+
+  /** The client's limit (clamped to `maxLimit`) or the default. */
+  getLimit(request: ApiRequest): number | null {
+    const fallback = this.defaultLimit === undefined ? this.settings.pageSize : this.defaultLimit;
+    return requestedPageSize(request, this.limitQueryParam, this.maxLimit, fallback);
+  }
+
+  /** The client's offset; negative or junk offsets are 0. */
+  getOffset(request: ApiRequest): number {
+    return positiveIntOr(request.queryParams.get(this.offsetQueryParam), 0);
+  }
+
+  /** Stateless: the window for this request, or `null` when it is not paginated. */
+  async paginate<Row>(query: OrderedQuery<Row>, request: ApiRequest, _view?: PaginationView): Promise<LimitOffsetPage<Row> | null> {
+    const limit = this.getLimit(request);
+    if (limit === null) return null;
+    warnIfUnordered(query);
+    const { value: count } = await query.count();
+    const offset = this.getOffset(request);
+    const rows =
+      count === 0 || offset >= count || limit === 0
+        ? []
+        : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
+    return { rows, count, limit, offset, url: request.buildAbsoluteUri() };
+  }
+
+  async paginateQueryset<Row>(query: OrderedQuery<Row>, request: ApiRequest, view?: PaginationView): Promise<Row[] | null> {
+    this.page = null;
+    this.displayPageControls = false;
+    const page = await this.paginate(query, request, view);
+    this.page = page;
+    if (page === null) return null;
+    this.displayPageControls = this.template !== null && page.count > page.limit;
+    return page.rows;
+  }
+
+  #current(): LimitOffsetPage<unknown> {
+    return this.page ?? noPageYet('LimitOffsetPagination');
+  }
+
+  override getNextLink(): string | null {
+    const { offset, limit, count, url } = this.#current();
+    if (offset + limit >= count) return null;
+    return replaceQueryParam(replaceQueryParam(url, this.limitQueryParam, limit), this.offsetQueryParam, offset + limit);
+  }
+
+  override getPreviousLink(): string | null {
+    const { offset, limit, url } = this.#current();
+    if (offset <= 0) return null;
+    const withLimit = replaceQueryParam(url, this.limitQueryParam, limit);
+    return offset - limit <= 0
+      ? removeQueryParam(withLimit, this.offsetQueryParam)
+      : replaceQueryParam(withLimit, this.offsetQueryParam, offset - limit);
+  }
+
+  getPaginatedResponse(data: unknown[]): ApiResponse {
+    const { count } = this.#current();
+    const next = this.getNextLink();
+    const previous = this.getPreviousLink();
+    return paginatedResponse({ count, next, previous, results: data }, next, previous);
+  }
+
+  override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
+    const version = options.openapi ?? '3.0';
+    const o = this.offsetQueryParam;
+    const l = this.limitQueryParam;
+    return {
+      type: 'object',
+      required: ['count', 'results'],
+      properties: {
+        count: { type: 'integer', example: 123 },
+        next: nullableUri(`http://api.example.org/accounts/?${o}=400&${l}=100`, version),
+        previous: nullableUri(`http://api.example.org/accounts/?${o}=200&${l}=100`, version),
+        results: schema,
+      },
+    };
+  }
+
+  override getSchemaOperationParameters(_view?: unknown): OpenApiParameter[] {
+    return [
+      integerQueryParameter(this.limitQueryParam, this.limitQueryDescription),
+      integerQueryParameter(this.offsetQueryParam, this.offsetQueryDescription),
+    ];
+  }
+
+  /**
+   * Numbered links over offsets. As in DRF, the page links keep the client's raw `limit` text
+   * while next/previous carry the effective limit.
+   */
+  override getHtmlContext(): NumberedHtmlContext {
+    const { offset, limit, count, url } = this.#current();
+    const base = { previousUrl: this.getPreviousLink(), nextUrl: this.getNextLink() };
+    if (limit <= 0) return { ...base, pageLinks: [] };
+    let current = divideWithCeil(offset, limit) + 1;
+    const final = Math.max(1, divideWithCeil(count - offset, limit) + divideWithCeil(offset, limit));
+    if (current > final) current = final;
+    const pageUrl = (n: number) =>
+      n === 1
+        ? removeQueryParam(url, this.offsetQueryParam)
+        : replaceQueryParam(url, this.offsetQueryParam, offset + (n - current) * limit);
+    return { ...base, pageLinks: getPageLinks(current, final, pageUrl) };
+  }
+
+  override toHtml(): string {
+    return this.template === null ? '' : this.template(this.getHtmlContext());
+  }
+}

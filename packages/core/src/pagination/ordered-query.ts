@@ -1,0 +1,78 @@
+import type { KeyTerm, OrderTerm } from './ordering.js';
+
+/** A value a cursor position can hold; it round-trips exactly through a cursor. */
+export type PositionValue = string | number | bigint | boolean | Date | null;
+
+/**
+ * The one window a paginator asks an adapter for. Core builds it (ordering, keyset bound or
+ * offset, limit with the look-ahead row already added); the adapter compiles it.
+ */
+export interface WindowSpec {
+  /** The ordering to fetch in, or `null` for the query's own ordering (offset-based styles). */
+  readonly order: readonly KeyTerm[] | null;
+  /**
+   * Keyset bound: only rows strictly after these values in `order` (one value per term).
+   * `null` starts from the first row.
+   */
+  readonly after: readonly PositionValue[] | null;
+  /** Rows to skip after the bound (page offsets; the residual offset of cursors with ties). */
+  readonly offset: number;
+  /** Rows to return at most. */
+  readonly limit: number;
+}
+
+/** A fetched row with its position: the values of the window's order terms, in order. */
+export interface WindowRow<Row> {
+  readonly row: Row;
+  readonly position: readonly PositionValue[];
+}
+
+/** The result of a count: `exact` is false when the number is an estimate. */
+export interface CountResult {
+  readonly value: number;
+  readonly exact: boolean;
+}
+
+/**
+ * What paginators page. Paginators never see SQL or arrays: adapters implement this contract
+ * (`fromArray`, `fromKysely`) and compile `WindowSpec`s into their backend.
+ */
+export interface OrderedQuery<Row> {
+  /** Adapter name, for messages: `'memory'`, `'kysely'`. */
+  readonly adapter: string;
+  /** The query's own ordering, empty when it has none. */
+  readonly ordering: readonly OrderTerm[];
+  /**
+   * Whether the sequence has a defined order (Django's `QuerySet.ordered`). Offset-based styles
+   * warn when it is false. Arrays are always ordered.
+   */
+  readonly ordered: boolean;
+  /**
+   * A field that is unique per row, appended by cursor pagination as the tiebreaker of a
+   * non-unique ordering. `null` when there is none: cursors then fall back to DRF's position +
+   * offset scheme.
+   */
+  readonly uniqueKey: string | null;
+  /** A short description for warnings, e.g. `kysely query on "articles"`. */
+  readonly description: string;
+  /** A copy whose own ordering is `terms` (what an ordering filter applies). */
+  orderBy(terms: readonly OrderTerm[]): OrderedQuery<Row>;
+  /** Number of rows; with `estimate`, an adapter may answer a cheaper estimate. */
+  count(options?: { estimate?: boolean }): Promise<CountResult>;
+  /**
+   * Fetches one window. Throws `InvalidBoundError` when `after` holds values that cannot be
+   * compared with the ordering fields (a tampered cursor), so paginators can answer 404.
+   */
+  fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<Row>>>;
+}
+
+/** Thrown by adapters when a keyset bound's values do not fit the ordering fields. */
+export class InvalidBoundError extends Error {
+  constructor(adapter: string, message: string) {
+    super(`${adapter} adapter: ${message}`);
+    this.name = 'InvalidBoundError';
+  }
+}
+
+/** The row type of an `OrderedQuery`. */
+export type RowOf<Q> = Q extends OrderedQuery<infer Row> ? Row : never;

@@ -1,0 +1,81 @@
+import { ConfigurationError } from '../errors.js';
+
+/** Sort direction of one ordering term. */
+export type SortDirection = 'asc' | 'desc';
+/** Where NULLs go. Without it, NULL sorts above every value (last ascending, first descending). */
+export type NullsPlacement = 'first' | 'last';
+
+/** One ordering term: `{ field: 'created', direction: 'desc' }`. */
+export interface OrderTerm {
+  readonly field: string;
+  readonly direction: SortDirection;
+  readonly nulls?: NullsPlacement;
+}
+
+/**
+ * A term whose NULL placement is settled, as adapters receive it in a window. `unique` marks the
+ * tiebreaker the adapter offered as `OrderedQuery.uniqueKey` (the memory adapter's row index).
+ */
+export interface KeyTerm {
+  readonly field: string;
+  readonly direction: SortDirection;
+  readonly nulls: NullsPlacement;
+  readonly unique?: true;
+}
+
+/** How orderings are written in options: `'-created'` or a list of names and terms. */
+export type OrderingInput = string | ReadonlyArray<string | OrderTerm>;
+
+const DOUBLE_UNDERSCORE =
+  'Cursor pagination does not support double underscore lookups for orderings. Orderings should be an ' +
+  'unchanging, unique or nearly-unique field on the model, such as "-created" or "pk".';
+
+/**
+ * Parses `'-created'` or `['-created', { field: 'id', direction: 'asc' }]` into terms.
+ *
+ * @example
+ * parseOrdering('-created') // [{ field: 'created', direction: 'desc' }]
+ */
+export function parseOrdering(input: OrderingInput): OrderTerm[] {
+  const items = typeof input === 'string' ? [input] : Array.isArray(input) ? input : null;
+  if (items === null) {
+    throw new ConfigurationError(`Invalid ordering. Expected string or tuple, but got ${typeof input}`);
+  }
+  return items.map((item) => {
+    const term =
+      typeof item === 'string'
+        ? item.startsWith('-')
+          ? { field: item.slice(1), direction: 'desc' as const }
+          : { field: item, direction: 'asc' as const }
+        : item;
+    if (typeof term.field !== 'string' || term.field === '') {
+      throw new ConfigurationError(`Invalid ordering term: ${JSON.stringify(item)}`);
+    }
+    if (term.field.includes('__')) throw new ConfigurationError(DOUBLE_UNDERSCORE);
+    if (term.direction !== 'asc' && term.direction !== 'desc') {
+      throw new ConfigurationError(`Invalid ordering direction: ${JSON.stringify(term.direction)}`);
+    }
+    if (term.nulls !== undefined && term.nulls !== 'first' && term.nulls !== 'last') {
+      throw new ConfigurationError(`Invalid nulls placement: ${JSON.stringify(term.nulls)}`);
+    }
+    return term;
+  });
+}
+
+/** Settles NULL placement with Postgres's rule: NULL is above every value. */
+export function settleNulls(term: OrderTerm): KeyTerm {
+  return {
+    field: term.field,
+    direction: term.direction,
+    nulls: term.nulls ?? (term.direction === 'asc' ? 'last' : 'first'),
+  };
+}
+
+/** The exact reverse of an ordering: every direction and NULL placement flipped. */
+export function invertOrdering(terms: readonly KeyTerm[]): KeyTerm[] {
+  return terms.map((term) => ({
+    ...term,
+    direction: term.direction === 'asc' ? 'desc' : 'asc',
+    nulls: term.nulls === 'first' ? 'last' : 'first',
+  }));
+}

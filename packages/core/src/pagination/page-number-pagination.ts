@@ -1,0 +1,227 @@
+import { NotFound } from '../errors.js';
+import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
+import type { ApiRequest } from '../http/api-request.js';
+import type { ApiResponse } from '../http/api-response.js';
+import { removeQueryParam, replaceQueryParam } from '../http/query-string.js';
+import {
+  integerQueryParameter,
+  type JsonSchema,
+  nullableUri,
+  type OpenApiParameter,
+  type SchemaOptions,
+} from '../openapi/schema-types.js';
+import { ApiSettings } from '../settings.js';
+import { assignOptions, BasePagination, noPageYet, paginatedResponse, type PaginationView } from './base-pagination.js';
+import { getPageLinks } from './displayed-page-numbers.js';
+import type { OrderedQuery } from './ordered-query.js';
+import { type CountMode, InvalidPage, Paginator, type PaginatorOptions } from './paginator.js';
+import { requestedPageSize } from './page-size.js';
+
+/** Options of `PageNumberPagination`; each may also be set as a field of a subclass. */
+export interface PageNumberPaginationOptions {
+  /** Rows per page. @default settings.pageSize */
+  pageSize?: number | null;
+  /** @default 'page' */
+  pageQueryParam?: string;
+  /** Lets the client choose the page size with this parameter. @default null */
+  pageSizeQueryParam?: string | null;
+  /** Upper bound of a client-chosen page size. @default null */
+  maxPageSize?: number | null;
+  /** Page values that mean "the last page". @default ['last'] */
+  lastPageStrings?: readonly string[];
+  /** Renders the html controls; `null` disables them. @default numbersTemplate */
+  template?: HtmlTemplate<NumberedHtmlContext> | null;
+  /** 404 detail; `{page_number}` and `{message}` are replaced. @default 'Invalid page.' */
+  invalidPageMessage?: string;
+  /** The host paginator class (DRF's `django_paginator_class`). @default Paginator */
+  hostPaginatorClass?: new (query: OrderedQuery<unknown>, perPage: number, options?: PaginatorOptions) => Paginator<unknown>;
+  /**
+   * How the total is found: `exact` counts, `estimated` asks the adapter for an estimate,
+   * `none` skips it (`count` is `null`). The body says which with `countMode` when not exact.
+   * @default 'exact'
+   */
+  count?: CountMode;
+  /** @default ApiSettings.defaults */
+  settings?: ApiSettings;
+}
+
+/** The page one request produced. */
+export interface PageNumberPage<Row> {
+  readonly rows: Row[];
+  readonly number: number;
+  /** Total number of pages; `null` when the count was skipped. */
+  readonly numPages: number | null;
+  readonly count: number | null;
+  readonly countMode: CountMode;
+  readonly hasNext: boolean;
+  readonly hasPrevious: boolean;
+  readonly url: string;
+}
+
+/**
+ * Python's `str.format` with DRF's two placeholders. Other text, including unknown `{names}`,
+ * is kept.
+ */
+function formatMessage(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{|\}\}|\{(\w+)\}/g, (match, name: string | undefined) =>
+    match === '{{' ? '{' : match === '}}' ? '}' : name !== undefined && name in values ? values[name]! : match,
+  );
+}
+
+/**
+ * Numbered pages: `?page=4`, DRF's `PageNumberPagination`.
+ * Body: `{ count, next, previous, results }`.
+ *
+ * @example
+ * const pagination = new PageNumberPagination({ pageSize: 20, pageSizeQueryParam: 'page_size', maxPageSize: 100 });
+ * const rows = await pagination.paginateQueryset(query, request);
+ * return pagination.getPaginatedResponse(rows.map(serialize));
+ */
+export class PageNumberPagination extends BasePagination {
+  pageSize?: number | null;
+  pageQueryParam = 'page';
+  pageQueryDescription = 'A page number within the paginated result set.';
+  pageSizeQueryParam: string | null = null;
+  pageSizeQueryDescription = 'Number of results to return per page.';
+  maxPageSize: number | null = null;
+  lastPageStrings: readonly string[] = ['last'];
+  template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
+  invalidPageMessage = 'Invalid page.';
+  hostPaginatorClass: NonNullable<PageNumberPaginationOptions['hostPaginatorClass']> = Paginator;
+  count: CountMode = 'exact';
+  settings: ApiSettings = ApiSettings.defaults;
+  /** The page of the last `paginateQueryset` call. */
+  page: PageNumberPage<unknown> | null = null;
+
+  constructor(options: PageNumberPaginationOptions = {}) {
+    super();
+    assignOptions(this, options);
+  }
+
+  /** The page size for this request: the client's (clamped) or the default. */
+  getPageSize(request: ApiRequest): number | null {
+    const fallback = this.pageSize === undefined ? this.settings.pageSize : this.pageSize;
+    return requestedPageSize(request, this.pageSizeQueryParam, this.maxPageSize, fallback);
+  }
+
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  async paginate<Row>(query: OrderedQuery<Row>, request: ApiRequest, _view?: PaginationView): Promise<PageNumberPage<Row> | null> {
+    const pageSize = this.getPageSize(request);
+    if (!pageSize) return null;
+    const paginator = new this.hostPaginatorClass(query, pageSize, { count: this.count }) as Paginator<Row>;
+    let raw: string | number = request.queryParams.get(this.pageQueryParam) || 1;
+    try {
+      if (typeof raw === 'string' && this.lastPageStrings.includes(raw)) {
+        const last = await paginator.numPages();
+        raw = Number.isNaN(last) ? raw : last;
+      }
+      const page = await paginator.page(await paginator.validateNumber(raw));
+      return {
+        rows: page.rows,
+        number: page.number,
+        numPages: await this.#numPages(paginator, page),
+        count: this.count === 'none' ? null : await paginator.count(),
+        countMode: this.count,
+        hasNext: page.hasNext,
+        hasPrevious: page.hasPrevious,
+        url: request.buildAbsoluteUri(),
+      };
+    } catch (error) {
+      if (error instanceof InvalidPage) {
+        throw new NotFound(formatMessage(this.invalidPageMessage, { page_number: String(raw), message: error.message }));
+      }
+      throw error;
+    }
+  }
+
+  /** Exact page total; with an estimate, one that agrees with what the look-ahead saw. */
+  async #numPages(paginator: Paginator<unknown>, page: { number: number; hasNext: boolean }): Promise<number | null> {
+    if (this.count === 'none') return null;
+    const numPages = await paginator.numPages();
+    if (this.count === 'exact') return numPages;
+    return page.hasNext ? Math.max(numPages, page.number + 1) : page.number;
+  }
+
+  async paginateQueryset<Row>(query: OrderedQuery<Row>, request: ApiRequest, view?: PaginationView): Promise<Row[] | null> {
+    this.page = null;
+    this.displayPageControls = false;
+    const page = await this.paginate(query, request, view);
+    this.page = page;
+    if (page === null) return null;
+    this.displayPageControls = this.template !== null && (page.hasNext || page.hasPrevious);
+    return page.rows;
+  }
+
+  #current(): PageNumberPage<unknown> {
+    return this.page ?? noPageYet('PageNumberPagination');
+  }
+
+  override getNextLink(): string | null {
+    const page = this.#current();
+    return page.hasNext ? replaceQueryParam(page.url, this.pageQueryParam, page.number + 1) : null;
+  }
+
+  override getPreviousLink(): string | null {
+    const page = this.#current();
+    if (!page.hasPrevious) return null;
+    return page.number - 1 === 1
+      ? removeQueryParam(page.url, this.pageQueryParam)
+      : replaceQueryParam(page.url, this.pageQueryParam, page.number - 1);
+  }
+
+  getPaginatedResponse(data: unknown[]): ApiResponse {
+    const page = this.#current();
+    const next = this.getNextLink();
+    const previous = this.getPreviousLink();
+    const body =
+      page.countMode === 'exact'
+        ? { count: page.count, next, previous, results: data }
+        : { count: page.count, countMode: page.countMode, next, previous, results: data };
+    return paginatedResponse(body, next, previous);
+  }
+
+  override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
+    const version = options.openapi ?? '3.0';
+    const countMode =
+      this.count === 'exact' ? {} : { countMode: { type: 'string', enum: ['estimated', 'none'], example: this.count } };
+    return {
+      type: 'object',
+      required: ['count', 'results'],
+      properties: {
+        count: this.count !== 'none'
+          ? { type: 'integer', example: 123 }
+          : version === '3.1'
+            ? { type: ['integer', 'null'], example: 123 }
+            : { type: 'integer', nullable: true, example: 123 },
+        ...countMode,
+        next: nullableUri(`http://api.example.org/accounts/?${this.pageQueryParam}=4`, version),
+        previous: nullableUri(`http://api.example.org/accounts/?${this.pageQueryParam}=2`, version),
+        results: schema,
+      },
+    };
+  }
+
+  override getSchemaOperationParameters(_view?: unknown): OpenApiParameter[] {
+    const parameters = [integerQueryParameter(this.pageQueryParam, this.pageQueryDescription)];
+    if (this.pageSizeQueryParam !== null) {
+      parameters.push(integerQueryParameter(this.pageSizeQueryParam, this.pageSizeQueryDescription));
+    }
+    return parameters;
+  }
+
+  override getHtmlContext(): NumberedHtmlContext {
+    const page = this.#current();
+    const final = page.numPages ?? (page.hasNext ? page.number + 1 : page.number);
+    const pageUrl = (n: number) =>
+      n === 1 ? removeQueryParam(page.url, this.pageQueryParam) : replaceQueryParam(page.url, this.pageQueryParam, n);
+    return {
+      previousUrl: this.getPreviousLink(),
+      nextUrl: this.getNextLink(),
+      pageLinks: getPageLinks(page.number, Math.max(final, page.number), pageUrl),
+    };
+  }
+
+  override toHtml(): string {
+    return this.template === null ? '' : this.template(this.getHtmlContext());
+  }
+}

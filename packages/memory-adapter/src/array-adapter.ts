@@ -1,0 +1,185 @@
+import {
+  type CountResult,
+  ConfigurationError,
+  comparePositions,
+  InvalidBoundError,
+  type KeyTerm,
+  kindOf,
+  type OrderedQuery,
+  type OrderingInput,
+  type OrderTerm,
+  type PositionValue,
+  parseOrdering,
+  settleNulls,
+  type WindowRow,
+  type WindowSpec,
+} from '@pagewise/core';
+
+/** Options of `fromArray`. */
+export interface ArrayQueryOptions<Row> {
+  /**
+   * Re-orders the rows by these fields (a stable sort: equal rows keep their array order), and
+   * reports them as the query's ordering. Without it the rows stay in array order.
+   */
+  ordering?: OrderingInput;
+  /**
+   * A field unique per row, used as the cursor tiebreaker. `null` (the default) uses the row's
+   * index in the array, which is unique too.
+   * @default null
+   */
+  uniqueKey?: string | null;
+  /**
+   * Reads a field of a row. The default reads object properties (`undefined` counts as NULL).
+   * @default (row, field) => row[field]
+   */
+  getField?: (row: Row, field: string) => unknown;
+}
+
+/** Name of the tiebreaker when it is the row's index. */
+const INDEX_KEY = '#index';
+
+interface Entry<Row> {
+  readonly row: Row;
+  readonly index: number;
+}
+
+function defaultGetField(row: unknown, field: string): unknown {
+  return row !== null && typeof row === 'object' ? (row as Record<string, unknown>)[field] : undefined;
+}
+
+function asPositionValue(value: unknown, field: string): PositionValue {
+  if (value === undefined || value === null) return null;
+  if (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'bigint' ||
+    typeof value === 'boolean' ||
+    value instanceof Date
+  ) {
+    return value;
+  }
+  throw new ConfigurationError(`memory adapter: field "${field}" holds a ${typeof value}, which cannot be ordered`);
+}
+
+class ArrayQuery<Row> implements OrderedQuery<Row> {
+  readonly adapter = 'memory';
+  readonly ordered = true;
+  readonly uniqueKey: string;
+  readonly description: string;
+  readonly ordering: readonly OrderTerm[];
+  readonly #entries: readonly Entry<Row>[];
+  readonly #getField: (row: Row, field: string) => unknown;
+  readonly #keyField: string | null;
+  /** Sorted copies per ordering: a query object is immutable, so they never go stale. */
+  readonly #sorted = new Map<string, readonly Entry<Row>[]>();
+
+  constructor(
+    entries: readonly Entry<Row>[],
+    ordering: readonly OrderTerm[],
+    getField: (row: Row, field: string) => unknown,
+    keyField: string | null,
+  ) {
+    this.#entries = entries;
+    this.ordering = ordering;
+    this.#getField = getField;
+    this.#keyField = keyField;
+    this.uniqueKey = keyField ?? INDEX_KEY;
+    this.description = `array of ${entries.length} rows`;
+  }
+
+  orderBy(terms: readonly OrderTerm[]): ArrayQuery<Row> {
+    const sorted = this.#sort(terms.map(settleNulls));
+    return new ArrayQuery(sorted, [...terms], this.#getField, this.#keyField);
+  }
+
+  async count(): Promise<CountResult> {
+    return { value: this.#entries.length, exact: true };
+  }
+
+  async fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<Row>>> {
+    const order = window.order ?? [];
+    const entries = this.#sort(order);
+    let start = 0;
+    if (window.after !== null) {
+      this.#checkBound(order, window.after, entries);
+      start = this.#firstAfter(order, entries, window.after);
+    }
+    start += window.offset;
+    return entries.slice(start, start + window.limit).map((entry) => ({
+      row: entry.row,
+      position: this.#position(order, entry),
+    }));
+  }
+
+  #value(term: Pick<KeyTerm, 'field' | 'unique'>, entry: Entry<Row>): PositionValue {
+    if (term.unique && this.#keyField === null) return entry.index;
+    return asPositionValue(this.#getField(entry.row, term.field), term.field);
+  }
+
+  #position(order: readonly KeyTerm[], entry: Entry<Row>): PositionValue[] {
+    return order.map((term) => this.#value(term, entry));
+  }
+
+  #sort(order: readonly KeyTerm[]): readonly Entry<Row>[] {
+    if (order.length === 0) return this.#entries;
+    const signature = JSON.stringify(order);
+    let sorted = this.#sorted.get(signature);
+    if (!sorted) {
+      const keyed = this.#entries.map((entry) => ({ entry, key: this.#position(order, entry) }));
+      keyed.sort((a, b) => comparePositions(order, a.key, b.key));
+      sorted = keyed.map((k) => k.entry);
+      this.#sorted.set(signature, sorted);
+    }
+    return sorted;
+  }
+
+  /** Binary search for the first entry strictly after `bound`. */
+  #firstAfter(order: readonly KeyTerm[], entries: readonly Entry<Row>[], bound: readonly PositionValue[]): number {
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (comparePositions(order, this.#position(order, entries[mid]!), bound) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** A bound value must be NULL or of the kind its column holds, as a typed database column demands. */
+  #checkBound(order: readonly KeyTerm[], bound: readonly PositionValue[], entries: readonly Entry<Row>[]): void {
+    if (bound.length !== order.length) {
+      throw new InvalidBoundError('memory', `expected ${order.length} bound values, got ${bound.length}`);
+    }
+    order.forEach((term, i) => {
+      const value = bound[i] ?? null;
+      if (value === null) return;
+      let sample: PositionValue = null;
+      for (const entry of entries) {
+        sample = this.#value(term, entry);
+        if (sample !== null) break;
+      }
+      if (sample === null || kindOf(sample) !== kindOf(value)) {
+        throw new InvalidBoundError('memory', `bound value for "${term.field}" is not of the field's kind`);
+      }
+    });
+  }
+}
+
+/**
+ * Pages a plain array. Rows are plain values or objects, in their array order, re-orderable by
+ * fields; the cursor tiebreaker is the row's index unless `uniqueKey` names a field.
+ *
+ * @example
+ * const query = fromArray(articles, { ordering: '-published' });
+ * const rows = await new PageNumberPagination({ pageSize: 20 }).paginateQueryset(query, request);
+ */
+export function fromArray<Row>(rows: readonly Row[], options: ArrayQueryOptions<Row> = {}): OrderedQuery<Row> {
+  const getField = options.getField ?? defaultGetField;
+  const base = new ArrayQuery<Row>(
+    rows.map((row, index) => ({ row, index })),
+    [],
+    getField,
+    options.uniqueKey ?? null,
+  );
+  return options.ordering === undefined ? base : base.orderBy(parseOrdering(options.ordering));
+}

@@ -1,0 +1,1 @@
+export { type ArrayQueryOptions, fromArray } from './array-adapter.js';
