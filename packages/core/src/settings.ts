@@ -71,7 +71,11 @@ export class ApiSettings {
     this.orderingParam = options.orderingParam ?? 'ordering';
     Object.freeze(this);
     if (check && this.checks().length > 0) {
-      process.emitWarning(W001_MESSAGE, { type: 'PagewiseWarning', code: 'pagewise.W001', detail: W001_HINT });
+      process.emitWarning(W001_MESSAGE, {
+        type: 'PagewiseWarning',
+        code: 'pagewise.W001',
+        detail: W001_HINT,
+      });
     }
   }
 

@@ -1,6 +1,6 @@
 import {
-  type CountResult,
   ConfigurationError,
+  type CountResult,
   comparePositions,
   InvalidBoundError,
   type KeyTerm,
@@ -58,7 +58,9 @@ function asPositionValue(value: unknown, field: string): PositionValue {
   ) {
     return value;
   }
-  throw new ConfigurationError(`memory adapter: field "${field}" holds a ${typeof value}, which cannot be ordered`);
+  throw new ConfigurationError(
+    `memory adapter: field "${field}" holds a ${typeof value}, which cannot be ordered`,
+  );
 }
 
 class ArrayQuery<Row> implements OrderedQuery<Row> {
@@ -134,7 +136,11 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
   }
 
   /** Binary search for the first entry strictly after `bound`. */
-  #firstAfter(order: readonly KeyTerm[], entries: readonly Entry<Row>[], bound: readonly PositionValue[]): number {
+  #firstAfter(
+    order: readonly KeyTerm[],
+    entries: readonly Entry<Row>[],
+    bound: readonly PositionValue[],
+  ): number {
     let lo = 0;
     let hi = entries.length;
     while (lo < hi) {
@@ -146,7 +152,11 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
   }
 
   /** A bound value must be NULL or of the kind its column holds, as a typed database column demands. */
-  #checkBound(order: readonly KeyTerm[], bound: readonly PositionValue[], entries: readonly Entry<Row>[]): void {
+  #checkBound(
+    order: readonly KeyTerm[],
+    bound: readonly PositionValue[],
+    entries: readonly Entry<Row>[],
+  ): void {
     if (bound.length !== order.length) {
       throw new InvalidBoundError('memory', `expected ${order.length} bound values, got ${bound.length}`);
     }
@@ -173,7 +183,10 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
  * const query = fromArray(articles, { ordering: '-published' });
  * const rows = await new PageNumberPagination({ pageSize: 20 }).paginateQueryset(query, request);
  */
-export function fromArray<Row>(rows: readonly Row[], options: ArrayQueryOptions<Row> = {}): OrderedQuery<Row> {
+export function fromArray<Row>(
+  rows: readonly Row[],
+  options: ArrayQueryOptions<Row> = {},
+): OrderedQuery<Row> {
   const getField = options.getField ?? defaultGetField;
   const base = new ArrayQuery<Row>(
     rows.map((row, index) => ({ row, index })),

@@ -16,7 +16,13 @@ export interface PreviousNextHtmlContext {
 /** A template renders a paginator's html context to markup. `null` in options disables controls. */
 export type HtmlTemplate<Context> = (context: Context) => string;
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#x27;',
+};
 
 /** Escapes text for an HTML attribute or element body. */
 export function escapeHtml(text: string): string {
@@ -63,7 +69,13 @@ export function numbersTemplate(context: NumberedHtmlContext): string {
  * previousNextTemplate({ previousUrl: null, nextUrl: 'http://testserver/?cursor=eyJ…' })
  */
 export function previousNextTemplate(context: PreviousNextHtmlContext): string {
-  const item = (url: string | null, cls: 'previous' | 'next', rel: 'prev' | 'next', label: string, text: string) =>
+  const item = (
+    url: string | null,
+    cls: 'previous' | 'next',
+    rel: 'prev' | 'next',
+    label: string,
+    text: string,
+  ) =>
     url === null
       ? `<li class="${cls} disabled"><a href="#" aria-label="${label}" aria-disabled="true" tabindex="-1">${text}</a></li>`
       : `<li class="${cls}"><a href="${escapeHtml(url)}" rel="${rel}" aria-label="${label}">${text}</a></li>`;

@@ -26,7 +26,10 @@ export class ApiResponse<Data = unknown> {
       return new Response(noBody ? null : this.data, { status: this.status, headers });
     }
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    return new Response(noBody ? null : JSON.stringify(this.data, jsonReplacer), { status: this.status, headers });
+    return new Response(noBody ? null : JSON.stringify(this.data, jsonReplacer), {
+      status: this.status,
+      headers,
+    });
   }
 }
 

@@ -5,6 +5,8 @@
  * returned as that bound (with the sign), which every caller treats as "too large" anyway.
  */
 export function parsePythonInt(text: string): number | null {
+  // Python's str.strip() also strips the information separators U+001C..U+001F.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: those separators are the point
   const trimmed = text.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/gu, '');
   const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(trimmed);
   if (!match) return null;
@@ -36,10 +38,15 @@ function digitValue(ch: string): number {
  * @example
  * positiveInt(' 10 ', { strict: true, cutoff: 5 }) // 5
  */
-export function positiveInt(text: string, options: { strict?: boolean; cutoff?: number | null } = {}): number {
+export function positiveInt(
+  text: string,
+  options: { strict?: boolean; cutoff?: number | null } = {},
+): number {
   const value = parsePythonInt(text);
   if (value === null || value < 0 || (options.strict && value === 0)) {
-    throw new RangeError(`Not a ${options.strict ? 'positive' : 'non-negative'} integer: ${JSON.stringify(text)}`);
+    throw new RangeError(
+      `Not a ${options.strict ? 'positive' : 'non-negative'} integer: ${JSON.stringify(text)}`,
+    );
   }
   return options.cutoff ? Math.min(value, options.cutoff) : value;
 }

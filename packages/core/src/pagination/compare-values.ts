@@ -1,5 +1,5 @@
-import type { KeyTerm } from './ordering.js';
 import type { PositionValue } from './ordered-query.js';
+import type { KeyTerm } from './ordering.js';
 
 /** The kinds of value an ordering field can hold; a bound must be of its column's kind. */
 export type ValueKind = 'boolean' | 'number' | 'string' | 'date';

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { KeyTerm } from './ordering.js';
 import type { PositionValue } from './ordered-query.js';
+import type { KeyTerm } from './ordering.js';
 
 /** A decoded cursor: DRF's `(offset, reverse, position)` with a typed, multi-field position. */
 export interface Cursor {
@@ -39,7 +39,9 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
  * tampering is the signature's job.
  */
 export function orderingFingerprint(order: readonly KeyTerm[]): string {
-  const text = order.map((t) => `${t.field}\u0000${t.direction}\u0000${t.nulls}${t.unique ? '\u0000u' : ''}`).join('\u0001');
+  const text = order
+    .map((t) => `${t.field}\u0000${t.direction}\u0000${t.nulls}${t.unique ? '\u0000u' : ''}`)
+    .join('\u0001');
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     hash ^= byte;
@@ -100,7 +102,11 @@ export function positionKey(position: readonly PositionValue[] | null): string {
 }
 
 function sign(payload: string, secret: string): string {
-  return createHmac('sha256', secret).update(payload).digest().subarray(0, SIGNATURE_BYTES).toString('base64url');
+  return createHmac('sha256', secret)
+    .update(payload)
+    .digest()
+    .subarray(0, SIGNATURE_BYTES)
+    .toString('base64url');
 }
 
 /**
@@ -147,7 +153,8 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
   } catch {
     throw new CursorDecodeError('not JSON');
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new CursorDecodeError('not an object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new CursorDecodeError('not an object');
   const { k, o = 0, r = 0, p = null, ...unknown } = body as Record<string, unknown>;
   if (Object.keys(unknown).length > 0) throw new CursorDecodeError('unknown fields');
   if (k !== orderingFingerprint(options.order)) throw new CursorDecodeError('minted for another ordering');

@@ -1,5 +1,9 @@
 import { NotFound } from '../errors.js';
-import { type HtmlTemplate, type PreviousNextHtmlContext, previousNextTemplate } from '../html/pagination-html.js';
+import {
+  type HtmlTemplate,
+  type PreviousNextHtmlContext,
+  previousNextTemplate,
+} from '../html/pagination-html.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { ApiResponse } from '../http/api-response.js';
 import { replaceQueryParam } from '../http/query-string.js';
@@ -16,12 +20,19 @@ import {
   BasePagination,
   noPageYet,
   type OrderingSource,
-  paginatedResponse,
   type PaginationView,
+  paginatedResponse,
 } from './base-pagination.js';
 import { type Cursor, CursorDecodeError, decodeCursor, encodeCursor, positionKey } from './cursor-codec.js';
 import { InvalidBoundError, type OrderedQuery, type PositionValue, type WindowRow } from './ordered-query.js';
-import { invertOrdering, type KeyTerm, type OrderingInput, type OrderTerm, parseOrdering, settleNulls } from './ordering.js';
+import {
+  invertOrdering,
+  type KeyTerm,
+  type OrderingInput,
+  type OrderTerm,
+  parseOrdering,
+  settleNulls,
+} from './ordering.js';
 import { requestedPageSize } from './page-size.js';
 
 /** Options of `CursorPagination`; each may also be set as a field of a subclass. */
@@ -153,7 +164,11 @@ export class CursorPagination extends BasePagination {
   }
 
   /** Stateless: the page for this request, or `null` when it is not paginated. */
-  async paginate<Row>(query: OrderedQuery<Row>, request: ApiRequest, view?: PaginationView): Promise<CursorPage<Row> | null> {
+  async paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<CursorPage<Row> | null> {
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
     const order = this.#keyOrder(this.getOrdering(request, query, view), query);
@@ -193,7 +208,11 @@ export class CursorPagination extends BasePagination {
     };
   }
 
-  async paginateQueryset<Row>(query: OrderedQuery<Row>, request: ApiRequest, view?: PaginationView): Promise<Row[] | null> {
+  async paginateQueryset<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<Row[] | null> {
     this.page = null;
     this.displayPageControls = false;
     const page = await this.paginate(query, request, view);
@@ -249,7 +268,9 @@ export class CursorPagination extends BasePagination {
     if (!page.hasPrevious) return null;
     const { positions, cursor } = page;
     let compare =
-      positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0 ? positions[0]! : page.previousPosition;
+      positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0
+        ? positions[0]!
+        : page.previousPosition;
     let offset = 0;
     let position: readonly PositionValue[] | null = null;
     let found = false;

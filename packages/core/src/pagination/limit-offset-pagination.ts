@@ -11,7 +11,13 @@ import {
   type SchemaOptions,
 } from '../openapi/schema-types.js';
 import { ApiSettings } from '../settings.js';
-import { assignOptions, BasePagination, noPageYet, paginatedResponse, type PaginationView } from './base-pagination.js';
+import {
+  assignOptions,
+  BasePagination,
+  noPageYet,
+  type PaginationView,
+  paginatedResponse,
+} from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import type { OrderedQuery } from './ordered-query.js';
 import { requestedPageSize } from './page-size.js';
@@ -84,7 +90,11 @@ export class LimitOffsetPagination extends BasePagination {
   }
 
   /** Stateless: the window for this request, or `null` when it is not paginated. */
-  async paginate<Row>(query: OrderedQuery<Row>, request: ApiRequest, _view?: PaginationView): Promise<LimitOffsetPage<Row> | null> {
+  async paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    _view?: PaginationView,
+  ): Promise<LimitOffsetPage<Row> | null> {
     const limit = this.getLimit(request);
     if (limit === null) return null;
     warnIfUnordered(query);
@@ -97,7 +107,11 @@ export class LimitOffsetPagination extends BasePagination {
     return { rows, count, limit, offset, url: request.buildAbsoluteUri() };
   }
 
-  async paginateQueryset<Row>(query: OrderedQuery<Row>, request: ApiRequest, view?: PaginationView): Promise<Row[] | null> {
+  async paginateQueryset<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<Row[] | null> {
     this.page = null;
     this.displayPageControls = false;
     const page = await this.paginate(query, request, view);
@@ -114,7 +128,11 @@ export class LimitOffsetPagination extends BasePagination {
   override getNextLink(): string | null {
     const { offset, limit, count, url } = this.#current();
     if (offset + limit >= count) return null;
-    return replaceQueryParam(replaceQueryParam(url, this.limitQueryParam, limit), this.offsetQueryParam, offset + limit);
+    return replaceQueryParam(
+      replaceQueryParam(url, this.limitQueryParam, limit),
+      this.offsetQueryParam,
+      offset + limit,
+    );
   }
 
   override getPreviousLink(): string | null {

@@ -11,11 +11,17 @@ import {
   type SchemaOptions,
 } from '../openapi/schema-types.js';
 import { ApiSettings } from '../settings.js';
-import { assignOptions, BasePagination, noPageYet, paginatedResponse, type PaginationView } from './base-pagination.js';
+import {
+  assignOptions,
+  BasePagination,
+  noPageYet,
+  type PaginationView,
+  paginatedResponse,
+} from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import type { OrderedQuery } from './ordered-query.js';
-import { type CountMode, InvalidPage, Paginator, type PaginatorOptions } from './paginator.js';
 import { requestedPageSize } from './page-size.js';
+import { type CountMode, InvalidPage, Paginator, type PaginatorOptions } from './paginator.js';
 
 /** Options of `PageNumberPagination`; each may also be set as a field of a subclass. */
 export interface PageNumberPaginationOptions {
@@ -34,7 +40,11 @@ export interface PageNumberPaginationOptions {
   /** 404 detail; `{page_number}` and `{message}` are replaced. @default 'Invalid page.' */
   invalidPageMessage?: string;
   /** The host paginator class (DRF's `django_paginator_class`). @default Paginator */
-  hostPaginatorClass?: new (query: OrderedQuery<unknown>, perPage: number, options?: PaginatorOptions) => Paginator<unknown>;
+  hostPaginatorClass?: new (
+    query: OrderedQuery<unknown>,
+    perPage: number,
+    options?: PaginatorOptions,
+  ) => Paginator<unknown>;
   /**
    * How the total is found: `exact` counts, `estimated` asks the adapter for an estimate,
    * `none` skips it (`count` is `null`). The body says which with `countMode` when not exact.
@@ -64,7 +74,13 @@ export interface PageNumberPage<Row> {
  */
 function formatMessage(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{|\}\}|\{(\w+)\}/g, (match, name: string | undefined) =>
-    match === '{{' ? '{' : match === '}}' ? '}' : name !== undefined && name in values ? values[name]! : match,
+    match === '{{'
+      ? '{'
+      : match === '}}'
+        ? '}'
+        : name !== undefined && name in values
+          ? values[name]!
+          : match,
   );
 }
 
@@ -105,7 +121,11 @@ export class PageNumberPagination extends BasePagination {
   }
 
   /** Stateless: the page for this request, or `null` when it is not paginated. */
-  async paginate<Row>(query: OrderedQuery<Row>, request: ApiRequest, _view?: PaginationView): Promise<PageNumberPage<Row> | null> {
+  async paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    _view?: PaginationView,
+  ): Promise<PageNumberPage<Row> | null> {
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
     const paginator = new this.hostPaginatorClass(query, pageSize, { count: this.count }) as Paginator<Row>;
@@ -128,21 +148,30 @@ export class PageNumberPagination extends BasePagination {
       };
     } catch (error) {
       if (error instanceof InvalidPage) {
-        throw new NotFound(formatMessage(this.invalidPageMessage, { page_number: String(raw), message: error.message }));
+        throw new NotFound(
+          formatMessage(this.invalidPageMessage, { page_number: String(raw), message: error.message }),
+        );
       }
       throw error;
     }
   }
 
   /** Exact page total; with an estimate, one that agrees with what the look-ahead saw. */
-  async #numPages(paginator: Paginator<unknown>, page: { number: number; hasNext: boolean }): Promise<number | null> {
+  async #numPages(
+    paginator: Paginator<unknown>,
+    page: { number: number; hasNext: boolean },
+  ): Promise<number | null> {
     if (this.count === 'none') return null;
     const numPages = await paginator.numPages();
     if (this.count === 'exact') return numPages;
     return page.hasNext ? Math.max(numPages, page.number + 1) : page.number;
   }
 
-  async paginateQueryset<Row>(query: OrderedQuery<Row>, request: ApiRequest, view?: PaginationView): Promise<Row[] | null> {
+  async paginateQueryset<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<Row[] | null> {
     this.page = null;
     this.displayPageControls = false;
     const page = await this.paginate(query, request, view);
@@ -183,16 +212,19 @@ export class PageNumberPagination extends BasePagination {
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
     const version = options.openapi ?? '3.0';
     const countMode =
-      this.count === 'exact' ? {} : { countMode: { type: 'string', enum: ['estimated', 'none'], example: this.count } };
+      this.count === 'exact'
+        ? {}
+        : { countMode: { type: 'string', enum: ['estimated', 'none'], example: this.count } };
     return {
       type: 'object',
       required: ['count', 'results'],
       properties: {
-        count: this.count !== 'none'
-          ? { type: 'integer', example: 123 }
-          : version === '3.1'
-            ? { type: ['integer', 'null'], example: 123 }
-            : { type: 'integer', nullable: true, example: 123 },
+        count:
+          this.count !== 'none'
+            ? { type: 'integer', example: 123 }
+            : version === '3.1'
+              ? { type: ['integer', 'null'], example: 123 }
+              : { type: 'integer', nullable: true, example: 123 },
         ...countMode,
         next: nullableUri(`http://api.example.org/accounts/?${this.pageQueryParam}=4`, version),
         previous: nullableUri(`http://api.example.org/accounts/?${this.pageQueryParam}=2`, version),
@@ -213,7 +245,9 @@ export class PageNumberPagination extends BasePagination {
     const page = this.#current();
     const final = page.numPages ?? (page.hasNext ? page.number + 1 : page.number);
     const pageUrl = (n: number) =>
-      n === 1 ? removeQueryParam(page.url, this.pageQueryParam) : replaceQueryParam(page.url, this.pageQueryParam, n);
+      n === 1
+        ? removeQueryParam(page.url, this.pageQueryParam)
+        : replaceQueryParam(page.url, this.pageQueryParam, n);
     return {
       previousUrl: this.getPreviousLink(),
       nextUrl: this.getNextLink(),

@@ -1,5 +1,5 @@
-import type { OrderedQuery } from './ordered-query.js';
 import { parsePythonInt } from '../http/positive-int.js';
+import type { OrderedQuery } from './ordered-query.js';
 import { warnIfUnordered } from './unordered-warning.js';
 
 /** How a page-number paginator learns the total. */
@@ -97,7 +97,12 @@ export class Paginator<Row> {
     const valid = await this.validateNumber(number);
     const bottom = (valid - 1) * this.perPage;
     if (this.countMode !== 'exact') {
-      const rows = await this.query.fetch({ order: null, after: null, offset: bottom, limit: this.perPage + 1 });
+      const rows = await this.query.fetch({
+        order: null,
+        after: null,
+        offset: bottom,
+        limit: this.perPage + 1,
+      });
       if (rows.length === 0 && valid > 1) throw new EmptyPage('That page contains no results');
       return {
         number: valid,
@@ -109,7 +114,10 @@ export class Paginator<Row> {
     const count = await this.count();
     let top = bottom + this.perPage;
     if (top + this.orphans >= count) top = count;
-    const rows = top > bottom ? await this.query.fetch({ order: null, after: null, offset: bottom, limit: top - bottom }) : [];
+    const rows =
+      top > bottom
+        ? await this.query.fetch({ order: null, after: null, offset: bottom, limit: top - bottom })
+        : [];
     return {
       number: valid,
       rows: rows.map((r) => r.row),

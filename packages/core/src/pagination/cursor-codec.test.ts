@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  CursorDecodeError,
+  decodeCursor,
+  encodeCursor,
+  orderingFingerprint,
+  positionKey,
+} from './cursor-codec.js';
+import type { PositionValue } from './ordered-query.js';
+import type { KeyTerm } from './ordering.js';
+
+const order: KeyTerm[] = [
+  { field: 'created', direction: 'desc', nulls: 'first' },
+  { field: 'id', direction: 'desc', nulls: 'last', unique: true },
+];
+
+const valueArbitrary: fc.Arbitrary<PositionValue> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.bigInt(),
+  fc.string({ unit: 'grapheme' }),
+  fc.date({ noInvalidDate: true }),
+);
+
+const token = (body: unknown) => Buffer.from(JSON.stringify(body)).toString('base64url');
+
+describe('cursor codec', () => {
+  test('typed values round-trip exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(valueArbitrary, valueArbitrary),
+        fc.nat(5000),
+        fc.boolean(),
+        (position, offset, reverse) => {
+          const decoded = decodeCursor(encodeCursor({ offset, reverse, position }, { order }), { order });
+          expect(decoded.offset).toBe(offset);
+          expect(decoded.reverse).toBe(reverse);
+          expect(positionKey(decoded.position)).toBe(positionKey(position));
+          decoded.position!.forEach((value, i) => {
+            const original = position[i]!;
+            expect(typeof value).toBe(typeof original);
+            if (original instanceof Date) expect((value as Date).getTime()).toBe(original.getTime());
+            else expect(Object.is(value, original)).toBe(true);
+          });
+        },
+      ),
+    );
+  });
+
+  test('tokens are base64url without padding', () => {
+    const text = encodeCursor({ offset: 0, reverse: true, position: ['a?b/c+d', 12n] }, { order });
+    expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
+  });
+
+  test('a cursor minted for another ordering is rejected', () => {
+    const other: KeyTerm[] = [{ ...order[0]!, direction: 'asc', nulls: 'last' }, order[1]!];
+    expect(orderingFingerprint(other)).not.toBe(orderingFingerprint(order));
+    const text = encodeCursor({ offset: 0, reverse: false, position: [null, 1] }, { order: other });
+    expect(() => decodeCursor(text, { order })).toThrow(CursorDecodeError);
+  });
+
+  test('strict decoding rejects every malformed body', () => {
+    const k = orderingFingerprint(order);
+    const bad = [
+      'not base64!',
+      `${token({ k, p: [1, 2] })}=`,
+      token({ k, o: -1 }),
+      token({ k, o: 1.5 }),
+      token({ k, o: '3' }),
+      token({ k, r: 2 }),
+      token({ k, p: [1] }),
+      token({ k, p: [1, 2, 3] }),
+      token({ k, p: 'x' }),
+      token({ k, p: ['x1', 2] }),
+      token({ k, p: ['d12x', 2] }),
+      token({ k, p: ['b1.5', 2] }),
+      token({ k, p: [{}, 2] }),
+      token({ k, extra: 1 }),
+      token([k]),
+      token(null),
+      Buffer.from('{"k":').toString('base64url'),
+      Buffer.from([0xff, 0xfe]).toString('base64url'),
+      'a'.repeat(2000),
+    ];
+    for (const text of bad) expect(() => decodeCursor(text, { order }), text).toThrow(CursorDecodeError);
+  });
+
+  test('offsets are clamped to the cutoff, not rejected', () => {
+    const text = encodeCursor({ offset: 5000, reverse: false, position: null }, { order });
+    expect(decodeCursor(text, { order, offsetCutoff: 1000 }).offset).toBe(1000);
+    expect(decodeCursor(text, { order, offsetCutoff: null }).offset).toBe(5000);
+  });
+
+  test('signed cursors reject tampering, unsigned tokens and other secrets', () => {
+    const cursor = { offset: 0, reverse: false, position: [new Date(0), 5] };
+    const signed = encodeCursor(cursor, { order, secret: 's3cret' });
+    expect(decodeCursor(signed, { order, secret: 's3cret' }).position).toEqual(cursor.position);
+    const [payload, signature] = signed.split('.') as [string, string];
+    const flipped = `${payload.slice(0, -1)}${payload.endsWith('A') ? 'B' : 'A'}.${signature}`;
+    for (const text of [payload, flipped, `${payload}.${signature.slice(1)}`, `${payload}.${signature}.x`]) {
+      expect(() => decodeCursor(text, { order, secret: 's3cret' }), text).toThrow(CursorDecodeError);
+    }
+    expect(() => decodeCursor(signed, { order, secret: 'other' })).toThrow(CursorDecodeError);
+    expect(() => decodeCursor(signed, { order })).toThrow(CursorDecodeError);
+  });
+
+  test('any single-character change of a signed token is rejected', () => {
+    const signed = encodeCursor({ offset: 3, reverse: true, position: ['x', 1] }, { order, secret: 'k' });
+    fc.assert(
+      fc.property(fc.nat(signed.length - 1), fc.constantFrom(...'ABCxyz019-_.'), (at, ch) => {
+        fc.pre(signed[at] !== ch);
+        const changed = signed.slice(0, at) + ch + signed.slice(at + 1);
+        expect(() => decodeCursor(changed, { order, secret: 'k' })).toThrow(CursorDecodeError);
+      }),
+    );
+  });
+});
