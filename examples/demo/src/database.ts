@@ -1,0 +1,182 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { progressBar } from './progress.js';
+import type { DemoDatabase } from './schema.js';
+
+/** Which database the demo runs on. */
+export interface DemoDatabaseHandle {
+  readonly db: Kysely<DemoDatabase>;
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly where: string;
+}
+
+/**
+ * Opens the demo database: Postgres when `url` is a `postgres://` URL, otherwise an embedded
+ * SQLite file at `sqliteFile` (created on first start).
+ */
+export async function openDatabase(url: string | undefined, sqliteFile: string): Promise<DemoDatabaseHandle> {
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+    const db = new Kysely<DemoDatabase>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      await sql`select 1`.execute(db);
+    } catch (error) {
+      await db.destroy();
+      throw new Error(`Cannot reach the database at ${redact(url)}: ${(error as Error).message}`);
+    }
+    return { db, dialect: 'postgres', where: redact(url) };
+  }
+  if (url)
+    throw new Error(`DATABASE_URL must be a postgres:// URL (got ${redact(url)}); leave it unset for SQLite`);
+  mkdirSync(dirname(sqliteFile), { recursive: true });
+  const database = new SQLite(sqliteFile);
+  database.pragma('journal_mode = WAL');
+  const db = new Kysely<DemoDatabase>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', where: sqliteFile };
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so every seeded database is the same. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  'keyset',
+  'cursor',
+  'offset',
+  'index',
+  'page',
+  'version',
+  'query',
+  'row',
+  'link',
+  'order',
+  'null',
+  'tie',
+];
+const FIRST_NAMES = [
+  'Ada',
+  'Grace',
+  'Edsger',
+  'Barbara',
+  'Donald',
+  'Frances',
+  'Ken',
+  'Radia',
+  'Tony',
+  'Margaret',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Hopper',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Thompson',
+  'Perlman',
+  'Hoare',
+  'Hamilton',
+];
+
+/**
+ * Creates the tables and seeds `articles` rows (with a progress bar) unless they are already
+ * there, so later starts reuse the data.
+ */
+export async function ensureSeeded({ db, dialect }: DemoDatabaseHandle, articles: number): Promise<boolean> {
+  const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
+  await db.schema
+    .createTable('authors')
+    .ifNotExists()
+    .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('email', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('articles')
+    .ifNotExists()
+    .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (c) => c.primaryKey())
+    .addColumn('title', 'text', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('author_id', 'integer', (c) => c.notNull().references('authors.id'))
+    .addColumn('published_at', sql.raw(timestamp), (c) => c.notNull())
+    .addColumn('rating', 'integer')
+    .execute();
+  const { n } = await db
+    .selectFrom('articles')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= articles) return false;
+
+  const rand = random(42);
+  await db.deleteFrom('articles').execute();
+  await db.deleteFrom('authors').execute();
+  const authors = FIRST_NAMES.flatMap((first, i) =>
+    LAST_NAMES.slice(0, 5).map((last, j) => ({
+      id: i * 5 + j + 1,
+      name: `${first} ${last}`,
+      email: `${first}.${last}@example.org`.toLowerCase(),
+    })),
+  );
+  await db.insertInto('authors').values(authors).execute();
+
+  const start = Date.UTC(2024, 0, 1);
+  const report = progressBar('Seeding articles', articles);
+  const batch = 1000;
+  for (let done = 0; done < articles; done += batch) {
+    const rows = [];
+    for (let i = done; i < Math.min(articles, done + batch); i += 1) {
+      // About seven articles per minute: equal timestamps everywhere.
+      const published = new Date(start + Math.floor(i / 7) * 60_000);
+      const words = Array.from({ length: 4 }, () => WORDS[Math.floor(rand() * WORDS.length)]);
+      rows.push({
+        id: i + 1,
+        title: `${words.join(' ')} #${i + 1}`,
+        body: `Article ${i + 1} on ${words.join(', ')}.`,
+        author_id: 1 + Math.floor(rand() * authors.length),
+        published_at: dialect === 'postgres' ? published : published.toISOString(),
+        rating: rand() < 0.3 ? null : 1 + Math.floor(rand() * 5),
+      });
+    }
+    await db.transaction().execute((trx) => trx.insertInto('articles').values(rows).execute());
+    report(Math.min(articles, done + batch));
+  }
+  if (dialect === 'postgres') {
+    await sql`select setval('articles_id_seq', (select max(id) from articles))`.execute(db);
+    await sql`select setval('authors_id_seq', (select max(id) from authors))`.execute(db);
+  }
+  await db.schema
+    .createIndex('articles_published_idx')
+    .ifNotExists()
+    .on('articles')
+    .columns(['published_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('articles_rating_idx')
+    .ifNotExists()
+    .on('articles')
+    .columns(['rating', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('articles_title_idx')
+    .ifNotExists()
+    .on('articles')
+    .columns(['title', 'id'])
+    .execute();
+  await sql`analyze`.execute(db);
+  return true;
+}
