@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Insertable, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { progressBar } from './progress.js';
-import type { DemoDatabase } from './schema.js';
+import type { ArticleTable, DemoDatabase } from './schema.js';
 
 /** Which database the demo runs on. */
 export interface DemoDatabaseHandle {
@@ -138,7 +138,7 @@ export async function ensureSeeded({ db, dialect }: DemoDatabaseHandle, articles
   const report = progressBar('Seeding articles', articles);
   const batch = 1000;
   for (let done = 0; done < articles; done += batch) {
-    const rows = [];
+    const rows: Insertable<ArticleTable>[] = [];
     for (let i = done; i < Math.min(articles, done + batch); i += 1) {
       // About seven articles per minute: equal timestamps everywhere.
       const published = new Date(start + Math.floor(i / 7) * 60_000);

@@ -53,7 +53,7 @@ describe('fromArray', () => {
     const query = fromArray(rows);
     const order = [
       term('score', 'desc', 'first'),
-      { ...term(query.uniqueKey, 'desc', 'last'), unique: true as const },
+      { ...term(query.uniqueKey!, 'desc', 'last'), unique: true as const },
     ];
     const all = await query.fetch({ order, after: null, offset: 0, limit: 9 });
     expect(ids(all)).toEqual([5, 2, 4, 1, 3]);

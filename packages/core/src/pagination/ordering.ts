@@ -9,7 +9,7 @@ export type NullsPlacement = 'first' | 'last';
 export interface OrderTerm {
   readonly field: string;
   readonly direction: SortDirection;
-  readonly nulls?: NullsPlacement;
+  readonly nulls?: NullsPlacement | undefined;
 }
 
 /**

@@ -141,7 +141,7 @@ export class PageNumberPagination extends BasePagination {
         number: page.number,
         numPages: await this.#numPages(paginator, page),
         count: this.count === 'none' ? null : await paginator.count(),
-        countMode: this.count,
+        countMode: await this.#countModeUsed(paginator),
         hasNext: page.hasNext,
         hasPrevious: page.hasPrevious,
         url: request.buildAbsoluteUri(),
@@ -154,6 +154,12 @@ export class PageNumberPagination extends BasePagination {
       }
       throw error;
     }
+  }
+
+  /** What the count really was: an `estimated` request answered exactly says `exact`. */
+  async #countModeUsed(paginator: Paginator<unknown>): Promise<CountMode> {
+    if (this.count !== 'estimated') return this.count;
+    return (await paginator.countResult()).exact ? 'exact' : 'estimated';
   }
 
   /** Exact page total; with an estimate, one that agrees with what the look-ahead saw. */

@@ -1,5 +1,5 @@
 import { parsePythonInt } from '../http/positive-int.js';
-import type { OrderedQuery } from './ordered-query.js';
+import type { CountResult, OrderedQuery } from './ordered-query.js';
 import { warnIfUnordered } from './unordered-warning.js';
 
 /** How a page-number paginator learns the total. */
@@ -52,7 +52,7 @@ export class Paginator<Row> {
   readonly countMode: CountMode;
   readonly orphans: number;
   readonly allowEmptyFirstPage: boolean;
-  #count: Promise<number> | undefined;
+  #count: Promise<CountResult> | undefined;
 
   constructor(query: OrderedQuery<Row>, perPage: number, options: PaginatorOptions = {}) {
     this.query = query;
@@ -64,9 +64,14 @@ export class Paginator<Row> {
   }
 
   /** Total number of rows (cached); an estimate in `estimated` mode, `NaN` in `none` mode. */
-  count(): Promise<number> {
-    if (this.countMode === 'none') return Promise.resolve(Number.NaN);
-    this.#count ??= this.query.count({ estimate: this.countMode === 'estimated' }).then((c) => c.value);
+  async count(): Promise<number> {
+    return (await this.countResult()).value;
+  }
+
+  /** The count with whether it is exact (an adapter without an estimator answers exactly). */
+  countResult(): Promise<CountResult> {
+    if (this.countMode === 'none') return Promise.resolve({ value: Number.NaN, exact: false });
+    this.#count ??= this.query.count({ estimate: this.countMode === 'estimated' });
     return this.#count;
   }
 
