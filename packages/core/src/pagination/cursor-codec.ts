@@ -55,7 +55,10 @@ type EncodedValue = null | boolean | number | string;
 /** Tagged JSON for one value: strings `s…`, bigints `b…`, dates `d<epoch ms>`, odd numbers `n…`. */
 function encodeValue(value: PositionValue): EncodedValue {
   if (value === null || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : `n${value}`;
+  if (typeof value === 'number') {
+    if (Object.is(value, -0)) return 'n-0';
+    return Number.isFinite(value) ? value : `n${value}`;
+  }
   if (typeof value === 'bigint') return `b${value}`;
   if (typeof value === 'string') return `s${value}`;
   const ms = value.getTime();
@@ -84,6 +87,7 @@ function decodeValue(value: unknown): PositionValue {
       return new Date(Number(body));
     }
     case 'n':
+      if (body === '-0') return -0;
       if (body === 'NaN') return Number.NaN;
       if (body === 'Infinity') return Number.POSITIVE_INFINITY;
       if (body === '-Infinity') return Number.NEGATIVE_INFINITY;
