@@ -1,4 +1,10 @@
-import { ApiRequest, type CountResult, type OrderedQuery, type OrderTerm, type WindowSpec } from '@pagewise/core';
+import {
+  ApiRequest,
+  type CountResult,
+  type OrderedQuery,
+  type OrderTerm,
+  type WindowSpec,
+} from '@pagewise/core';
 
 /** DRF's `APIRequestFactory` host. */
 export const HOST = 'http://testserver';

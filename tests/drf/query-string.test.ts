@@ -1,4 +1,11 @@
-import { ApiRequest, parsePythonInt, positiveInt, positiveIntOr, removeQueryParam, replaceQueryParam } from '@pagewise/core';
+import {
+  ApiRequest,
+  parsePythonInt,
+  positiveInt,
+  positiveIntOr,
+  removeQueryParam,
+  replaceQueryParam,
+} from '@pagewise/core';
 import { describe, expect, it } from 'vitest';
 
 describe('replaceQueryParam (DRF replace_query_param, section 0.2)', () => {
@@ -12,7 +19,9 @@ describe('replaceQueryParam (DRF replace_query_param, section 0.2)', () => {
   });
 
   it('drops every earlier value of the key', () => {
-    expect(replaceQueryParam('http://testserver/?page=1&page=2', 'page', 5)).toBe('http://testserver/?page=5');
+    expect(replaceQueryParam('http://testserver/?page=1&page=2', 'page', 5)).toBe(
+      'http://testserver/?page=5',
+    );
   });
 
   it('adds the key to a URL without a query', () => {
