@@ -19,6 +19,7 @@ import {
   paginatedResponse,
 } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
+import { offsetTooLarge } from './max-offset.js';
 import type { OrderedQuery } from './ordered-query.js';
 import { requestedPageSize } from './page-size.js';
 import { warnIfUnordered } from './unordered-warning.js';
@@ -35,6 +36,11 @@ export interface LimitOffsetPaginationOptions {
   maxLimit?: number | null;
   /** Renders the html controls; `null` disables them. @default numbersTemplate */
   template?: HtmlTemplate<NumberedHtmlContext> | null;
+  /**
+   * Largest offset a client may ask for; beyond it the answer is 404. Deep OFFSETs cost the
+   * database a scan of every skipped row, so public APIs often cap them. @default null (no cap)
+   */
+  maxOffset?: number | null;
   /** @default ApiSettings.defaults */
   settings?: ApiSettings;
 }
@@ -68,6 +74,7 @@ export class LimitOffsetPagination extends BasePagination {
   offsetQueryParam = 'offset';
   offsetQueryDescription = 'The initial index from which to return the results.';
   maxLimit: number | null = null;
+  maxOffset: number | null = null;
   template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
   settings: ApiSettings = ApiSettings.defaults;
   /** The window of the last `paginateQueryset` call. */
@@ -98,8 +105,9 @@ export class LimitOffsetPagination extends BasePagination {
     const limit = this.getLimit(request);
     if (limit === null) return null;
     warnIfUnordered(query);
-    const { value: count } = await query.count();
     const offset = this.getOffset(request);
+    if (this.maxOffset !== null && offset > this.maxOffset) throw offsetTooLarge(offset, this.maxOffset);
+    const { value: count } = await query.count();
     const rows =
       count === 0 || offset >= count || limit === 0
         ? []

@@ -19,6 +19,7 @@ import {
   paginatedResponse,
 } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
+import { offsetTooLarge } from './max-offset.js';
 import type { OrderedQuery } from './ordered-query.js';
 import { requestedPageSize } from './page-size.js';
 import { type CountMode, InvalidPage, Paginator, type PaginatorOptions } from './paginator.js';
@@ -51,6 +52,8 @@ export interface PageNumberPaginationOptions {
    * @default 'exact'
    */
   count?: CountMode;
+  /** Largest row offset a page may start at; a deeper page is 404. @default null (no cap) */
+  maxOffset?: number | null;
   /** @default ApiSettings.defaults */
   settings?: ApiSettings;
 }
@@ -105,6 +108,7 @@ export class PageNumberPagination extends BasePagination {
   invalidPageMessage = 'Invalid page.';
   hostPaginatorClass: NonNullable<PageNumberPaginationOptions['hostPaginatorClass']> = Paginator;
   count: CountMode = 'exact';
+  maxOffset: number | null = null;
   settings: ApiSettings = ApiSettings.defaults;
   /** The page of the last `paginateQueryset` call. */
   page: PageNumberPage<unknown> | null = null;
@@ -135,7 +139,10 @@ export class PageNumberPagination extends BasePagination {
         const last = await paginator.numPages();
         raw = Number.isNaN(last) ? raw : last;
       }
-      const page = await paginator.page(await paginator.validateNumber(raw));
+      const number = await paginator.validateNumber(raw);
+      const offset = (number - 1) * pageSize;
+      if (this.maxOffset !== null && offset > this.maxOffset) throw offsetTooLarge(offset, this.maxOffset);
+      const page = await paginator.page(number);
       return {
         rows: page.rows,
         number: page.number,
