@@ -20,6 +20,12 @@ export {
   replaceQueryParam,
 } from './http/query-string.js';
 export {
+  buildOpenApiDocument,
+  nullableType,
+  type OpenApiDocumentOptions,
+  type OpenApiOperation,
+} from './openapi/openapi-document.js';
+export {
   integerQueryParameter,
   type JsonSchema,
   nullableUri,

@@ -1,0 +1,101 @@
+import {
+  buildOpenApiDocument,
+  CursorPagination,
+  LimitOffsetPagination,
+  nullableType,
+  type OpenApiVersion,
+  PageNumberPagination,
+} from '@pagewise/core';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, test } from 'vitest';
+
+function documentFor(version: OpenApiVersion) {
+  const item = {
+    type: 'object',
+    required: ['id', 'rating'],
+    properties: { id: { type: 'integer' }, rating: nullableType('integer', version) },
+  };
+  return buildOpenApiDocument({
+    title: 'Test API',
+    version: '1.0.0',
+    openapi: version,
+    operations: [
+      {
+        path: '/{version}/pages/',
+        operationId: 'pages',
+        list: true,
+        pathParameters: [{ name: 'version', schema: { type: 'string', enum: ['v1', 'v2'] } }],
+        pagination: new PageNumberPagination({ pageSize: 10, pageSizeQueryParam: 'page_size' }),
+        itemSchema: item,
+        errors: { '404': 'Invalid page.' },
+      },
+      {
+        path: '/offsets/',
+        operationId: 'offsets',
+        list: true,
+        pagination: new LimitOffsetPagination({ defaultLimit: 10 }),
+        itemSchema: item,
+      },
+      {
+        path: '/feed/',
+        operationId: 'feed',
+        list: true,
+        pagination: new CursorPagination({ pageSize: 10 }),
+        filterParameters: [
+          {
+            name: 'ordering',
+            required: false,
+            in: 'query',
+            description: 'Which field to use when ordering the results.',
+            schema: { type: 'string' },
+          },
+        ],
+        itemSchema: item,
+      },
+      { path: '/all/', operationId: 'all', list: true, pagination: null, itemSchema: item },
+      {
+        path: '/one/{id}/',
+        operationId: 'one',
+        pathParameters: [{ name: 'id', schema: { type: 'integer' } }],
+        itemSchema: item,
+      },
+    ],
+  });
+}
+
+describe.each(['3.0', '3.1'] as const)('OpenAPI %s document', (version) => {
+  test('is valid according to the official schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(documentFor(version)) as object);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe(version === '3.1' ? '3.1' : '3.0');
+  });
+
+  test('list operations: path, then pagination, then filter parameters; paginated envelope', () => {
+    const doc = documentFor(version) as { paths: Record<string, { get: Record<string, any> }> };
+    const pages = doc.paths['/{version}/pages/']!.get;
+    expect(pages.parameters.map((p: { name: string }) => p.name)).toEqual(['version', 'page', 'page_size']);
+    const schema = pages.responses['200'].content['application/json'].schema;
+    expect(schema.required).toEqual(['count', 'results']);
+    expect(schema.properties.results.type).toBe('array');
+    expect(schema.properties.next).toEqual(
+      version === '3.1'
+        ? { type: ['string', 'null'], format: 'uri', example: 'http://api.example.org/accounts/?page=4' }
+        : {
+            type: 'string',
+            nullable: true,
+            format: 'uri',
+            example: 'http://api.example.org/accounts/?page=4',
+          },
+    );
+    expect(doc.paths['/feed/']!.get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'cursor',
+      'ordering',
+    ]);
+    expect(doc.paths['/all/']!.get.responses['200'].content['application/json'].schema.type).toBe('array');
+    const one = doc.paths['/one/{id}/']!.get;
+    expect(one.parameters).toHaveLength(1);
+    expect(one.responses['200'].content['application/json'].schema.type).toBe('object');
+  });
+});
