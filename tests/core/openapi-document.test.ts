@@ -73,12 +73,21 @@ describe.each(['3.0', '3.1'] as const)('OpenAPI %s document', (version) => {
   });
 
   test('list operations: path, then pagination, then filter parameters; paginated envelope', () => {
-    const doc = documentFor(version) as { paths: Record<string, { get: Record<string, any> }> };
+    interface Schema {
+      type?: unknown;
+      required?: string[];
+      properties: Record<string, Schema>;
+    }
+    interface Operation {
+      parameters: Array<{ name: string }>;
+      responses: Record<string, { content: { 'application/json': { schema: Schema } } }>;
+    }
+    const doc = documentFor(version) as unknown as { paths: Record<string, { get: Operation }> };
     const pages = doc.paths['/{version}/pages/']!.get;
-    expect(pages.parameters.map((p: { name: string }) => p.name)).toEqual(['version', 'page', 'page_size']);
-    const schema = pages.responses['200'].content['application/json'].schema;
+    expect(pages.parameters.map((p) => p.name)).toEqual(['version', 'page', 'page_size']);
+    const schema = pages.responses['200']!.content['application/json'].schema;
     expect(schema.required).toEqual(['count', 'results']);
-    expect(schema.properties.results.type).toBe('array');
+    expect(schema.properties.results!.type).toBe('array');
     expect(schema.properties.next).toEqual(
       version === '3.1'
         ? { type: ['string', 'null'], format: 'uri', example: 'http://api.example.org/accounts/?page=4' }
@@ -89,13 +98,10 @@ describe.each(['3.0', '3.1'] as const)('OpenAPI %s document', (version) => {
             example: 'http://api.example.org/accounts/?page=4',
           },
     );
-    expect(doc.paths['/feed/']!.get.parameters.map((p: { name: string }) => p.name)).toEqual([
-      'cursor',
-      'ordering',
-    ]);
-    expect(doc.paths['/all/']!.get.responses['200'].content['application/json'].schema.type).toBe('array');
+    expect(doc.paths['/feed/']!.get.parameters.map((p) => p.name)).toEqual(['cursor', 'ordering']);
+    expect(doc.paths['/all/']!.get.responses['200']!.content['application/json'].schema.type).toBe('array');
     const one = doc.paths['/one/{id}/']!.get;
     expect(one.parameters).toHaveLength(1);
-    expect(one.responses['200'].content['application/json'].schema.type).toBe('object');
+    expect(one.responses['200']!.content['application/json'].schema.type).toBe('object');
   });
 });
