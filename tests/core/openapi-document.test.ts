@@ -66,7 +66,9 @@ function documentFor(version: OpenApiVersion) {
 describe.each(['3.0', '3.1'] as const)('OpenAPI %s document', (version) => {
   test('is valid according to the official schema', async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(documentFor(version)) as object);
+    const result = await validator.validate(
+      structuredClone(documentFor(version)) as Parameters<Validator['validate']>[0],
+    );
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe(version === '3.1' ? '3.1' : '3.0');
