@@ -259,7 +259,9 @@ export class CursorPagination extends BasePagination {
         position = page.previousPosition;
       }
     }
-    if (positions.length === 0) position = page.nextPosition;
+    // An empty page (reached by a stale or forged cursor) has no row to stand on: only a reverse cursor
+    // lands there with a next link, and nothing lies before its bound, so the next page is the first one.
+    if (positions.length === 0) position = null;
     return { offset, reverse: false, position };
   }
 
@@ -295,7 +297,9 @@ export class CursorPagination extends BasePagination {
         position = page.nextPosition;
       }
     }
-    if (positions.length === 0) position = page.previousPosition;
+    // An empty forward page has nothing after its bound, so the page before it is the last page; the
+    // bound itself would skip the row it names.
+    if (positions.length === 0) position = null;
     return { offset, reverse: true, position };
   }
 
