@@ -396,3 +396,19 @@ describe('limit/offset settings, subclasses and warnings', () => {
     expect(p.getNextLink()).toBe('http://testserver/?limit=10&offset=10');
   });
 });
+
+describe('limit/offset html', () => {
+  it('toHtml escapes the page URLs and marks the current page', async () => {
+    const p = new ExamplePagination();
+    await p.paginateQueryset(query(), get('/?q=1&limit=5&offset=5'));
+    const html = p.toHtml();
+    expect(html).toContain(
+      'href="http://testserver/?limit=5&amp;offset=5&amp;q=1" aria-current="page" aria-label="Page 2"',
+    );
+    expect(html).toContain(
+      'href="http://testserver/?limit=5&amp;offset=10&amp;q=1" rel="next" aria-label="Next page"',
+    );
+    expect(html).toContain('href="http://testserver/?limit=5&amp;q=1" rel="prev" aria-label="Previous page"');
+    expect(html).not.toMatch(/&(?!amp;|hellip;|laquo;|raquo;)/);
+  });
+});
