@@ -1,4 +1,5 @@
 import { QueryParams } from './query-params.js';
+import { type TrustedOriginOptions, trustedOrigin } from './trusted-origin.js';
 
 /** Route keyword arguments, such as `{ version: 'v1', id: '7' }`. */
 export type RouteParams = Readonly<Record<string, string | undefined>>;
@@ -14,6 +15,43 @@ export interface ApiRequestInit {
   params?: RouteParams;
   /** Namespace of the matched route, e.g. `'v1'` or `'v1:nested'`. */
   namespace?: string | null;
+}
+
+/** What `ApiRequest.fromFetch` and `ApiRequest.fromNode` take besides the request. */
+export interface FromHttpInit extends TrustedOriginOptions {
+  /** Path keyword arguments captured by the route. */
+  params?: RouteParams;
+  /** Namespace of the matched route. */
+  namespace?: string | null;
+}
+
+/**
+ * The parts of a Node `IncomingMessage` (or an Express request) Pagewise reads; any real
+ * `IncomingMessage` fits.
+ */
+export interface NodeRequestLike {
+  readonly method?: string | undefined;
+  /** The request target, `/articles/?page=2`. */
+  readonly url?: string | undefined;
+  /** Express keeps the unmounted target here. */
+  readonly originalUrl?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** A TLS socket (`encrypted: true`) makes the scheme `https`. */
+  readonly socket?: unknown;
+}
+
+/** Path and query of a request target; an absolute-form target keeps only those. */
+function pathAndQuery(target: string): string {
+  if (/^https?:\/\//i.test(target)) {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  }
+  return target.startsWith('/') ? target : `/${target}`;
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /**
@@ -37,6 +75,13 @@ export class ApiRequest {
   versioningScheme: unknown = null;
   /** Set by the bindings: the route table, used by `reverse` when none is passed. */
   routes: unknown = null;
+  /**
+   * Set by content negotiation: the accepted media type with its parameters
+   * (`application/json; version=2`), which `AcceptHeaderVersioning` reads. @default null
+   */
+  acceptedMediaType: string | null = null;
+  /** Set by content negotiation: the renderer chosen for the response. @default null */
+  acceptedRenderer: unknown = null;
 
   constructor(init: ApiRequestInit) {
     this.url = new URL(init.url);
@@ -57,5 +102,66 @@ export class ApiRequest {
   buildAbsoluteUri(location?: string): string {
     if (location !== undefined) return new URL(location, this.url).href;
     return `${this.url.origin}${this.url.pathname}${this.url.search}`;
+  }
+
+  /**
+   * A request from a Web `Request` (Hono, Deno, Bun, workers). The URL is rebuilt from the `Host`
+   * header (or the request URL's host) only once that host is in `allowedHosts`, or from
+   * `publicOrigin`; `X-Forwarded-*` count only with `trustProxy`. Throws `DisallowedHost` (400).
+   *
+   * @example
+   * app.get('*', (c) => handle(ApiRequest.fromFetch(c.req.raw, { allowedHosts: ['api.example.org'] })));
+   */
+  static fromFetch(request: Request, init: FromHttpInit = {}): ApiRequest {
+    const url = new URL(request.url);
+    const origin = trustedOrigin(
+      {
+        host: request.headers.get('host') ?? url.host,
+        protocol: url.protocol === 'https:' ? 'https' : 'http',
+        forwardedHost: request.headers.get('x-forwarded-host'),
+        forwardedProto: request.headers.get('x-forwarded-proto'),
+      },
+      init,
+    );
+    return new ApiRequest({
+      url: origin + url.pathname + url.search,
+      method: request.method,
+      headers: request.headers,
+      ...(init.params ? { params: init.params } : {}),
+      ...(init.namespace !== undefined ? { namespace: init.namespace } : {}),
+    });
+  }
+
+  /**
+   * A request from a Node `IncomingMessage` (node:http, Express, Fastify's `request.raw`), with
+   * the same host checks as `fromFetch`. The scheme is `https` on a TLS socket.
+   *
+   * @example
+   * http.createServer((req, res) => { const request = ApiRequest.fromNode(req); ... });
+   */
+  static fromNode(message: NodeRequestLike, init: FromHttpInit = {}): ApiRequest {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(message.headers)) {
+      if (value === undefined || name.startsWith(':')) continue;
+      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+    }
+    const origin = trustedOrigin(
+      {
+        host: headerValue(message.headers.host) ?? headerValue(message.headers[':authority']),
+        protocol: (message.socket as { encrypted?: boolean } | null | undefined)?.encrypted
+          ? 'https'
+          : 'http',
+        forwardedHost: headerValue(message.headers['x-forwarded-host']),
+        forwardedProto: headerValue(message.headers['x-forwarded-proto']),
+      },
+      init,
+    );
+    return new ApiRequest({
+      url: origin + pathAndQuery(message.originalUrl ?? message.url ?? '/'),
+      method: message.method ?? 'GET',
+      headers,
+      ...(init.params ? { params: init.params } : {}),
+      ...(init.namespace !== undefined ? { namespace: init.namespace } : {}),
+    });
   }
 }

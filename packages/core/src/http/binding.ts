@@ -1,0 +1,109 @@
+import { ApiError, NotFound } from '../errors.js';
+import type { Routes } from '../routes/routes.js';
+import { toApiResponse } from '../views/api-view.js';
+import { ApiRequest, type FromHttpInit } from './api-request.js';
+import { ApiResponse, jsonReplacer } from './api-response.js';
+import type { TrustedOriginOptions } from './trusted-origin.js';
+
+/** What every HTTP binding takes. */
+export interface BindingOptions extends TrustedOriginOptions {
+  /** The route table to serve; the bindings put it on `request.routes` for `reverse`. */
+  readonly routes: Routes;
+  /**
+   * Told about errors that are not `ApiError`s before the 500 answer goes out.
+   * @default logs with console.error
+   */
+  readonly onError?: (error: unknown, request: ApiRequest | null) => void;
+}
+
+/** The 500 body: never the error's own message, which may hold internals. */
+export const SERVER_ERROR_DETAIL = 'A server error occurred.';
+
+function logError(error: unknown, request: ApiRequest | null): void {
+  console.error(`pagewise: ${request?.method ?? ''} ${request?.url.pathname ?? ''} failed:`, error);
+}
+
+/** The trust options of a binding, without the rest. */
+function trustOf(options: BindingOptions): FromHttpInit {
+  return {
+    ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.publicOrigin !== undefined ? { publicOrigin: options.publicOrigin } : {}),
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+  };
+}
+
+/**
+ * The framework-independent core of every binding: builds the request (refusing an untrusted
+ * host with 400), routes it, runs the handler and turns failures into `{ "detail": ... }`
+ * answers (unknown route 404 `Not found.`, unexpected errors 500 `A server error occurred.`).
+ * With `fallthrough`, an unknown route answers `null` so the framework can go on.
+ *
+ * @example
+ * const response = await answerRequest((init) => ApiRequest.fromFetch(raw, init), { routes });
+ */
+export async function answerRequest(
+  build: (init: FromHttpInit) => ApiRequest,
+  options: BindingOptions,
+  { fallthrough = false }: { fallthrough?: boolean } = {},
+): Promise<ApiResponse | null> {
+  let request: ApiRequest | null = null;
+  try {
+    const incoming = build(trustOf(options));
+    const match = options.routes.match(incoming.url.pathname);
+    if (match === null || match.handler === null) {
+      if (fallthrough) return null;
+      throw new NotFound();
+    }
+    request = new ApiRequest({
+      url: incoming.url,
+      method: incoming.method,
+      headers: incoming.headers,
+      params: match.params,
+      namespace: match.namespace,
+    });
+    request.routes = options.routes;
+    return toApiResponse(await match.handler(request));
+  } catch (error) {
+    if (error instanceof ApiError) return new ApiResponse(error.toJSON(), { status: error.status });
+    (options.onError ?? logError)(error, request);
+    return new ApiResponse({ detail: SERVER_ERROR_DETAIL }, { status: 500 });
+  }
+}
+
+/** A response as bytes to send: the body is `null` for HEAD, 204 and 304. */
+export interface WireResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string | null;
+}
+
+/**
+ * What goes on the wire for `response`, with `toFetchResponse`'s rules: a string body with a
+ * `Content-Type` is sent as it is, anything else as JSON.
+ */
+export function toWire(response: ApiResponse, method: string): WireResponse {
+  const headers = new Headers(response.headers);
+  let body: string;
+  if (typeof response.data === 'string' && headers.has('content-type')) {
+    body = response.data;
+  } else {
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    body = JSON.stringify(response.data, jsonReplacer) ?? '';
+  }
+  const empty = method === 'HEAD' || response.status === 204 || response.status === 304;
+  if (response.status !== 204 && response.status !== 304) {
+    headers.set('content-length', String(new TextEncoder().encode(body).byteLength));
+  }
+  return { status: response.status, headers, body: empty ? null : body };
+}
+
+/** Headers as a record for Node-style APIs; `Set-Cookie` stays a list. */
+export function headerRecord(headers: Headers): Record<string, string | string[]> {
+  const record: Record<string, string | string[]> = {};
+  for (const [name, value] of headers) {
+    if (name !== 'set-cookie') record[name] = value;
+  }
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) record['set-cookie'] = cookies;
+  return record;
+}

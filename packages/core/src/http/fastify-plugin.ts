@@ -1,0 +1,56 @@
+import { ApiRequest, type NodeRequestLike } from './api-request.js';
+import { answerRequest, type BindingOptions, headerRecord, toWire } from './binding.js';
+
+/** The parts of a Fastify request the handler reads. */
+export interface FastifyRequestLike {
+  readonly raw: NodeRequestLike;
+}
+
+/** The parts of a Fastify reply the handler uses. */
+export interface FastifyReplyLike {
+  code(status: number): unknown;
+  headers(values: Record<string, string | string[]>): unknown;
+  send(payload?: string): unknown;
+}
+
+/** The part of a Fastify instance the plugin uses. */
+export interface FastifyInstanceLike {
+  all(
+    path: string,
+    handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>,
+  ): unknown;
+}
+
+/**
+ * A Fastify route handler serving a route table (from `request.raw`, answered with `reply`).
+ *
+ * @example
+ * fastify.all('/api/*', createFastifyHandler({ routes }));
+ */
+export function createFastifyHandler(
+  options: BindingOptions,
+): (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike> {
+  return async (request, reply) => {
+    const response = await answerRequest((init) => ApiRequest.fromNode(request.raw, init), options);
+    const wire = toWire(response!, (request.raw.method ?? 'GET').toUpperCase());
+    reply.code(wire.status);
+    reply.headers(headerRecord(wire.headers));
+    reply.send(wire.body ?? '');
+    return reply;
+  };
+}
+
+/**
+ * A Fastify plugin mounting a route table on every path of its context.
+ *
+ * @example
+ * await fastify.register(createFastifyPlugin({ routes }));
+ */
+export function createFastifyPlugin(
+  options: BindingOptions,
+): (fastify: FastifyInstanceLike) => Promise<void> {
+  const handler = createFastifyHandler(options);
+  return async (fastify) => {
+    fastify.all('*', handler);
+  };
+}

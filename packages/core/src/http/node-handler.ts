@@ -1,0 +1,32 @@
+import { ApiRequest, type NodeRequestLike } from './api-request.js';
+import type { ApiResponse } from './api-response.js';
+import { answerRequest, type BindingOptions, headerRecord, toWire } from './binding.js';
+
+/** The parts of a Node `ServerResponse` the bindings use. */
+export interface NodeResponseLike {
+  writeHead(status: number, headers: Record<string, string | string[]>): unknown;
+  end(body?: string): unknown;
+}
+
+/** Writes an answer to a Node response. */
+export function writeNodeResponse(res: NodeResponseLike, response: ApiResponse, method: string): void {
+  const wire = toWire(response, method);
+  res.writeHead(wire.status, headerRecord(wire.headers));
+  if (wire.body === null) res.end();
+  else res.end(wire.body);
+}
+
+/**
+ * A `node:http` request listener serving a route table.
+ *
+ * @example
+ * http.createServer(createNodeHandler({ routes })).listen(3000);
+ */
+export function createNodeHandler(
+  options: BindingOptions,
+): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
+  return async (req, res) => {
+    const response = await answerRequest((init) => ApiRequest.fromNode(req, init), options);
+    writeNodeResponse(res, response!, (req.method ?? 'GET').toUpperCase());
+  };
+}

@@ -1,0 +1,103 @@
+import { escapeHtml } from '../html/pagination-html.js';
+import { type MediaType, parseMediaType } from '../versioning/media-type.js';
+import type { ApiRequest } from './api-request.js';
+import { jsonReplacer } from './api-response.js';
+
+/** What a renderer is told besides the data. */
+export interface RenderContext {
+  readonly request: ApiRequest | null;
+  readonly status: number;
+  /** The negotiated media type (`application/json; indent=4`), or the renderer's own. */
+  readonly acceptedMediaType: string;
+  /** Pagination controls to show (the paginator's `toHtml()`), if any. */
+  readonly controlsHtml?: string;
+  /** Heading of a browsable page. */
+  readonly title?: string;
+}
+
+/**
+ * Turns response data into a body for one media type (DRF's `BaseRenderer`). Content
+ * negotiation picks one per request from a view's `renderers`.
+ *
+ * @example
+ * const csv: Renderer = {
+ *   mediaType: 'text/csv', format: 'csv', charset: 'utf-8',
+ *   render: (data) => toCsv(data),
+ * };
+ */
+export interface Renderer {
+  /** The media type it produces: `application/json`. */
+  readonly mediaType: string;
+  /** Name used by `?format=` and format suffixes: `json`. */
+  readonly format: string;
+  /** Charset added to `Content-Type`, `null` for none. */
+  readonly charset: string | null;
+  /**
+   * Whether it also serves a specific media type other than `mediaType` (vendor types).
+   * @default only `mediaType`
+   */
+  accepts?(mediaType: MediaType): boolean;
+  render(data: unknown, context: RenderContext): string;
+}
+
+/** An RFC 6839 structured-syntax `+json` subtype: `vnd.pagewise+json`. */
+const JSON_SUFFIX = /^[a-z0-9!#$&^_.+-]+\+json$/;
+
+/**
+ * `application/json` (and any `application/*+json` vendor type), DRF's `JSONRenderer`:
+ * compact output, or indented by the `indent` parameter of the accepted media type (0..8).
+ *
+ * @example
+ * jsonRenderer.render({ a: 1 }, { request: null, status: 200, acceptedMediaType: 'application/json; indent=2' })
+ */
+export const jsonRenderer: Renderer = Object.freeze({
+  mediaType: 'application/json',
+  format: 'json',
+  charset: null,
+  accepts(mediaType: MediaType): boolean {
+    return mediaType.type === 'application' && JSON_SUFFIX.test(mediaType.subtype);
+  },
+  render(data: unknown, context: RenderContext): string {
+    if (data === undefined) return '';
+    const raw = parseMediaType(context.acceptedMediaType).params.indent;
+    const indent =
+      raw !== undefined && /^\s*[+-]?\d+\s*$/.test(raw) ? Math.max(0, Math.min(8, Number(raw))) : 0;
+    return JSON.stringify(data, jsonReplacer, indent || undefined);
+  },
+});
+
+/**
+ * `text/html`: a small browsable page with the response data (escaped) and the paginator's
+ * controls, DRF's `BrowsableAPIRenderer` reduced to reading. Format name `api`, as in DRF.
+ *
+ * @example
+ * browsableHtmlRenderer.render({ results: [] }, { request, status: 200, acceptedMediaType: 'text/html' })
+ */
+export const browsableHtmlRenderer: Renderer = Object.freeze({
+  mediaType: 'text/html',
+  format: 'api',
+  charset: 'utf-8',
+  render(data: unknown, context: RenderContext): string {
+    const title = escapeHtml(context.title ?? 'Pagewise API');
+    const line = context.request
+      ? `${escapeHtml(context.request.method)} ${escapeHtml(context.request.url.pathname + context.request.url.search)}`
+      : '';
+    const body = data === undefined ? '' : JSON.stringify(data, jsonReplacer, 4);
+    return [
+      '<!DOCTYPE html>',
+      '<html lang="en"><head><meta charset="utf-8">',
+      '<meta name="robots" content="noindex,nofollow">',
+      `<title>${title}</title></head>`,
+      '<body><main class="pagewise-browsable">',
+      `<h1>${title}</h1>`,
+      `<p class="request-info"><code>${line}</code></p>`,
+      `<p class="response-info"><code>HTTP ${context.status}</code></p>`,
+      `<pre class="response-body">${escapeHtml(body)}</pre>`,
+      context.controlsHtml ? `<div class="pagination-controls">${context.controlsHtml}</div>` : '',
+      '</main></body></html>',
+    ].join('\n');
+  },
+});
+
+/** The renderers of a view unless it names its own: JSON first (the default), then HTML. */
+export const defaultRenderers: readonly Renderer[] = Object.freeze([jsonRenderer, browsableHtmlRenderer]);

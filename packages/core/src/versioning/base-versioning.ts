@@ -1,0 +1,101 @@
+import type { ApiRequest, RouteParams } from '../http/api-request.js';
+import { plainReverse, type ReverseOptions } from '../routes/reverse.js';
+import { ApiSettings } from '../settings.js';
+
+/** What a versioning scheme takes; omitted keys come from `settings`. */
+export interface VersioningOptions {
+  /** Version used when the request names none. Always allowed. @default settings.defaultVersion (null) */
+  defaultVersion?: string | null;
+  /**
+   * Versions a request may ask for; `null` or empty allows any. List `null` to allow "no
+   * version" when there is no default. @default settings.allowedVersions (null)
+   */
+  allowedVersions?: ReadonlyArray<string | null> | null;
+  /** Name of the parameter holding the version. @default settings.versionParam ('version') */
+  versionParam?: string;
+  /** @default ApiSettings.defaults */
+  settings?: ApiSettings;
+}
+
+/** A versioning class, as views and `ApiSettings.defaultVersioningClass` take it. */
+export type VersioningClass = new (options?: { settings?: ApiSettings }) => BaseVersioning;
+
+/**
+ * The base of every versioning scheme (DRF's `BaseVersioning`). A custom scheme overrides
+ * `determineVersion`, and `reverse` when its URLs carry the version.
+ *
+ * @example
+ * class HeaderVersioning extends BaseVersioning {
+ *   override determineVersion(request: ApiRequest): string | null {
+ *     return request.headers.get('x-api-version') ?? this.defaultVersion;
+ *   }
+ * }
+ */
+export class BaseVersioning {
+  defaultVersion: string | null;
+  allowedVersions: ReadonlyArray<string | null> | null;
+  versionParam: string;
+  readonly settings: ApiSettings;
+  /** Request headers the version is read from, added to `Vary` on every response. @default [] */
+  readonly varyHeaders: readonly string[] = [];
+
+  constructor(options: VersioningOptions = {}) {
+    const settings = options.settings ?? ApiSettings.defaults;
+    this.settings = settings;
+    this.defaultVersion =
+      options.defaultVersion !== undefined ? options.defaultVersion : settings.defaultVersion;
+    this.allowedVersions =
+      options.allowedVersions !== undefined ? options.allowedVersions : settings.allowedVersions;
+    this.versionParam = options.versionParam ?? settings.versionParam;
+  }
+
+  /**
+   * A subclass with these options preset (DRF sets them as class attributes), for a view's
+   * `versioningClass`.
+   *
+   * @example
+   * versioningClass = URLPathVersioning.withOptions({ allowedVersions: ['v1', 'v2'] });
+   */
+  static withOptions<T extends new (options?: VersioningOptions) => BaseVersioning>(
+    this: T,
+    preset: VersioningOptions,
+  ): T {
+    // biome-ignore lint/complexity/noThisInStatic: the preset subclass must extend the class it is called on
+    const Base = this as new (options?: VersioningOptions) => BaseVersioning;
+    return class extends Base {
+      constructor(options: VersioningOptions = {}) {
+        super({ ...preset, ...options });
+      }
+    } as unknown as T;
+  }
+
+  /**
+   * The version this request asks for; throws `NotFound` (or `NotAcceptable`) for one that is
+   * not allowed. `params` are the route's keyword arguments.
+   * @default throws: subclasses implement it
+   */
+  determineVersion(_request: ApiRequest, _params?: RouteParams): string | null {
+    throw new Error('determineVersion() must be implemented.');
+  }
+
+  /**
+   * The URL of a named route for this scheme. Throws `NoReverseMatch` when there is none, so
+   * `reverse` can fall back to the unversioned route.
+   * @default the plain reverse
+   */
+  reverse(name: string, options: ReverseOptions = {}): string {
+    return plainReverse(name, options);
+  }
+
+  /**
+   * DRF's `is_allowed_version`: any version when `allowedVersions` is empty; otherwise the
+   * default version (when not null) and the listed ones.
+   *
+   * @example
+   * new QueryParameterVersioning({ allowedVersions: ['v1'], defaultVersion: 'v2' }).isAllowedVersion('v2') // true
+   */
+  isAllowedVersion(version: string | null): boolean {
+    if (!this.allowedVersions || this.allowedVersions.length === 0) return true;
+    return (version !== null && version === this.defaultVersion) || this.allowedVersions.includes(version);
+  }
+}

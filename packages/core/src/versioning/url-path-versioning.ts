@@ -1,0 +1,29 @@
+import { NotFound } from '../errors.js';
+import type { ApiRequest, RouteParams } from '../http/api-request.js';
+import type { ReverseOptions } from '../routes/reverse.js';
+import { BaseVersioning } from './base-versioning.js';
+
+/**
+ * The version is a path parameter of the route: `/:version/articles/`. Missing: the default
+ * version. Invalid: 404 `Invalid version in URL path.` `reverse` puts the request's version in
+ * the `version` keyword (unless the caller gave one).
+ *
+ * @example
+ * routes.add('/:version(v1|v2)/articles/', 'article-list', ArticleList.asView({ versioningClass: URLPathVersioning }));
+ */
+export class URLPathVersioning extends BaseVersioning {
+  /** @default 'Invalid version in URL path.' */
+  invalidVersionMessage = 'Invalid version in URL path.';
+
+  override determineVersion(request: ApiRequest, params: RouteParams = request.params): string | null {
+    const version = params[this.versionParam] ?? this.defaultVersion;
+    if (!this.isAllowedVersion(version)) throw new NotFound(this.invalidVersionMessage);
+    return version;
+  }
+
+  override reverse(name: string, options: ReverseOptions = {}): string {
+    const version = options.request?.version ?? null;
+    if (version === null) return super.reverse(name, options);
+    return super.reverse(name, { ...options, kwargs: { [this.versionParam]: version, ...options.kwargs } });
+  }
+}

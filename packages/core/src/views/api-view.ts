@@ -1,0 +1,222 @@
+import { ApiError } from '../errors.js';
+import type { ApiRequest } from '../http/api-request.js';
+import { ApiResponse } from '../http/api-response.js';
+import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
+import { defaultRenderers, type Renderer } from '../http/renderers.js';
+import { patchVaryHeaders } from '../http/vary.js';
+import type { RouteHandler } from '../routes/routes.js';
+import { ApiSettings } from '../settings.js';
+import type { BaseVersioning, VersioningClass } from '../versioning/base-versioning.js';
+
+/**
+ * 405 for a method the view does not handle, DRF's `MethodNotAllowed`.
+ * @example throw new MethodNotAllowed('POST'); // detail: 'Method "POST" not allowed.'
+ */
+export class MethodNotAllowed extends ApiError {
+  constructor(method: string) {
+    super(`Method "${method}" not allowed.`, { status: 405, code: 'method_not_allowed' });
+  }
+}
+
+/** A function answering one request, for `apiView`. */
+export type ViewFunction = (request: ApiRequest, view: ApiView) => unknown;
+
+/** Options of `ApiView`; each may also be set as a field of a subclass. */
+export interface ApiViewOptions {
+  /** @default ApiSettings.defaults */
+  settings?: ApiSettings;
+  /** Versioning scheme; `null` disables versioning. @default settings.defaultVersioningClass */
+  versioningClass?: VersioningClass | null;
+  /** Renderers content negotiation picks from, the first being the default. @default [JSON, HTML] */
+  renderers?: readonly Renderer[];
+  /** Heading of the browsable page. @default the class name, or 'Pagewise API' */
+  title?: string;
+}
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** Turns what a handler returned into a response: data becomes a 200. */
+export function toApiResponse(value: unknown): ApiResponse {
+  return value instanceof ApiResponse ? value : new ApiResponse(value);
+}
+
+/**
+ * DRF's `APIView`: per request it negotiates the renderer (JSON, or a browsable page for
+ * `text/html`; 406 when nothing fits), determines the version (`request.version`,
+ * `request.versioningScheme`), runs the method handler, turns `ApiError`s into
+ * `{ "detail": ... }` answers and renders the response. Errors that are not `ApiError`s
+ * propagate to the binding (500).
+ *
+ * @example
+ * class Health extends ApiView {
+ *   get() { return { ok: true }; }
+ * }
+ * routes.add('/health/', 'health', Health.asView());
+ */
+export class ApiView {
+  settings: ApiSettings = ApiSettings.defaults;
+  versioningClass?: VersioningClass | null;
+  renderers: readonly Renderer[] = defaultRenderers;
+  title?: string;
+  /** The request being answered. */
+  request: ApiRequest | null = null;
+  /** The scheme instance of this request, also when it refused the version. */
+  versioningScheme: BaseVersioning | null = null;
+  /** The outcome of content negotiation, `null` when it failed. */
+  negotiated: Negotiated | null = null;
+  get?(request: ApiRequest): unknown;
+  post?(request: ApiRequest): unknown;
+  put?(request: ApiRequest): unknown;
+  patch?(request: ApiRequest): unknown;
+  delete?(request: ApiRequest): unknown;
+
+  constructor(options: ApiViewOptions = {}) {
+    this.configure(options);
+  }
+
+  /**
+   * Copies the options that are set onto the view. Subclass field initializers run after a
+   * base constructor, so `asView` configures again once the view is built: options win.
+   */
+  configure(options: object): this {
+    for (const [key, value] of Object.entries(options)) {
+      if (value !== undefined) (this as Record<string, unknown>)[key] = value;
+    }
+    return this;
+  }
+
+  /**
+   * A route handler making a fresh view per request (DRF's `as_view`), so nothing a request
+   * leaves on the view or its paginator reaches the next one.
+   *
+   * @example
+   * routes.add('/articles/', 'article-list', ArticleList.asView({ paginationClass: null }));
+   */
+  static asView<V extends ApiView, O>(this: new (options?: O) => V, options?: O): RouteHandler {
+    return (request: ApiRequest) => new this(options).configure(options ?? {}).dispatch(request);
+  }
+
+  /** Methods this view answers, for `Allow`. */
+  allowedMethods(): string[] {
+    const methods = HTTP_METHODS.filter((name) => typeof this[name] === 'function').map((name) =>
+      name.toUpperCase(),
+    );
+    if (methods.includes('GET')) methods.push('HEAD');
+    return methods;
+  }
+
+  /**
+   * Negotiation, then versioning, as DRF's `initial()`. The scheme is made first so that its
+   * `Vary` headers are sent even when negotiation or the version is refused.
+   */
+  initial(request: ApiRequest): void {
+    const versioningClass =
+      this.versioningClass === undefined
+        ? (this.settings.defaultVersioningClass as VersioningClass | null)
+        : this.versioningClass;
+    this.versioningScheme = versioningClass ? new versioningClass({ settings: this.settings }) : null;
+    request.version = null;
+    request.versioningScheme = null;
+
+    const override = this.settings.urlFormatOverride;
+    const format = request.params.format ?? (override ? request.queryParams.get(override) : null);
+    this.negotiated = selectRenderer({ accept: request.headers.get('accept'), format }, this.renderers);
+    request.acceptedRenderer = this.negotiated.renderer;
+    request.acceptedMediaType = this.negotiated.acceptedMediaType;
+
+    if (this.versioningScheme === null) return;
+    request.version = this.versioningScheme.determineVersion(request, request.params);
+    request.versioningScheme = this.versioningScheme;
+  }
+
+  /** Runs the handler of the request's method (`GET` also answers `HEAD`). */
+  async handle(request: ApiRequest): Promise<unknown> {
+    const name = request.method === 'HEAD' ? 'get' : request.method.toLowerCase();
+    const handler = (HTTP_METHODS as readonly string[]).includes(name)
+      ? this[name as (typeof HTTP_METHODS)[number]]
+      : undefined;
+    if (typeof handler !== 'function') throw new MethodNotAllowed(request.method);
+    return handler.call(this, request);
+  }
+
+  /** `ApiError` to its answer; anything else is rethrown. */
+  handleException(error: unknown): ApiResponse {
+    if (error instanceof ApiError) return new ApiResponse(error.toJSON(), { status: error.status });
+    throw error;
+  }
+
+  /** The paginator's controls for the browsable page. @default '' */
+  controlsHtml(): string {
+    return '';
+  }
+
+  /**
+   * Answers one request: the rendered response (string body, `Content-Type` set), with `Vary`
+   * naming `Accept` when negotiation or the version depends on it.
+   */
+  async dispatch(request: ApiRequest): Promise<ApiResponse> {
+    this.request = request;
+    let response: ApiResponse;
+    try {
+      this.initial(request);
+      response = toApiResponse(await this.handle(request));
+    } catch (error) {
+      response = this.handleException(error);
+    }
+    return this.finalizeResponse(request, response);
+  }
+
+  /** Renders `response` with the negotiated renderer (the first one when negotiation failed). */
+  finalizeResponse(request: ApiRequest, response: ApiResponse): ApiResponse {
+    const negotiated = this.negotiated ?? forcedRenderer(this.renderers);
+    const headers = new Headers(response.headers);
+    let body: unknown = response.data;
+    if (!(typeof body === 'string' && headers.has('content-type'))) {
+      body = negotiated.renderer.render(response.data, {
+        request,
+        status: response.status,
+        acceptedMediaType: negotiated.acceptedMediaType,
+        controlsHtml: this.controlsHtml(),
+        title: this.title ?? (this.constructor === ApiView ? 'Pagewise API' : this.constructor.name),
+      });
+      headers.set('content-type', negotiated.contentType);
+    }
+    const vary = [
+      ...(this.renderers.length > 1 ? ['Accept'] : []),
+      ...(this.versioningScheme?.varyHeaders ?? []),
+    ];
+    patchVaryHeaders(headers, vary);
+    if (!headers.has('allow')) headers.set('allow', this.allowedMethods().join(', '));
+    return new ApiResponse(body, { status: response.status, headers });
+  }
+}
+
+/**
+ * A plain handler with the view machinery around it (DRF's `@api_view`): negotiation,
+ * versioning, errors as `{ "detail": ... }`. It answers `GET` (and `HEAD`) unless `methods` says
+ * otherwise. Such handlers paginate by hand.
+ *
+ * @example
+ * routes.add('/:version/articles/', 'article-list', apiView(async (request) => {
+ *   const paginator = new PageNumberPagination({ pageSize: 20 });
+ *   const rows = await paginator.paginateQueryset(query, request);
+ *   return rows === null ? await all(query) : paginator.getPaginatedResponse(rows);
+ * }, { versioningClass: URLPathVersioning }));
+ */
+export function apiView(
+  handler: ViewFunction,
+  options: ApiViewOptions & { methods?: readonly string[] } = {},
+): RouteHandler {
+  const { methods = ['GET'], ...viewOptions } = options;
+  const allowed = methods.map((method) => method.toUpperCase());
+  return (request: ApiRequest) => {
+    const view = new ApiView(viewOptions);
+    for (const method of allowed) {
+      const key = method.toLowerCase();
+      if ((HTTP_METHODS as readonly string[]).includes(key)) {
+        (view as unknown as Record<string, ViewFunction>)[key] = (r: ApiRequest) => handler(r, view);
+      }
+    }
+    return view.dispatch(request);
+  };
+}

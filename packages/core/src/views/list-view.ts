@@ -1,0 +1,137 @@
+import { ConfigurationError } from '../errors.js';
+import type { ApiRequest } from '../http/api-request.js';
+import { ApiResponse } from '../http/api-response.js';
+import { BasePagination } from '../pagination/base-pagination.js';
+import type { OrderedQuery } from '../pagination/ordered-query.js';
+import type { OrderingInput } from '../pagination/ordering.js';
+import type { ApiSettings } from '../settings.js';
+import { ApiView, type ApiViewOptions } from './api-view.js';
+import type { FilterBackend, FilterView } from './ordering-filter.js';
+
+/** A pagination class, as views and `ApiSettings.defaultPaginationClass` take it. */
+export type PaginationClass = new (options?: { settings?: ApiSettings }) => BasePagination;
+
+/** What a serializer is told besides the row. */
+export interface SerializerContext<Row> {
+  readonly request: ApiRequest;
+  readonly view: ListView<Row>;
+}
+
+/** Options of `ListView`; each may also be set as a field of a subclass. */
+export interface ListViewOptions<Row> extends ApiViewOptions {
+  /** The rows to list, or a function making them per request. */
+  queryset?: OrderedQuery<Row> | ((request: ApiRequest) => OrderedQuery<Row> | Promise<OrderedQuery<Row>>);
+  /** Turns a row into response data; may branch on `request.version`. @default the row itself */
+  serializer?: (row: Row, context: SerializerContext<Row>) => unknown;
+  /** `null` lists everything as a bare array. @default settings.defaultPaginationClass */
+  paginationClass?: PaginationClass | null;
+  /** Run in order before paginating. @default [] */
+  filterBackends?: readonly FilterBackend[];
+  /** The default ordering an `OrderingFilter` falls back to. @default null */
+  ordering?: OrderingInput | null;
+  /** Fields an `OrderingFilter` lets clients order by. @default null */
+  orderingFields?: readonly string[] | null;
+}
+
+/**
+ * DRF's `ListAPIView`: filter the query, then paginate it automatically, then serialize the page
+ * (or everything, as a bare array, when the request is not paginated). A fresh view, and so a
+ * fresh paginator, serves each request.
+ *
+ * @example
+ * class ArticleList extends ListView<Article> {
+ *   queryset = fromArray(articles, { ordering: '-published' });
+ *   paginationClass = PageNumberPagination;
+ *   override serialize(article: Article, request: ApiRequest) {
+ *     return request.version === 'v1' ? { title: article.title } : article;
+ *   }
+ * }
+ */
+export class ListView<Row = unknown> extends ApiView implements FilterView {
+  queryset?: ListViewOptions<Row>['queryset'];
+  serializer?: ListViewOptions<Row>['serializer'];
+  paginationClass?: PaginationClass | null;
+  filterBackends: readonly FilterBackend[] = [];
+  ordering: OrderingInput | null = null;
+  orderingFields: readonly string[] | null = null;
+  #paginator: BasePagination | null | undefined;
+
+  constructor(options: ListViewOptions<Row> = {}) {
+    super(options);
+    // This class's field initializers ran after the base constructor copied the options.
+    this.configure(options);
+  }
+
+  /** The paginator of this view (so of this request), made on first use; `null` when disabled. */
+  get paginator(): BasePagination | null {
+    if (this.#paginator === undefined) {
+      const paginationClass =
+        this.paginationClass === undefined
+          ? (this.settings.defaultPaginationClass as PaginationClass | null)
+          : this.paginationClass;
+      this.#paginator = paginationClass ? new paginationClass({ settings: this.settings }) : null;
+      if (this.#paginator !== null && !(this.#paginator instanceof BasePagination)) {
+        throw new ConfigurationError('paginationClass must make a BasePagination');
+      }
+    }
+    return this.#paginator;
+  }
+
+  /** The rows to list. @default the `queryset` option */
+  async getQueryset(request: ApiRequest): Promise<OrderedQuery<Row>> {
+    const source = this.queryset;
+    if (source === undefined) throw new ConfigurationError(`${this.constructor.name} needs a queryset`);
+    return typeof source === 'function' ? source(request) : source;
+  }
+
+  /** Runs the filter backends in order. */
+  async filterQueryset(query: OrderedQuery<Row>, request: ApiRequest): Promise<OrderedQuery<Row>> {
+    let filtered = query;
+    for (const backend of this.filterBackends)
+      filtered = await backend.filterQueryset(request, filtered, this);
+    return filtered;
+  }
+
+  /** The page's rows, or `null` when this request is not paginated. */
+  async paginateQueryset(query: OrderedQuery<Row>, request: ApiRequest): Promise<Row[] | null> {
+    const paginator = this.paginator;
+    return paginator === null ? null : paginator.paginateQueryset(query, request, this);
+  }
+
+  getPaginatedResponse(data: unknown[]): ApiResponse {
+    const paginator = this.paginator;
+    if (paginator === null) throw new ConfigurationError('getPaginatedResponse() needs a paginator');
+    return paginator.getPaginatedResponse(data);
+  }
+
+  /** One row as response data. @default the `serializer` option, else the row */
+  serialize(row: Row, request: ApiRequest): unknown {
+    return this.serializer ? this.serializer(row, { request, view: this }) : row;
+  }
+
+  /** Every row of an unpaginated list, in the query's order. */
+  async fetchAll(query: OrderedQuery<Row>): Promise<Row[]> {
+    const { value } = await query.count();
+    if (value <= 0) return [];
+    const rows = await query.fetch({ order: null, after: null, offset: 0, limit: value });
+    return rows.map((entry) => entry.row);
+  }
+
+  /** DRF's `ListModelMixin.list`. */
+  async list(request: ApiRequest): Promise<ApiResponse> {
+    const query = await this.filterQueryset(await this.getQueryset(request), request);
+    const page = await this.paginateQueryset(query, request);
+    if (page !== null) return this.getPaginatedResponse(page.map((row) => this.serialize(row, request)));
+    const rows = await this.fetchAll(query);
+    return new ApiResponse(rows.map((row) => this.serialize(row, request)));
+  }
+
+  override get(request: ApiRequest): Promise<ApiResponse> {
+    return this.list(request);
+  }
+
+  override controlsHtml(): string {
+    const paginator = this.#paginator;
+    return paginator?.displayPageControls ? paginator.toHtml() : '';
+  }
+}
