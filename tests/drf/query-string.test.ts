@@ -18,6 +18,17 @@ describe('replaceQueryParam (DRF replace_query_param, section 0.2)', () => {
     expect(replaceQueryParam(url, 'page', 5)).toBe(expected);
   });
 
+  it.each([
+    ['http://testserver/?q=%FF', 'http://testserver/?page=2&q=%EF%BF%BD'],
+    ['http://testserver/?q=%E2%82', 'http://testserver/?page=2&q=%EF%BF%BD'],
+    ['http://testserver/?q=%', 'http://testserver/?page=2&q=%25'],
+    ['http://testserver/?q=%zz', 'http://testserver/?page=2&q=%25zz'],
+    ['http://testserver/?a=1;b=2', 'http://testserver/?a=1%3Bb%3D2&page=2'],
+    ['http://testserver/?q=a%2Bb+c', 'http://testserver/?page=2&q=a%2Bb+c'],
+  ])('malformed escapes and separators like Python: %s', (url, expected) => {
+    expect(replaceQueryParam(url, 'page', 2)).toBe(expected);
+  });
+
   it('drops every earlier value of the key', () => {
     expect(replaceQueryParam('http://testserver/?page=1&page=2', 'page', 5)).toBe(
       'http://testserver/?page=5',
