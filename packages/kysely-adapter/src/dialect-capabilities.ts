@@ -1,0 +1,217 @@
+import { type OperationNode, type RawBuilder, sql } from 'kysely';
+
+/**
+ * What the adapter knows about a column's values: how positions are read from rows and which
+ * cursor values may be bound against it.
+ *
+ * - `timestamp-text`: a timestamp finer than milliseconds; positions are its exact ISO text,
+ *   because a JS `Date` would round it and the keyset bound would then skip or repeat rows.
+ */
+export type ColumnKind =
+  | 'number'
+  | 'bigint'
+  | 'string'
+  | 'uuid'
+  | 'date'
+  | 'timestamp-text'
+  | 'boolean'
+  | 'unknown';
+
+/** A column as the catalog describes it. */
+export interface ColumnInfo {
+  readonly kind: ColumnKind;
+  readonly nullable: boolean;
+}
+
+/** One row of a catalog query: a column name, its declared type and whether it may hold NULL. */
+export interface CatalogRow {
+  readonly name: string;
+  readonly type: string;
+  readonly nullable: boolean | number | string;
+}
+
+/**
+ * How a SQL dialect differs where pagination cares. Every dialect starts from `baseCapabilities`
+ * and overrides only what it does differently, as Kysely's `DialectAdapterBase` does.
+ *
+ * @example
+ * const cockroach: DialectCapabilities = { ...postgresCapabilities, name: 'cockroach', estimateCount: null };
+ */
+export interface DialectCapabilities {
+  /** For messages. @default 'sql' */
+  readonly name: string;
+  /**
+   * The planner turns a row-value comparison `(a, b) > ($1, $2)` into an index range; otherwise
+   * the adapter writes the expanded form with a leading range bound. @default false
+   */
+  readonly rowValueSeek: boolean;
+  /**
+   * Where NULL sorts without a `NULLS` clause: `'high'` (above every value, Postgres) or `'low'`
+   * (below every value, SQLite and MySQL). @default 'low'
+   */
+  readonly nativeNulls: 'high' | 'low';
+  /** Understands `ORDER BY x NULLS FIRST | LAST`; otherwise it is emulated. @default false */
+  readonly nullsOrderingSyntax: boolean;
+  /** How date columns hold their values: native date types, or ISO-8601 text (SQLite). @default 'native' */
+  readonly dateStorage: 'native' | 'iso-text';
+  /** Text parameters may not contain U+0000 (Postgres rejects them with an error). @default false */
+  readonly textRejectsNul: boolean;
+  /** The query reading the columns of `table`, or `null` when the dialect has no catalog. */
+  readonly catalogQuery: ((table: string, schema: string | undefined) => RawBuilder<CatalogRow>) | null;
+  /** Maps a catalog type name (lower case) to a kind. */
+  readonly columnKind: (type: string) => ColumnKind;
+  /** An expression giving the exact text of a `timestamp-text` column, comparable with the column. */
+  readonly exactTimestampText: ((column: OperationNode) => OperationNode) | null;
+  /**
+   * `EXPLAIN (FORMAT JSON)` reports the planner's row estimate, so `count({ estimate: true })` can
+   * skip the scan. @default false
+   */
+  readonly estimateCount: boolean;
+  /** Reads the estimate from the first row of the JSON `EXPLAIN`. */
+  readonly readEstimate: (row: Record<string, unknown>) => number | null;
+  /** Earliest instant a date column accepts in a comparison without an error. @default null */
+  readonly minDateMs: number | null;
+}
+
+function node(value: OperationNode): { toOperationNode(): OperationNode } {
+  return { toOperationNode: () => value };
+}
+
+function genericKind(type: string): ColumnKind {
+  if (/bigint|int8/.test(type)) return 'bigint';
+  if (/int|real|floa|doub|numeric|decimal|serial/.test(type)) return 'number';
+  if (/char|text|clob|enum|string/.test(type)) return 'string';
+  if (/bool/.test(type)) return 'boolean';
+  if (/date|time/.test(type)) return 'date';
+  return 'unknown';
+}
+
+/** The defaults every dialect starts from: the most conservative SQL. */
+export const baseCapabilities: DialectCapabilities = Object.freeze({
+  name: 'sql',
+  rowValueSeek: false,
+  nativeNulls: 'low',
+  nullsOrderingSyntax: false,
+  dateStorage: 'native',
+  textRejectsNul: false,
+  catalogQuery: null,
+  columnKind: genericKind,
+  exactTimestampText: null,
+  estimateCount: false,
+  readEstimate: () => null,
+  minDateMs: null,
+});
+
+function postgresKind(type: string): ColumnKind {
+  if (type === 'uuid') return 'uuid';
+  if (type === 'boolean') return 'boolean';
+  if (type === 'date') return 'date';
+  const timestamp = /^timestamp(?:\((\d)\))? with(?:out)? time zone$/.exec(type);
+  // Without a declared precision Postgres keeps microseconds.
+  if (timestamp) return Number(timestamp[1] ?? 6) <= 3 ? 'date' : 'timestamp-text';
+  if (/^(bigint|bigserial)$/.test(type)) return 'bigint';
+  if (/^(smallint|integer|real|double precision|numeric.*|serial|smallserial)$/.test(type)) return 'number';
+  if (/^(text|character.*|"char"|name|citext)$/.test(type)) return 'string';
+  return 'unknown';
+}
+
+/** PostgreSQL (and PGlite): row values seek, NULL sorts high, counts can be estimated. */
+export const postgresCapabilities: DialectCapabilities = Object.freeze({
+  ...baseCapabilities,
+  name: 'postgres',
+  rowValueSeek: true,
+  nativeNulls: 'high',
+  nullsOrderingSyntax: true,
+  textRejectsNul: true,
+  catalogQuery: (table: string, schema: string | undefined) => {
+    const qualified = [schema, table]
+      .filter((part) => part !== undefined)
+      .map((part) => `"${part.replaceAll('"', '""')}"`)
+      .join('.');
+    return sql<CatalogRow>`select a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
+      not a.attnotnull as nullable from pg_attribute a
+      where a.attrelid = to_regclass(${qualified}) and a.attnum > 0 and not a.attisdropped`;
+  },
+  columnKind: postgresKind,
+  exactTimestampText: (column: OperationNode) =>
+    sql`to_char(${node(column)}::timestamp, 'YYYY-MM-DD"T"HH24:MI:SS.US')`.toOperationNode(),
+  estimateCount: true,
+  // 4713 BC: Postgres answers earlier timestamps with "timestamp out of range".
+  minDateMs: -210_866_803_200_000,
+  readEstimate: (row: Record<string, unknown>) => {
+    const raw = row['QUERY PLAN'];
+    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{
+      Plan?: { 'Plan Rows'?: unknown };
+    }>;
+    const rows = plan[0]?.Plan?.['Plan Rows'];
+    return typeof rows === 'number' ? Math.round(rows) : null;
+  },
+});
+
+function sqliteKind(type: string): ColumnKind {
+  if (/bigint|int8/.test(type)) return 'bigint';
+  if (/int/.test(type)) return 'number';
+  if (/char|clob|text/.test(type)) return 'string';
+  if (/date|time/.test(type)) return 'date';
+  if (/real|floa|doub|numeric|decimal/.test(type)) return 'number';
+  if (/bool/.test(type)) return 'boolean';
+  return 'unknown';
+}
+
+/** SQLite: row values seek (3.15+), NULL sorts low, dates are ISO-8601 text. */
+export const sqliteCapabilities: DialectCapabilities = Object.freeze({
+  ...baseCapabilities,
+  name: 'sqlite',
+  rowValueSeek: true,
+  nullsOrderingSyntax: true,
+  dateStorage: 'iso-text',
+  catalogQuery: (table: string) =>
+    sql<CatalogRow>`select name, lower(type) as type, ("notnull" = 0 and pk = 0) as nullable
+      from pragma_table_info(${table})`,
+  columnKind: sqliteKind,
+});
+
+function mysqlKind(type: string): ColumnKind {
+  if (/^tinyint\(1\)/.test(type)) return 'number';
+  const fractional = /^(datetime|timestamp)\((\d)\)/.exec(type);
+  if (fractional) return Number(fractional[2]) <= 3 ? 'date' : 'timestamp-text';
+  return genericKind(type);
+}
+
+/**
+ * MySQL and MariaDB: MariaDB scans the whole index for a row-value comparison (EXPLAIN type
+ * `index`, no possible keys), so the expanded form is used; NULL sorts low; no `NULLS` clause.
+ */
+export const mysqlCapabilities: DialectCapabilities = Object.freeze({
+  ...baseCapabilities,
+  name: 'mysql',
+  catalogQuery: (table: string, schema: string | undefined) =>
+    sql<CatalogRow>`select column_name as name, lower(column_type) as type, (is_nullable = 'YES') as nullable
+      from information_schema.columns
+      where table_schema = coalesce(${schema ?? null}, database()) and table_name = ${table}`,
+  columnKind: mysqlKind,
+  exactTimestampText: (column: OperationNode) =>
+    sql`date_format(${node(column)}, '%Y-%m-%dT%H:%i:%s.%f')`.toOperationNode(),
+});
+
+/** Dialect names `fromKysely` recognises. */
+export type DialectName = 'postgres' | 'sqlite' | 'mysql';
+
+/** The capabilities of a named dialect. */
+export const dialectCapabilities: Readonly<Record<DialectName, DialectCapabilities>> = Object.freeze({
+  postgres: postgresCapabilities,
+  sqlite: sqliteCapabilities,
+  mysql: mysqlCapabilities,
+});
+
+/**
+ * Recognises the dialect from how it compiles `"p" = $1`: identifier quotes and parameter
+ * placeholders tell Postgres, SQLite and MySQL apart without depending on adapter classes
+ * (PGlite and D1 dialects reuse Kysely's adapters under other names).
+ */
+export function capabilitiesFromProbe(compiledProbe: string): DialectCapabilities {
+  if (compiledProbe.startsWith('"p" = $1')) return postgresCapabilities;
+  if (compiledProbe.startsWith('"p" = ?')) return sqliteCapabilities;
+  if (compiledProbe.startsWith('`p` = ?')) return mysqlCapabilities;
+  return baseCapabilities;
+}

@@ -1,0 +1,512 @@
+import {
+  type CountResult,
+  InvalidBoundError,
+  type KeyTerm,
+  type OrderedQuery,
+  type OrderTerm,
+  type PositionValue,
+  settleNulls,
+  type WindowRow,
+  type WindowSpec,
+} from '@pagewise/core';
+import {
+  AliasNode,
+  ColumnNode,
+  type CompiledQuery,
+  createQueryId,
+  ExplainNode,
+  IdentifierNode,
+  type Kysely,
+  type KyselyPlugin,
+  type OperationNode,
+  OperationNodeTransformer,
+  type OrderByItemNode,
+  RawNode,
+  ReferenceNode,
+  SelectAllNode,
+  SelectionNode,
+  type SelectQueryBuilder,
+  SelectQueryNode,
+  type Simplify,
+  sql,
+  TableNode,
+  ValueNode,
+} from 'kysely';
+import { toParameter, toPosition } from './column-codec.js';
+import {
+  type CatalogRow,
+  type ColumnInfo,
+  type ColumnKind,
+  capabilitiesFromProbe,
+  type DialectCapabilities,
+  type DialectName,
+  dialectCapabilities,
+} from './dialect-capabilities.js';
+import {
+  compileSegment,
+  orderByItems,
+  planSegments,
+  privateAlias,
+  Slot,
+  withLimit,
+} from './window-compiler.js';
+
+const ADAPTER = 'kysely';
+
+/** Options of `fromKysely`. */
+export interface KyselyQueryOptions {
+  /**
+   * The Kysely instance the builder came from. With it, each window shape is compiled once and
+   * re-run with new parameters, and column types are read from the catalog once per table.
+   * Without it everything runs through the builder itself (compiled per page).
+   * @default undefined
+   */
+  db?: AnyKysely | undefined;
+  /**
+   * A column unique per row, appended by cursor pagination as the tiebreaker; `null` falls back
+   * to DRF's position + offset cursors. A qualified name (`'articles.id'`) disambiguates joins.
+   * @default 'id'
+   */
+  uniqueKey?: string | null;
+  /**
+   * Column kinds (and nullability) of ordering fields, for expressions the catalog cannot
+   * describe or to skip the catalog lookup.
+   * @default {}
+   * @example
+   * { columns: { score: 'number', published: { kind: 'date', nullable: true } } }
+   */
+  columns?: Readonly<Record<string, ColumnKind | ColumnInfo>>;
+  /**
+   * The SQL dialect, when recognising it by how it compiles is not enough.
+   * @default recognised from the compiled SQL (quotes and placeholders)
+   */
+  dialect?: DialectName | DialectCapabilities;
+}
+
+interface SourceTable {
+  readonly name: string;
+  readonly schema: string | undefined;
+  readonly alias: string;
+}
+
+/** How the adapter reads and compares one ordering field. */
+interface FieldPlan {
+  readonly expr: OperationNode;
+  /** Row property holding the raw value (the field, or a private alias the adapter selected). */
+  readonly readKey: string;
+  readonly info: ColumnInfo;
+}
+
+interface CompiledTemplate {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly query: CompiledQuery['query'];
+}
+
+type Row = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: the adapter accepts a Kysely instance of any schema.
+type AnyKysely = Kysely<any>;
+// biome-ignore lint/suspicious/noExplicitAny: internally the builder is only compiled and executed.
+type AnyBuilder = SelectQueryBuilder<any, any, any>;
+
+/** Catalog reads per database: column types do not change under a running query, and reading them per request would double each page's round trips. */
+const catalogs = new WeakMap<object, Map<string, Promise<ReadonlyMap<string, CatalogRow>>>>();
+
+function identifierName(node: OperationNode | undefined): string | undefined {
+  return node && IdentifierNode.is(node) ? node.name : undefined;
+}
+
+function columnName(node: OperationNode): string | undefined {
+  if (ColumnNode.is(node)) return node.column.name;
+  if (ReferenceNode.is(node) && ColumnNode.is(node.column)) return node.column.column.name;
+  return undefined;
+}
+
+function sourceTable(node: OperationNode): SourceTable | undefined {
+  if (TableNode.is(node)) {
+    const name = node.table.identifier.name;
+    return { name, schema: node.table.schema?.name, alias: name };
+  }
+  if (AliasNode.is(node) && TableNode.is(node.node)) {
+    const alias = identifierName(node.alias);
+    const name = node.node.table.identifier.name;
+    return { name, schema: node.node.table.schema?.name, alias: alias ?? name };
+  }
+  return undefined;
+}
+
+function fieldReference(field: string): OperationNode {
+  const dot = field.lastIndexOf('.');
+  if (dot < 0) return ReferenceNode.create(ColumnNode.create(field));
+  return ReferenceNode.create(ColumnNode.create(field.slice(dot + 1)), TableNode.create(field.slice(0, dot)));
+}
+
+function rowKeyOf(field: string): string {
+  return field.slice(field.lastIndexOf('.') + 1);
+}
+
+function directionOf(item: OrderByItemNode): 'asc' | 'desc' {
+  const direction = item.direction;
+  if (direction && RawNode.is(direction) && direction.sqlFragments.join('').trim().toLowerCase() === 'desc') {
+    return 'desc';
+  }
+  return 'asc';
+}
+
+/** Puts per-fetch values into a cached statement's `Slot` placeholders (the path without `db`). */
+class SlotFiller extends OperationNodeTransformer {
+  readonly #values: readonly unknown[];
+  constructor(values: readonly unknown[]) {
+    super();
+    this.#values = values;
+  }
+  protected override transformValue(node: ValueNode): ValueNode {
+    return node.value instanceof Slot ? ValueNode.create(this.#values[node.value.index]) : node;
+  }
+}
+
+function swapPlugin(node: OperationNode): KyselyPlugin {
+  return {
+    transformQuery: () => node as ReturnType<KyselyPlugin['transformQuery']>,
+    transformResult: async (args) => args.result,
+  };
+}
+
+/** What every copy made by `orderBy` shares: the executor side and the caches. */
+class SharedState {
+  readonly builder: AnyBuilder;
+  readonly db: AnyKysely | undefined;
+  readonly uniqueKey: string | null;
+  readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
+  readonly templates = new Map<string, CompiledTemplate>();
+  readonly #dialect: DialectName | DialectCapabilities | undefined;
+  #capabilities: DialectCapabilities | undefined;
+
+  constructor(builder: AnyBuilder, options: KyselyQueryOptions) {
+    this.builder = builder;
+    this.db = options.db;
+    this.uniqueKey = options.uniqueKey === undefined ? 'id' : options.uniqueKey;
+    this.columns = options.columns ?? {};
+    this.#dialect = options.dialect;
+  }
+
+  get capabilities(): DialectCapabilities {
+    if (this.#capabilities === undefined) {
+      const named = this.#dialect;
+      if (typeof named === 'object') this.#capabilities = named;
+      else if (named !== undefined) this.#capabilities = dialectCapabilities[named];
+      else {
+        const probe = sql`${sql.ref('p')} = ${1}`.toOperationNode();
+        this.#capabilities = capabilitiesFromProbe(this.compile(probe).sql);
+      }
+    }
+    return this.#capabilities;
+  }
+
+  compile(node: OperationNode): CompiledTemplate {
+    if (this.db) return this.db.getExecutor().compileQuery(node as CompiledQuery['query'], createQueryId());
+    return this.builder.withPlugin(swapPlugin(node)).compile() as CompiledTemplate;
+  }
+
+  /** Compiles `build()` once per `key`, then only swaps parameters. */
+  template(key: string, build: () => OperationNode): CompiledTemplate {
+    let template = this.templates.get(key);
+    if (template === undefined) {
+      template = this.compile(build());
+      this.templates.set(key, template);
+    }
+    return template;
+  }
+
+  async run(template: CompiledTemplate, values: readonly unknown[]): Promise<Row[]> {
+    if (this.db) {
+      const parameters = template.parameters.map((p) => (p instanceof Slot ? values[p.index] : p));
+      const result = await this.db.executeQuery<Row>({
+        query: template.query,
+        queryId: createQueryId(),
+        sql: template.sql,
+        parameters,
+      });
+      return result.rows;
+    }
+    const node = new SlotFiller(values).transformNode(template.query);
+    return (await this.builder.withPlugin(swapPlugin(node)).execute()) as Row[];
+  }
+
+  catalog(table: SourceTable): Promise<ReadonlyMap<string, CatalogRow>> {
+    const query = this.capabilities.catalogQuery;
+    if (query === null) return Promise.resolve(new Map());
+    const owner: object = this.db ?? this;
+    let perDb = catalogs.get(owner);
+    if (!perDb) {
+      perDb = new Map();
+      catalogs.set(owner, perDb);
+    }
+    const key = `${table.schema ?? ''}.${table.name}`;
+    let pending = perDb.get(key);
+    if (!pending) {
+      const node = query(table.name, table.schema).toOperationNode();
+      pending = this.run(this.compile(node), []).then(
+        (rows) => new Map(rows.map((r) => [String(r.name), r as unknown as CatalogRow])),
+      );
+      pending.catch(() => perDb.delete(key));
+      perDb.set(key, pending);
+    }
+    return pending;
+  }
+}
+
+/**
+ * An `OrderedQuery` over a Kysely select. It never changes the builder: each window is a new
+ * operation node tree derived from the builder's, compiled once per shape.
+ */
+export class KyselyQuery<O> implements OrderedQuery<O> {
+  readonly adapter = ADAPTER;
+  readonly ordering: readonly OrderTerm[];
+  readonly ordered: boolean;
+  readonly uniqueKey: string | null;
+  readonly description: string;
+  readonly #shared: SharedState;
+  readonly #node: SelectQueryNode;
+  /** The query without ORDER BY, LIMIT and OFFSET: what windows and counts start from. */
+  readonly #core: SelectQueryNode;
+  /** Set when `orderBy` chose the ordering: offset windows then honour its NULL placement. */
+  readonly #terms: readonly OrderTerm[] | null;
+  readonly #tables: readonly SourceTable[];
+  readonly #plans = new Map<string, Promise<FieldPlan[]>>();
+
+  /** @internal use `fromKysely` */
+  constructor(shared: SharedState, node: SelectQueryNode, terms: readonly OrderTerm[] | null) {
+    this.#shared = shared;
+    this.#node = node;
+    this.#terms = terms;
+    this.#core = SelectQueryNode.cloneWithoutOffset(
+      SelectQueryNode.cloneWithoutLimit(SelectQueryNode.cloneWithoutOrderBy(node)),
+    );
+    this.uniqueKey = shared.uniqueKey;
+    const items = node.orderBy?.items ?? [];
+    this.ordered = items.length > 0;
+    this.ordering =
+      terms ??
+      items.flatMap((item) => {
+        const field = columnName(item.orderBy);
+        if (field === undefined) return [];
+        const term: OrderTerm = { field, direction: directionOf(item) };
+        return [item.nulls ? { ...term, nulls: item.nulls } : term];
+      });
+    const froms = node.from?.froms ?? [];
+    this.#tables = [...froms, ...(node.joins ?? []).map((j) => j.table)].flatMap((t) => sourceTable(t) ?? []);
+    const first = this.#tables[0];
+    this.description = first ? `kysely query on "${first.name}"` : 'kysely query';
+  }
+
+  /**
+   * A copy ordered by `terms` (NULL placement settled as core does: above every value unless
+   * `nulls` says otherwise).
+   *
+   * @example
+   * query.orderBy([{ field: 'created', direction: 'desc' }])
+   * // select ... order by "created" desc
+   */
+  orderBy(terms: readonly OrderTerm[]): KyselyQuery<O> {
+    const settled = terms.map(settleNulls);
+    const exprs = settled.map((t) => this.#selection(t.field).expr);
+    const items = orderByItems(settled, exprs, () => false, this.#shared.capabilities);
+    const node = SelectQueryNode.cloneWithOrderByItems(
+      SelectQueryNode.cloneWithoutOrderBy(this.#node),
+      items,
+    );
+    return new KyselyQuery<O>(this.#shared, node, [...terms]);
+  }
+
+  /**
+   * Counts the rows; with `estimate` on Postgres, reads the planner's estimate instead.
+   *
+   * @example
+   * await query.count()
+   * // select count(*) as "count" from (select ... without order by/limit) as "pagewise_count"
+   * await query.count({ estimate: true }) // Postgres:
+   * // explain (format json) select ... ; { value: <Plan Rows>, exact: false }
+   */
+  async count(options: { estimate?: boolean } = {}): Promise<CountResult> {
+    const shared = this.#shared;
+    if (options.estimate && shared.capabilities.estimateCount) {
+      const explain = { ...this.#core, explain: ExplainNode.create('json') };
+      const rows = await shared.run(shared.compile(explain), []);
+      const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
+      if (estimate !== null) return { value: estimate, exact: false };
+    }
+    const counted = SelectQueryNode.cloneWithSelections(
+      SelectQueryNode.createFrom([AliasNode.create(this.#core, IdentifierNode.create('pagewise_count'))]),
+      [
+        SelectionNode.create(
+          AliasNode.create(RawNode.createWithSql('count(*)'), IdentifierNode.create('count')),
+        ),
+      ],
+    );
+    const rows = await shared.run(shared.compile(counted), []);
+    return { value: Number(rows[0]?.count ?? 0), exact: true };
+  }
+
+  /**
+   * Fetches one window. Offset windows keep the query's ordering:
+   * `select ... order by ... limit $1 offset $2`. Keyset windows replace it with the window's
+   * order and seek past the bound; on Postgres, for `[created desc, id desc]`:
+   * `select ... where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3`;
+   * on MariaDB (no index range for row values), with mixed directions everywhere:
+   * `` where `created` <= ? and (`created` < ? or (`created` = ? and `id` > ?)) ``. A nullable term's
+   * NULL block is fetched by its own query (`where "created" is null order by "id"`) when the
+   * page reaches it. Bound values that do not fit their columns throw `InvalidBoundError`.
+   */
+  async fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
+    if (window.order === null) return this.#fetchOffset(window);
+    const shared = this.#shared;
+    const order = window.order;
+    const bound = window.after;
+    if (bound !== null && bound.length !== order.length) {
+      throw new InvalidBoundError(ADAPTER, `expected ${order.length} bound values, got ${bound.length}`);
+    }
+    const plans = await this.#plan(order);
+    const values: unknown[] = order.map((term, i) => {
+      const value = bound?.[i] ?? null;
+      return value === null ? null : toParameter(plans[i]!.info.kind, value, term.field, shared.capabilities);
+    });
+    const nullable = plans.map((p) => p.info.nullable);
+    const segments = planSegments(order, nullable, bound, shared.capabilities);
+    const single = segments.length === 1;
+    const wanted = window.offset + window.limit;
+    values.push(single ? window.limit : wanted, window.offset);
+    const exprs = plans.map((p) => p.expr);
+    const rows: Row[] = [];
+    for (const segment of segments) {
+      const key = JSON.stringify(['w', order, nullable, segment, single && window.offset > 0]);
+      const template = shared.template(key, () =>
+        compileSegment(
+          this.#windowBase(plans),
+          order,
+          exprs,
+          nullable,
+          segment,
+          single && window.offset > 0,
+          shared.capabilities,
+        ),
+      );
+      if (!single) values[order.length] = wanted - rows.length;
+      rows.push(...(await shared.run(template, values)));
+      if (single || rows.length >= wanted) break;
+    }
+    const page = single ? rows : rows.slice(window.offset, wanted);
+    const added = plans.some((p) => p.readKey.startsWith('__pagewise_'));
+    return page.map((row) => ({
+      row: (added ? this.#strip(row) : row) as O,
+      position: plans.map((p, i): PositionValue => toPosition(p.info.kind, row[p.readKey], order[i]!.field)),
+    }));
+  }
+
+  async #fetchOffset(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
+    const shared = this.#shared;
+    const key = JSON.stringify(['o', this.#terms, window.offset > 0]);
+    const template = shared.template(key, () => withLimit(this.#node, 0, window.offset > 0 ? 1 : null));
+    const rows = await shared.run(template, [window.limit, window.offset]);
+    return rows.map((row) => ({ row: row as O, position: [] }));
+  }
+
+  #strip(row: Row): Row {
+    const copy: Row = {};
+    for (const key of Object.keys(row)) if (!key.startsWith('__pagewise_')) copy[key] = row[key];
+    return copy;
+  }
+
+  /** The expression behind `field` and whether rows already carry it. */
+  #selection(field: string): { expr: OperationNode; selected: boolean } {
+    const name = rowKeyOf(field);
+    let selectsAll = false;
+    for (const selection of this.#node.selections ?? []) {
+      const s = selection.selection;
+      if (SelectAllNode.is(s) || (ReferenceNode.is(s) && SelectAllNode.is(s.column))) {
+        selectsAll = true;
+      } else if (AliasNode.is(s)) {
+        if (identifierName(s.alias) === name) return { expr: s.node, selected: true };
+      } else if (columnName(s) === name && (name === field || (ReferenceNode.is(s) && s.table))) {
+        return { expr: s, selected: true };
+      }
+    }
+    return { expr: fieldReference(field), selected: selectsAll };
+  }
+
+  async #columnInfo(field: string, expr: OperationNode, unique: boolean): Promise<ColumnInfo> {
+    const declared = this.#shared.columns[field];
+    if (declared !== undefined) {
+      const info = typeof declared === 'string' ? { kind: declared, nullable: true } : declared;
+      return unique ? { ...info, nullable: false } : info;
+    }
+    const column = columnName(expr);
+    const qualifier = ReferenceNode.is(expr) ? expr.table?.table.identifier.name : undefined;
+    const candidates = this.#tables.filter(
+      (t) => qualifier === undefined || t.alias === qualifier || t.name === qualifier,
+    );
+    if (column !== undefined) {
+      for (const table of candidates) {
+        const row = (await this.#shared.catalog(table)).get(column);
+        if (row !== undefined) {
+          const kind = this.#shared.capabilities.columnKind(String(row.type).toLowerCase());
+          const nullable =
+            !unique &&
+            (row.nullable === true || row.nullable === 1 || row.nullable === '1' || row.nullable === 't');
+          return { kind, nullable };
+        }
+      }
+    }
+    return { kind: 'unknown', nullable: !unique };
+  }
+
+  /** Field plans of an ordering, resolved once per query object and ordering. */
+  #plan(order: readonly KeyTerm[]): Promise<FieldPlan[]> {
+    const key = JSON.stringify(order);
+    let plans = this.#plans.get(key);
+    if (!plans) {
+      plans = Promise.all(
+        order.map(async (term, i) => {
+          const { expr, selected } = this.#selection(term.field);
+          const unique = term.unique === true || term.field === this.uniqueKey;
+          const info = await this.#columnInfo(term.field, expr, unique);
+          const exact = info.kind === 'timestamp-text';
+          return { expr, readKey: selected && !exact ? rowKeyOf(term.field) : `__pagewise_${i}`, info };
+        }),
+      );
+      plans.catch(() => this.#plans.delete(key));
+      this.#plans.set(key, plans);
+    }
+    return plans;
+  }
+
+  /** The core query plus the columns the window needs that the query does not select. */
+  #windowBase(plans: readonly FieldPlan[]): SelectQueryNode {
+    const extra = plans.flatMap((plan, i) => {
+      if (!plan.readKey.startsWith('__pagewise_')) return [];
+      const exact = this.#shared.capabilities.exactTimestampText;
+      const value = plan.info.kind === 'timestamp-text' && exact ? exact(plan.expr) : plan.expr;
+      return [SelectionNode.create(AliasNode.create(value, privateAlias(i)))];
+    });
+    return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#core, extra) : this.#core;
+  }
+}
+
+/**
+ * Pages a Kysely select query on Postgres (and PGlite), SQLite or MySQL/MariaDB. Its ORDER BY is
+ * the query's ordering; cursor pagination replaces it and appends `uniqueKey` as the
+ * tiebreaker, selecting it if the query does not (and stripping it from the rows again).
+ * Rows keep the builder's row type.
+ *
+ * @example
+ * const query = fromKysely(db.selectFrom('articles').selectAll().orderBy('created', 'desc'), { db });
+ * const rows = await new CursorPagination({ pageSize: 20 }).paginateQueryset(query, request);
+ * // select * from "articles" where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3
+ */
+export function fromKysely<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  options: KyselyQueryOptions = {},
+): KyselyQuery<Simplify<O>> {
+  const shared = new SharedState(query as AnyBuilder, options);
+  return new KyselyQuery<Simplify<O>>(shared, query.toOperationNode(), null);
+}

@@ -1,0 +1,262 @@
+import type { KeyTerm, PositionValue } from '@pagewise/core';
+import {
+  AndNode,
+  IdentifierNode,
+  LimitNode,
+  OffsetNode,
+  type OperationNode,
+  OrderByItemNode,
+  ParensNode,
+  RawNode,
+  SelectQueryNode,
+  ValueNode,
+  WhereNode,
+} from 'kysely';
+import type { DialectCapabilities } from './dialect-capabilities.js';
+
+/** A condition fixing or bounding one ordering term inside a segment. */
+export interface SegmentCondition {
+  readonly op: 'null' | 'notNull' | 'eq' | 'after';
+  readonly term: number;
+}
+
+/**
+ * One index-seekable query of a keyset window: rows matching `conditions` (and, from `keyset`
+ * on, strictly after the bound), ordered by the terms from `orderFrom` on. A window is the
+ * concatenation of its segments, in order.
+ */
+export interface Segment {
+  readonly conditions: readonly SegmentCondition[];
+  /** First term of a combined keyset predicate over the terms from here to the end. */
+  readonly keyset: number | null;
+  readonly orderFrom: number;
+}
+
+/** Whether the dialect puts this term's NULLs where the term wants them without a `NULLS` clause. */
+export function nullsNative(term: KeyTerm, capabilities: DialectCapabilities): boolean {
+  const high = capabilities.nativeNulls === 'high';
+  return term.nulls === (term.direction === 'asc' ? (high ? 'last' : 'first') : high ? 'first' : 'last');
+}
+
+/**
+ * Splits a window into segments so that every query stays an index range: NULL blocks of
+ * nullable terms become their own segments instead of an `OR x IS NULL` that no index can serve,
+ * and the non-NULL part after a bound is one combined keyset predicate whenever the later terms
+ * cannot hold NULL (the common case: one nullable term plus the unique key).
+ *
+ * @example
+ * // created (nullable, NULLs last) then id, after [t, 7]:
+ * // [{ keyset: 0 }, { conditions: [created IS NULL] }]
+ */
+export function planSegments(
+  order: readonly KeyTerm[],
+  nullable: readonly boolean[],
+  bound: readonly PositionValue[] | null,
+  capabilities: DialectCapabilities,
+): Segment[] {
+  const free = (conditions: readonly SegmentCondition[], orderFrom: number): Segment => ({
+    conditions,
+    keyset: null,
+    orderFrom,
+  });
+
+  const fromStart = (i: number, conditions: readonly SegmentCondition[]): Segment[] => {
+    const term = order[i];
+    if (term === undefined || !nullable[i] || nullsNative(term, capabilities)) return [free(conditions, i)];
+    const nulls = fromStart(i + 1, [...conditions, { op: 'null', term: i }]);
+    const values = free([...conditions, { op: 'notNull', term: i }], i);
+    return term.nulls === 'first' ? [...nulls, values] : [values, ...nulls];
+  };
+
+  const after = (i: number, conditions: readonly SegmentCondition[]): Segment[] => {
+    const term = order[i];
+    if (term === undefined) return [];
+    const value = bound![i] ?? null;
+    if (value === null) {
+      const out = after(i + 1, [...conditions, { op: 'null', term: i }]);
+      if (term.nulls === 'first') out.push(free([...conditions, { op: 'notNull', term: i }], i));
+      return out;
+    }
+    const out: Segment[] = [];
+    const mergeable = order.every((_, j) => j <= i || (!nullable[j] && (bound![j] ?? null) !== null));
+    if (mergeable) {
+      out.push({ conditions, keyset: i, orderFrom: i });
+    } else {
+      out.push(...after(i + 1, [...conditions, { op: 'eq', term: i }]));
+      out.push(free([...conditions, { op: 'after', term: i }], i));
+    }
+    if (term.nulls === 'last' && nullable[i])
+      out.push(...fromStart(i + 1, [...conditions, { op: 'null', term: i }]));
+    return out;
+  };
+
+  return bound === null ? fromStart(0, []) : after(0, []);
+}
+
+/** A parameter placeholder filled per fetch: index into the window's parameter list. */
+export class Slot {
+  constructor(readonly index: number) {}
+}
+
+function raw(strings: TemplateStringsArray, ...nodes: OperationNode[]): RawNode {
+  return RawNode.create(strings, nodes);
+}
+
+function slot(index: number): OperationNode {
+  return ValueNode.create(new Slot(index));
+}
+
+function beyond(term: KeyTerm): string {
+  return term.direction === 'asc' ? '>' : '<';
+}
+
+/**
+ * `(a, b) > ($1, $2)` when every direction agrees and the dialect seeks on row values; otherwise
+ * `a >= $1 AND (a > $1 OR (a = $1 AND b > $2))`, whose leading bound is the index range.
+ */
+function keysetPredicate(
+  order: readonly KeyTerm[],
+  exprs: readonly OperationNode[],
+  from: number,
+  capabilities: DialectCapabilities,
+): OperationNode {
+  const terms = order.slice(from);
+  const first = terms[0]!;
+  if (terms.length === 1) return RawNode.create(['', ` ${beyond(first)} `, ''], [exprs[from]!, slot(from)]);
+  const uniform = terms.every((t) => t.direction === first.direction);
+  if (uniform && capabilities.rowValueSeek) {
+    const columns = terms.map((_, k) => exprs[from + k]!);
+    const values = terms.map((_, k) => slot(from + k));
+    const fragments = [
+      '(',
+      ...columns.slice(1).map(() => ', '),
+      `) ${beyond(first)} (`,
+      ...values.slice(1).map(() => ', '),
+      ')',
+    ];
+    return RawNode.create(fragments, [...columns, ...values]);
+  }
+  let nested: OperationNode | null = null;
+  for (let j = order.length - 1; j >= from; j -= 1) {
+    const strict = RawNode.create(['', ` ${beyond(order[j]!)} `, ''], [exprs[j]!, slot(j)]);
+    nested = nested === null ? strict : raw`(${strict} or (${exprs[j]!} = ${slot(j)} and ${nested}))`;
+  }
+  const leading = RawNode.create(['', ` ${beyond(first)}= `, ''], [exprs[from]!, slot(from)]);
+  return raw`${leading} and ${nested!}`;
+}
+
+function condition(
+  c: SegmentCondition,
+  order: readonly KeyTerm[],
+  exprs: readonly OperationNode[],
+): OperationNode {
+  const expr = exprs[c.term]!;
+  switch (c.op) {
+    case 'null':
+      return raw`${expr} is null`;
+    case 'notNull':
+      return raw`${expr} is not null`;
+    case 'eq':
+      return raw`${expr} = ${slot(c.term)}`;
+    case 'after':
+      return RawNode.create(['', ` ${beyond(order[c.term]!)} `, ''], [expr, slot(c.term)]);
+  }
+}
+
+/**
+ * ORDER BY items for `terms`, keeping each term's NULL placement: native when the dialect
+ * already sorts NULLs there, a `NULLS` clause where supported, else a leading `x IS NULL` key.
+ * Terms known to be non-NULL get a plain item so the index order serves them.
+ */
+export function orderByItems(
+  terms: readonly KeyTerm[],
+  exprs: readonly OperationNode[],
+  nonNull: (index: number) => boolean,
+  capabilities: DialectCapabilities,
+): OrderByItemNode[] {
+  const items: OrderByItemNode[] = [];
+  terms.forEach((term, i) => {
+    const expr = exprs[i]!;
+    const direction = RawNode.createWithSql(term.direction);
+    if (nonNull(i) || nullsNative(term, capabilities)) {
+      items.push(OrderByItemNode.create(expr, direction));
+    } else if (capabilities.nullsOrderingSyntax) {
+      items.push(OrderByItemNode.cloneWith(OrderByItemNode.create(expr, direction), { nulls: term.nulls }));
+    } else {
+      const nullsKey = RawNode.createWithSql(term.nulls === 'last' ? 'asc' : 'desc');
+      items.push(
+        OrderByItemNode.create(raw`${expr} is null`, nullsKey),
+        OrderByItemNode.create(expr, direction),
+      );
+    }
+  });
+  return items;
+}
+
+/** ANDs `predicates` onto the query's own WHERE, parenthesised so an OR in either cannot leak. */
+export function withWhere(query: SelectQueryNode, predicates: readonly OperationNode[]): SelectQueryNode {
+  const parts = [...(query.where ? [ParensNode.create(query.where.where)] : []), ...predicates];
+  if (parts.length === 0) return query;
+  const combined = parts
+    .slice(1)
+    .reduce<OperationNode>((left, right) => AndNode.create(left, right), parts[0]!);
+  return { ...query, where: WhereNode.create(combined) };
+}
+
+/** LIMIT (and OFFSET) as parameters, so one compiled statement serves every page. */
+export function withLimit(
+  query: SelectQueryNode,
+  limitSlot: number,
+  offsetSlot: number | null,
+): SelectQueryNode {
+  const limited = SelectQueryNode.cloneWithLimit(query, LimitNode.create(slot(limitSlot)));
+  return offsetSlot === null
+    ? limited
+    : SelectQueryNode.cloneWithOffset(limited, OffsetNode.create(slot(offsetSlot)));
+}
+
+/**
+ * The query of one segment: `base` (no ORDER BY/LIMIT) filtered by the segment's conditions and
+ * keyset predicate, ordered by its free terms. Parameters are `Slot`s: bound value `i` is slot
+ * `i`, the limit slot `order.length`, the offset slot `order.length + 1`.
+ *
+ * @example
+ * // Postgres, order [created desc, id desc], keyset from 0:
+ * // select ... where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3
+ */
+export function compileSegment(
+  base: SelectQueryNode,
+  order: readonly KeyTerm[],
+  exprs: readonly OperationNode[],
+  nullable: readonly boolean[],
+  segment: Segment,
+  withOffset: boolean,
+  capabilities: DialectCapabilities,
+): SelectQueryNode {
+  const predicates = segment.conditions.map((c) => condition(c, order, exprs));
+  if (segment.keyset !== null) predicates.push(keysetPredicate(order, exprs, segment.keyset, capabilities));
+  const fixed = new Set(
+    segment.conditions.filter((c) => c.op === 'null' || c.op === 'eq').map((c) => c.term),
+  );
+  const bounded = new Set(
+    segment.conditions.filter((c) => c.op === 'notNull' || c.op === 'after').map((c) => c.term),
+  );
+  const indexes = order.map((_, i) => i).filter((i) => i >= segment.orderFrom && !fixed.has(i));
+  const items = orderByItems(
+    indexes.map((i) => order[i]!),
+    indexes.map((i) => exprs[i]!),
+    (k) => {
+      const i = indexes[k]!;
+      return !nullable[i] || bounded.has(i) || (segment.keyset !== null && i >= segment.keyset);
+    },
+    capabilities,
+  );
+  const filtered = withWhere(base, predicates);
+  const ordered = items.length > 0 ? SelectQueryNode.cloneWithOrderByItems(filtered, items) : filtered;
+  return withLimit(ordered, order.length, withOffset ? order.length + 1 : null);
+}
+
+/** A private column alias for values the adapter selects itself. */
+export function privateAlias(index: number): IdentifierNode {
+  return IdentifierNode.create(`__pagewise_${index}`);
+}

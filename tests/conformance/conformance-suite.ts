@@ -1,0 +1,424 @@
+import {
+  ApiRequest,
+  CursorPagination,
+  type CursorPaginationOptions,
+  encodeCursor,
+  type KeyTerm,
+  LimitOffsetPagination,
+  NotFound,
+  type OrderedQuery,
+  type OrderingInput,
+  PageNumberPagination,
+  type PositionValue,
+  parseOrdering,
+  settleNulls,
+  UnorderedObjectListWarning,
+} from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import type { TestDatabase } from '../support/databases.js';
+import { DRF_VALUES, drfDataset, itemsDataset, smallDataset } from '../support/datasets.js';
+import { createTable, type Dataset, dropTable, normalizeRow } from '../support/tables.js';
+
+type Row = Record<string, unknown>;
+
+/** What a conformance run needs from one adapter + database. */
+export interface ConformanceBackend {
+  readonly name: string;
+  /** A query over `dataset` (loaded as `key`), with no ordering of its own. */
+  query(key: string, dataset: Dataset): Promise<OrderedQuery<Row>>;
+  /** A query whose own ordering is `id` ascending, set the backend's native way. */
+  orderedById(key: string, dataset: Dataset): Promise<OrderedQuery<Row>>;
+  /** Whether a query without ORDER BY is unordered (arrays never are). */
+  readonly canBeUnordered: boolean;
+  close(): Promise<void>;
+}
+
+/** The reference: the memory adapter, keyed by `id` like the tables. */
+export function memoryBackend(): ConformanceBackend {
+  return {
+    name: 'memory',
+    canBeUnordered: false,
+    query: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id' }),
+    orderedById: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id', ordering: 'id' }),
+    close: async () => {},
+  };
+}
+
+/** A database behind the Kysely adapter; tables are named `<prefix>_<key>` so files can share a server. */
+export function sqlBackend(database: TestDatabase, prefix: string): ConformanceBackend {
+  const loaded = new Map<string, Promise<void>>();
+  const load = (key: string, dataset: Dataset): Promise<string> => {
+    const table = `${prefix}_${key}`;
+    if (!loaded.has(table)) loaded.set(table, createTable(database, table, dataset));
+    return loaded.get(table)!.then(() => table);
+  };
+  return {
+    name: database.name,
+    canBeUnordered: true,
+    query: async (key, dataset) =>
+      fromKysely(database.db.selectFrom(await load(key, dataset)).selectAll(), { db: database.db }),
+    orderedById: async (key, dataset) =>
+      fromKysely(
+        database.db
+          .selectFrom(await load(key, dataset))
+          .selectAll()
+          .orderBy('id'),
+        { db: database.db },
+      ),
+    close: async () => {
+      for (const table of loaded.keys()) await dropTable(database, table);
+      await database.close();
+    },
+  };
+}
+
+interface PageRecord {
+  readonly url: string;
+  readonly count?: unknown;
+  readonly next: string | null;
+  readonly previous: string | null;
+  readonly results: Row[];
+}
+
+const ORIGIN = 'http://testserver/';
+
+async function cursorPage(
+  query: OrderedQuery<Row>,
+  dataset: Dataset,
+  options: CursorPaginationOptions,
+  url: string,
+): Promise<PageRecord> {
+  const pagination = new CursorPagination(options);
+  const rows = await pagination.paginateQueryset(query, new ApiRequest({ url }));
+  const data = pagination.getPaginatedResponse(rows ?? []).data as {
+    next: string | null;
+    previous: string | null;
+  };
+  return {
+    url,
+    next: data.next,
+    previous: data.previous,
+    results: (rows ?? []).map((r) => normalizeRow(dataset, r)),
+  };
+}
+
+/** Follows `next` from the first page, then `previous` from the last page back to the first. */
+async function cursorWalk(query: OrderedQuery<Row>, dataset: Dataset, options: CursorPaginationOptions) {
+  const forward: PageRecord[] = [];
+  let url: string | null = ORIGIN;
+  while (url !== null && forward.length < 100) {
+    const page: PageRecord = await cursorPage(query, dataset, options, url);
+    forward.push(page);
+    url = page.next;
+  }
+  const backward: PageRecord[] = [];
+  url = forward.at(-1)!.previous;
+  while (url !== null && backward.length < 100) {
+    const page: PageRecord = await cursorPage(query, dataset, options, url);
+    backward.push(page);
+    url = page.previous;
+  }
+  return { forward, backward };
+}
+
+async function pageNumberWalk(query: OrderedQuery<Row>, dataset: Dataset, pageSize: number) {
+  const pages: PageRecord[] = [];
+  let url: string | null = ORIGIN;
+  while (url !== null && pages.length < 100) {
+    const pagination = new PageNumberPagination({ pageSize });
+    const rows = await pagination.paginateQueryset(query, new ApiRequest({ url }));
+    const data = pagination.getPaginatedResponse(rows ?? []).data as PageRecord;
+    pages.push({ ...data, url, results: (rows ?? []).map((r) => normalizeRow(dataset, r)) });
+    url = data.next;
+  }
+  return pages;
+}
+
+async function limitOffsetPage(query: OrderedQuery<Row>, dataset: Dataset, url: string): Promise<PageRecord> {
+  const pagination = new LimitOffsetPagination({ defaultLimit: 4 });
+  const rows = await pagination.paginateQueryset(query, new ApiRequest({ url }));
+  const data = pagination.getPaginatedResponse(rows ?? []).data as PageRecord;
+  return { ...data, url, results: (rows ?? []).map((r) => normalizeRow(dataset, r)) };
+}
+
+/** The key order cursor pagination builds for `ordering` with `id` as the unique key. */
+function keyOrder(ordering: OrderingInput): KeyTerm[] {
+  const order = parseOrdering(ordering).map(settleNulls);
+  if (!order.some((t) => t.field === 'id')) {
+    order.push({ field: 'id', direction: order.at(-1)!.direction, nulls: 'last', unique: true });
+  }
+  return order;
+}
+
+function forgedUrl(ordering: OrderingInput, position: PositionValue[]): string {
+  const token = encodeCursor({ offset: 0, reverse: false, position }, { order: keyOrder(ordering) });
+  return `${ORIGIN}?cursor=${token}`;
+}
+
+const CURSOR_ORDERINGS: Array<[string, OrderingInput, number]> = [
+  ['date descending (DRF default)', '-created', 5],
+  ['date ascending', 'created', 4],
+  ['nullable int, NULLs last (default asc)', 'score', 5],
+  ['nullable int, NULLs first (default desc)', '-score', 4],
+  ['nullable int asc, NULLs first', [{ field: 'score', direction: 'asc', nulls: 'first' }], 5],
+  ['nullable int desc, NULLs last', [{ field: 'score', direction: 'desc', nulls: 'last' }], 3],
+  ['mixed directions: -score, name', ['-score', 'name'], 4],
+  ['mixed directions: big, -created', ['big', '-created'], 5],
+  ['string key (code-point order)', 'name', 4],
+  ['bigint key descending', '-big', 6],
+  ['unique key itself', '-id', 7],
+];
+
+/**
+ * Every pagination case, written once. Each runs on `backend` and on the memory adapter and
+ * demands identical pages and links, plus exact values where DRF's spec gives them.
+ */
+export function conformanceCases(name: string, open: () => Promise<ConformanceBackend>): void {
+  let backend: ConformanceBackend;
+  const reference = memoryBackend();
+  const items = itemsDataset();
+  const drf = drfDataset();
+
+  beforeAll(async () => {
+    backend = await open();
+  });
+  afterAll(async () => {
+    await backend?.close();
+  });
+
+  for (const [title, ordering, pageSize] of CURSOR_ORDERINGS) {
+    it(`[${name}] cursor walk, ${title}: same pages and links as memory, every row once`, async () => {
+      const options = { pageSize, ordering };
+      const actual = await cursorWalk(await backend.query('items', items), items, options);
+      const expected = await cursorWalk(await reference.query('items', items), items, options);
+      expect(actual).toEqual(expected);
+      const visited = actual.forward.flatMap((p) => p.results.map((r) => r.id));
+      expect([...visited].sort((a, b) => Number(a) - Number(b))).toEqual(
+        items.rows.map((r) => r.id).sort((a, b) => Number(a) - Number(b)),
+      );
+      expect(actual.backward.map((p) => p.results)).toEqual(
+        actual.forward
+          .slice(0, -1)
+          .reverse()
+          .map((p) => p.results),
+      );
+    });
+  }
+
+  it(`[${name}] cursor: previous of next is the same page`, async () => {
+    const query = await backend.query('items', items);
+    const options = { pageSize: 4, ordering: ['-score', 'name'] };
+    let page = await cursorPage(query, items, options, ORIGIN);
+    let checked = 0;
+    while (page.next !== null) {
+      const next = await cursorPage(query, items, options, page.next);
+      const back = await cursorPage(query, items, options, next.previous!);
+      expect(back.results).toEqual(page.results);
+      page = next;
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(3);
+  });
+
+  it(`[${name}] cursor over DRF's duplicate-heavy list: exact pages both ways`, async () => {
+    const { forward, backward } = await cursorWalk(await backend.query('drf', drf), drf, {
+      pageSize: 5,
+      ordering: 'created',
+    });
+    const pages = forward.map((p) => p.results.map((r) => r.created));
+    expect(pages).toEqual([
+      [1, 1, 1, 1, 1],
+      [1, 2, 3, 4, 4],
+      [4, 4, 5, 6, 7],
+      [7, 7, 7, 7, 7],
+      [7, 7, 7, 8, 9],
+      [9, 9, 9, 9, 9],
+    ]);
+    expect(backward.map((p) => p.results.map((r) => r.created))).toEqual(pages.slice(0, -1).reverse());
+    expect(forward[0]!.previous).toBeNull();
+    expect(forward.at(-1)!.next).toBeNull();
+    const reference_ = await cursorWalk(await reference.query('drf', drf), drf, {
+      pageSize: 5,
+      ordering: 'created',
+    });
+    expect({ forward, backward }).toEqual(reference_);
+  });
+
+  it(`[${name}] cursor over DRF's list descending, page size 3`, async () => {
+    const options = { pageSize: 3, ordering: '-created' };
+    const actual = await cursorWalk(await backend.query('drf', drf), drf, options);
+    expect(actual.forward.flatMap((p) => p.results.map((r) => r.created))).toEqual([...DRF_VALUES].reverse());
+    expect(actual).toEqual(await cursorWalk(await reference.query('drf', drf), drf, options));
+  });
+
+  it(`[${name}] cursor on an empty set: one empty page, no links`, async () => {
+    const empty = smallDataset(0);
+    const page = await cursorPage(await backend.query('empty', empty), empty, { pageSize: 5 }, ORIGIN);
+    expect(page).toEqual({ url: ORIGIN, next: null, previous: null, results: [] });
+  });
+
+  it(`[${name}] cursor on a one-row set`, async () => {
+    const one = smallDataset(1);
+    const page = await cursorPage(await backend.query('one', one), one, { pageSize: 5 }, ORIGIN);
+    expect(page.results).toEqual(one.rows);
+    expect([page.next, page.previous]).toEqual([null, null]);
+  });
+
+  it(`[${name}] page numbers: same pages, counts and links as memory`, async () => {
+    const ordering = parseOrdering(['-created', 'id']);
+    const actual = await pageNumberWalk((await backend.query('items', items)).orderBy(ordering), items, 5);
+    const expected = await pageNumberWalk(
+      (await reference.query('items', items)).orderBy(ordering),
+      items,
+      5,
+    );
+    expect(actual).toEqual(expected);
+    expect(actual.map((p) => p.count)).toEqual([23, 23, 23, 23, 23]);
+    expect(actual[1]!.previous).toBe('http://testserver/');
+    expect(actual[1]!.next).toBe('http://testserver/?page=3');
+  });
+
+  it(`[${name}] page numbers over a nullable column keep NULLs where core puts them`, async () => {
+    for (const ordering of [
+      ['score', 'id'],
+      ['-score', '-id'],
+      [{ field: 'score', direction: 'asc' as const, nulls: 'first' as const }, 'id'],
+    ]) {
+      const terms = parseOrdering(ordering);
+      const actual = await pageNumberWalk((await backend.query('items', items)).orderBy(terms), items, 6);
+      expect(actual).toEqual(
+        await pageNumberWalk((await reference.query('items', items)).orderBy(terms), items, 6),
+      );
+    }
+  });
+
+  it(`[${name}] page numbers: last page, invalid page, empty and one-row sets`, async () => {
+    const query = (await backend.query('items', items)).orderBy(parseOrdering(['name', 'id']));
+    const pagination = new PageNumberPagination({ pageSize: 5 });
+    const last = await pagination.paginateQueryset(query, new ApiRequest({ url: `${ORIGIN}?page=last` }));
+    const memoryLast = await new PageNumberPagination({ pageSize: 5 }).paginateQueryset(
+      (await reference.query('items', items)).orderBy(parseOrdering(['name', 'id'])),
+      new ApiRequest({ url: `${ORIGIN}?page=last` }),
+    );
+    expect(last!.map((r) => normalizeRow(items, r))).toEqual(memoryLast);
+    await expect(
+      pagination.paginateQueryset(query, new ApiRequest({ url: `${ORIGIN}?page=6` })),
+    ).rejects.toThrow(new NotFound('Invalid page.'));
+    const empty = smallDataset(0);
+    expect(
+      await pageNumberWalk((await backend.query('empty', empty)).orderBy(parseOrdering('id')), empty, 5),
+    ).toEqual([{ url: ORIGIN, count: 0, next: null, previous: null, results: [] }]);
+    const one = smallDataset(1);
+    expect(
+      await pageNumberWalk((await backend.query('one', one)).orderBy(parseOrdering('id')), one, 5),
+    ).toEqual([{ url: ORIGIN, count: 1, next: null, previous: null, results: one.rows }]);
+  });
+
+  it(`[${name}] limit/offset: same windows and links as memory, past the end included`, async () => {
+    const ordering = parseOrdering(['big', '-id']);
+    const query = (await backend.query('items', items)).orderBy(ordering);
+    const memory = (await reference.query('items', items)).orderBy(ordering);
+    for (const search of [
+      '',
+      '?offset=3',
+      '?limit=5&offset=20',
+      '?limit=7&offset=22',
+      '?limit=5&offset=1000',
+      '?limit=0&offset=-1',
+    ]) {
+      const url = `${ORIGIN}${search}`;
+      expect(await limitOffsetPage(query, items, url)).toEqual(await limitOffsetPage(memory, items, url));
+    }
+    const past = await limitOffsetPage(query, items, `${ORIGIN}?limit=5&offset=1000`);
+    expect(past).toMatchObject({
+      count: 23,
+      next: null,
+      previous: 'http://testserver/?limit=5&offset=995',
+      results: [],
+    });
+  });
+
+  it(`[${name}] invalid and forged cursors answer 404 Invalid cursor, never a database error`, async () => {
+    const query = await backend.query('items', items);
+    const forged: Array<[OrderingInput, PositionValue[]]> = [
+      ['-created', ['not a date', 5]],
+      ['-created', [5, 5]],
+      ['-created', [new Date(0), 'x']],
+      ['big', ['x', 1]],
+      ['big', [new Date(0), 1]],
+      ['name', [5, 1]],
+      ['score', [true, 1]],
+    ];
+    for (const [ordering, position] of forged) {
+      const pagination = new CursorPagination({ pageSize: 5, ordering });
+      await expect(
+        pagination.paginateQueryset(query, new ApiRequest({ url: forgedUrl(ordering, position) })),
+        `${JSON.stringify(ordering)} ${String(position)}`,
+      ).rejects.toThrow(new NotFound('Invalid cursor'));
+    }
+    for (const token of ['%%%', 'eyJrIjoiMSJ9', 'bz01', 'a.b.c']) {
+      const pagination = new CursorPagination({ pageSize: 5 });
+      await expect(
+        pagination.paginateQueryset(query, new ApiRequest({ url: `${ORIGIN}?cursor=${token}` })),
+      ).rejects.toThrow(new NotFound('Invalid cursor'));
+    }
+    const valid = await cursorPage(
+      query,
+      items,
+      { pageSize: 5, ordering: '-created' },
+      forgedUrl('-created', [new Date(BASE_PLUS_4H), 100]),
+    );
+    const memoryValid = await cursorPage(
+      await reference.query('items', items),
+      items,
+      { pageSize: 5, ordering: '-created' },
+      forgedUrl('-created', [new Date(BASE_PLUS_4H), 100]),
+    );
+    expect(valid).toEqual(memoryValid);
+    expect(valid.results.length).toBe(5);
+  });
+
+  it(`[${name}] offset styles warn on a query without ORDER BY, and only then`, async () => {
+    const spy = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const warnings = () => spy.mock.calls.filter(([w]) => w instanceof UnorderedObjectListWarning).length;
+      const unordered = await backend.query('items', items);
+      await new PageNumberPagination({ pageSize: 5 }).paginateQueryset(
+        unordered,
+        new ApiRequest({ url: ORIGIN }),
+      );
+      await new LimitOffsetPagination({ defaultLimit: 5 }).paginateQueryset(
+        unordered,
+        new ApiRequest({ url: ORIGIN }),
+      );
+      expect(warnings()).toBe(backend.canBeUnordered ? 2 : 0);
+      if (backend.canBeUnordered) {
+        const [warning] = spy.mock.calls.find(([w]) => w instanceof UnorderedObjectListWarning)!;
+        expect((warning as Error).message).toMatch(
+          /^Pagination may yield inconsistent results with an unordered object_list: kysely query on "/,
+        );
+      }
+      spy.mockClear();
+      const ordered = await backend.orderedById('items', items);
+      expect(ordered.ordered).toBe(true);
+      expect(ordered.ordering).toEqual([{ field: 'id', direction: 'asc' }]);
+      const rows = await new PageNumberPagination({ pageSize: 5 }).paginateQueryset(
+        ordered,
+        new ApiRequest({ url: ORIGIN }),
+      );
+      await new LimitOffsetPagination({ defaultLimit: 5 }).paginateQueryset(
+        ordered,
+        new ApiRequest({ url: ORIGIN }),
+      );
+      expect(warnings()).toBe(0);
+      expect(rows!.map((r) => Number(r.id))).toEqual([1, 2, 3, 4, 5]);
+      expect(unordered.ordered).toBe(!backend.canBeUnordered);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+}
+
+const BASE_PLUS_4H = Date.UTC(2024, 0, 1) + 4 * 3_600_000;

@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { conformanceCases, memoryBackend } from './conformance-suite.js';
+
+describe('[memory] conformance', () => {
+  conformanceCases('memory', async () => memoryBackend());
+});

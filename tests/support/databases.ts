@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import Database from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { createPool } from 'mysql2';
+import pg from 'pg';
+import { describe } from 'vitest';
+import { PGliteDialect } from './pglite-dialect.js';
+
+/** The SQL backends the suites run on. */
+export type DatabaseName = 'sqlite' | 'pglite' | 'postgres' | 'mariadb';
+
+/** An open test database. */
+export interface TestDatabase {
+  readonly name: DatabaseName;
+  readonly dialect: 'postgres' | 'sqlite' | 'mysql';
+  // biome-ignore lint/suspicious/noExplicitAny: test tables are created at run time.
+  readonly db: Kysely<any>;
+  /** Binary (code-point) collation for text columns on MySQL/MariaDB. */
+  readonly binaryCollation: string;
+  close(): Promise<void>;
+}
+
+/** A backend that may or may not be available on this machine, with the reason when it is not. */
+export interface DatabaseTarget {
+  readonly name: DatabaseName;
+  readonly skipReason: string | null;
+  open(): Promise<TestDatabase>;
+}
+
+function dockerAvailable(): boolean {
+  return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
+}
+
+async function openPostgres(url: string, stop: () => Promise<void> = async () => {}): Promise<TestDatabase> {
+  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  // A configured server that does not answer is a failure, never a skip.
+  await sql`select 1`.execute(db);
+  return {
+    name: 'postgres',
+    dialect: 'postgres',
+    db,
+    binaryCollation: 'C',
+    close: async () => {
+      await db.destroy();
+      await stop();
+    },
+  };
+}
+
+async function openMysql(url: string, stop: () => Promise<void> = async () => {}): Promise<TestDatabase> {
+  const pool = createPool({
+    uri: url,
+    connectionLimit: 4,
+    timezone: 'Z',
+    supportBigNumbers: true,
+    connectTimeout: 5_000,
+  });
+  const db = new Kysely({ dialect: new MysqlDialect({ pool }) });
+  const { rows } = await sql<{ v: string }>`select version() as v`.execute(db);
+  // MariaDB's utf8mb4_bin pads with spaces ('a' = 'a '); the NO PAD binary collations compare by code point.
+  const mariadb = rows[0]?.v.includes('MariaDB') ?? false;
+  return {
+    name: 'mariadb',
+    dialect: 'mysql',
+    db,
+    binaryCollation: mariadb ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin',
+    close: async () => {
+      await db.destroy();
+      await stop();
+    },
+  };
+}
+
+/**
+ * Where each database comes from: `PG_URL` / `MYSQL_URL` when set (a server that does not
+ * answer fails the run); otherwise a testcontainers server when a Docker engine is present;
+ * otherwise Postgres cases run on PGlite only and MariaDB is skipped, with the reason shown.
+ */
+export function databaseTargets(): DatabaseTarget[] {
+  const docker = dockerAvailable();
+  const pgUrl = process.env.PG_URL;
+  const mysqlUrl = process.env.MYSQL_URL;
+  return [
+    {
+      name: 'sqlite',
+      skipReason: null,
+      open: async () => {
+        const db = new Kysely({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+        return {
+          name: 'sqlite',
+          dialect: 'sqlite',
+          db,
+          binaryCollation: 'BINARY',
+          close: () => db.destroy(),
+        };
+      },
+    },
+    {
+      name: 'pglite',
+      skipReason: null,
+      open: async () => {
+        const db = new Kysely({ dialect: new PGliteDialect(await PGlite.create()) });
+        return { name: 'pglite', dialect: 'postgres', db, binaryCollation: 'C', close: () => db.destroy() };
+      },
+    },
+    {
+      name: 'postgres',
+      skipReason:
+        pgUrl || docker
+          ? null
+          : 'PG_URL is not set and no Docker engine is available (Postgres cases ran on PGlite)',
+      open: async () => {
+        if (pgUrl) return openPostgres(pgUrl);
+        const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+        const container = await new PostgreSqlContainer('postgres:16-alpine').start();
+        return openPostgres(container.getConnectionUri(), async () => void (await container.stop()));
+      },
+    },
+    {
+      name: 'mariadb',
+      skipReason: mysqlUrl || docker ? null : 'MYSQL_URL is not set and no Docker engine is available',
+      open: async () => {
+        if (mysqlUrl) return openMysql(mysqlUrl);
+        const { MySqlContainer } = await import('@testcontainers/mysql');
+        const container = await new MySqlContainer('mysql:8.4').start();
+        return openMysql(container.getConnectionUri(), async () => void (await container.stop()));
+      },
+    },
+  ];
+}
+
+/** The target named `name`. */
+export function databaseTarget(name: DatabaseName): DatabaseTarget {
+  return databaseTargets().find((t) => t.name === name)!;
+}
+
+/**
+ * `describe` for one database: skipped, with its reason in the test name and on the console,
+ * when the database is not available.
+ */
+export function describeDatabase(target: DatabaseTarget, title: string, body: () => void): void {
+  if (target.skipReason !== null) {
+    console.warn(`[${target.name}] skipped: ${target.skipReason}`);
+    describe.skip(`[${target.name}] ${title} (skipped: ${target.skipReason})`, body);
+    return;
+  }
+  describe(`[${target.name}] ${title}`, body);
+}
