@@ -1,0 +1,64 @@
+/**
+ * The HTTP contenders, run in a child process (`startHttpServer` forks it) so that autocannon and
+ * the server do not share an event loop: one Hono app, two endpoints returning the same rows.
+ *
+ * - `GET /pagewise/items?cursor=...`: `fromKysely` + `CursorPagination` + `getPaginatedResponse`,
+ *   a new paginator per request as a view makes it.
+ * - `GET /bare/items?after=...`: the hand-written keyset query through `pg` (the same prepared
+ *   statement as the raw-SQL contender) and a hand-rolled `next` token.
+ */
+import { serve } from '@hono/node-server';
+import { ApiRequest, CursorPagination } from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { Hono } from 'hono';
+import { Kysely, PostgresDialect } from 'kysely';
+import { type BenchRow, COLUMNS } from './bench-table.js';
+import type { BenchDatabase } from './contenders.js';
+import { smallPool } from './database.js';
+import { ORDERINGS, UNIQUE_KEY } from './orderings.js';
+
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? '';
+const table = process.env.BENCH_TABLE ?? '';
+const pageSize = Number(process.env.BENCH_PAGE_SIZE ?? '50');
+const poolSize = Number(process.env.BENCH_POOL_SIZE ?? '4');
+const uniform = ORDERINGS[0]!;
+
+const db = new Kysely<BenchDatabase>({
+  dialect: new PostgresDialect({ pool: smallPool(databaseUrl, poolSize) }),
+});
+const pool = smallPool(databaseUrl, poolSize);
+
+const app = new Hono();
+
+app.get('/pagewise/items', async (c) => {
+  const pagination = new CursorPagination({ pageSize, ordering: uniform.pagewise });
+  const query = fromKysely(db.selectFrom(table).select([...COLUMNS]), { db, uniqueKey: UNIQUE_KEY });
+  const rows = await pagination.paginateQueryset(query, new ApiRequest({ url: c.req.url }));
+  return pagination.getPaginatedResponse(rows!).toFetchResponse();
+});
+
+app.get('/bare/items', async (c) => {
+  const token = c.req.query('after');
+  let after: BenchRow | null = null;
+  if (token) {
+    const [ms, id] = JSON.parse(Buffer.from(token, 'base64url').toString()) as [number, number];
+    after = { id, created: new Date(ms), score: null, title: '' };
+  }
+  const { rows } = await pool.query<BenchRow>(uniform.statement(table, after, pageSize + 1));
+  const results = rows.slice(0, pageSize);
+  const last = results.at(-1);
+  const next =
+    rows.length > pageSize && last
+      ? `${new URL(c.req.url).origin}/bare/items?after=${Buffer.from(JSON.stringify([last.created.getTime(), last.id])).toString('base64url')}`
+      : null;
+  return c.json({ next, results });
+});
+
+const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
+  process.send?.({ port: info.port });
+});
+
+process.on('disconnect', () => {
+  server.close();
+  void Promise.all([db.destroy(), pool.end()]).finally(() => process.exit(0));
+});

@@ -1,0 +1,86 @@
+/** Fetches one full page and resolves to the ids of its rows (to check contenders agree). */
+export type PageFetch = () => Promise<readonly number[]>;
+
+/** Latency statistics of one contender at one depth, in milliseconds. */
+export interface LatencyStats {
+  readonly samples: number;
+  readonly medianMs: number;
+  readonly p95Ms: number;
+  readonly meanMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+
+/** When a contender has sampled enough at one depth. */
+export interface SamplingPlan {
+  /** Untimed rounds first: plans cached, connections and JIT warm. */
+  readonly warmupRounds: number;
+  readonly maxSamples: number;
+  /** Fewest samples, even when the budget is spent (slow OFFSET pages). */
+  readonly minSamples: number;
+  /** Time after which a contender with `minSamples` stops. */
+  readonly budgetMs: number;
+}
+
+/** The value below which `q` of the sorted samples fall (linear interpolation between ranks). */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = (sorted.length - 1) * q;
+  const low = Math.floor(rank);
+  const high = Math.ceil(rank);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
+}
+
+/** Median, p95, mean, min and max of `samples` (milliseconds). */
+export function summarize(samples: readonly number[]): LatencyStats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    samples: sorted.length,
+    medianMs: quantile(sorted, 0.5),
+    p95Ms: quantile(sorted, 0.95),
+    meanMs: sorted.reduce((sum, x) => sum + x, 0) / Math.max(1, sorted.length),
+    minMs: sorted[0] ?? Number.NaN,
+    maxMs: sorted.at(-1) ?? Number.NaN,
+  };
+}
+
+/**
+ * Times every fetch round-robin: each round runs every contender that still needs samples once,
+ * starting one further along each round, so drift (autovacuum, cache, CPU frequency) falls on
+ * all contenders alike instead of on whichever ran last. Fast contenders stop at `maxSamples`;
+ * slow ones at their time budget once they have `minSamples`.
+ */
+export async function measureRoundRobin(
+  fetches: ReadonlyMap<string, PageFetch>,
+  plan: SamplingPlan,
+): Promise<Map<string, LatencyStats>> {
+  const entries = [...fetches];
+  const samples = new Map<string, number[]>(entries.map(([id]) => [id, []]));
+  const spent = new Map<string, number>(entries.map(([id]) => [id, 0]));
+  const needsMore = (id: string) => {
+    const n = samples.get(id)!.length;
+    return n < plan.minSamples || (n < plan.maxSamples && spent.get(id)! < plan.budgetMs);
+  };
+  // Warm-up is bounded by a tenth of the budget, so a slow OFFSET page warms up once, not five times.
+  const warmed = new Map<string, number>(entries.map(([id]) => [id, 0]));
+  for (let round = 0; round < plan.warmupRounds; round += 1) {
+    for (const [id, fetch] of entries) {
+      if (round > 0 && warmed.get(id)! >= plan.budgetMs / 10) continue;
+      const start = performance.now();
+      await fetch();
+      warmed.set(id, warmed.get(id)! + performance.now() - start);
+    }
+  }
+  for (let round = 0; entries.some(([id]) => needsMore(id)); round += 1) {
+    for (let k = 0; k < entries.length; k += 1) {
+      const [id, fetch] = entries[(round + k) % entries.length]!;
+      if (!needsMore(id)) continue;
+      const start = performance.now();
+      await fetch();
+      const elapsed = performance.now() - start;
+      samples.get(id)!.push(elapsed);
+      spent.set(id, spent.get(id)! + elapsed);
+    }
+  }
+  return new Map(entries.map(([id]) => [id, summarize(samples.get(id)!)]));
+}

@@ -1,0 +1,252 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { type BenchRow, COLUMNS, ensureSeeded } from './bench-table.js';
+import { renderChart } from './chart.js';
+import {
+  type ContenderFamily,
+  type ContenderKind,
+  type ContenderSet,
+  createContenders,
+  type DepthPoint,
+} from './contenders.js';
+import { type CpuResult, measureCpuCost } from './cpu-cost.js';
+import { ensureDatabase, serverInfo, smallPool } from './database.js';
+import { type HttpResult, measureHttp } from './http-bench.js';
+import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
+import type { BenchOptions } from './options.js';
+import { ORDERINGS, type OrderingName } from './orderings.js';
+import { renderReport } from './report.js';
+import { evaluateTargets, type TargetResult } from './targets.js';
+
+/** One contender's latency at one depth. */
+export interface LatencyResult {
+  readonly contender: string;
+  readonly depth: number;
+  readonly stats: LatencyStats;
+}
+
+/** Everything one run measured: what RESULTS.md, the chart and results.json are made from. */
+export interface BenchResults {
+  readonly meta: {
+    readonly date: string;
+    readonly command: string;
+    readonly rows: number;
+    readonly table: string;
+    readonly pageSize: number;
+    readonly seeded: boolean;
+    readonly seedSeconds: number;
+    readonly durationSeconds: number;
+    readonly machine: { readonly cpus: number; readonly cpuModel: string; readonly memoryGiB: number };
+    readonly node: string;
+    readonly postgres: string;
+    readonly postgresSettings: Readonly<Record<string, string>>;
+    readonly kyselyPaginate: { readonly kysely: string; readonly kyselyPaginate: string };
+    readonly sampling: {
+      readonly maxSamples: number;
+      readonly minSamples: number;
+      readonly budgetMs: number;
+      readonly poolSize: number;
+    };
+  };
+  readonly depths: readonly number[];
+  readonly contenders: ReadonlyArray<{
+    readonly id: string;
+    readonly kind: ContenderKind;
+    readonly family: ContenderFamily;
+    readonly ordering: OrderingName;
+    readonly label: string;
+  }>;
+  readonly latency: readonly LatencyResult[];
+  /** The SQL Pagewise sent for the deepest cursor page of each ordering, and for offset pages. */
+  readonly pagewiseSql: Readonly<Record<string, readonly string[]>>;
+  /** Pages whose rows differed from the raw SQL page (should be empty). */
+  readonly mismatches: readonly string[];
+  readonly cpu: readonly CpuResult[];
+  readonly http: HttpResult | null;
+  readonly targets: readonly TargetResult[];
+}
+
+/** What a run wrote. */
+export interface BenchOutput {
+  readonly results: BenchResults;
+  readonly files: { readonly report: string; readonly chart: string; readonly json: string };
+}
+
+/**
+ * The depths measured: each requested depth clamped to the last page's first row and rounded
+ * down to a page boundary (page-number pages must land on the same rows), without repeats.
+ */
+export function clampDepths(depths: readonly number[], rows: number, pageSize: number): number[] {
+  const last = Math.floor((rows - 1) / pageSize) * pageSize;
+  const out = depths.map((d) => Math.min(last, Math.floor(Math.min(d, last) / pageSize) * pageSize));
+  return [...new Set(out)].sort((a, b) => a - b);
+}
+
+/**
+ * The row just before `depth` in each ordering, and the Pagewise cursor of the page (untimed;
+ * deep ones are slow OFFSET scans).
+ */
+async function depthPoint(
+  pool: pg.Pool,
+  set: ContenderSet,
+  table: string,
+  depth: number,
+): Promise<DepthPoint> {
+  const before = {} as Record<OrderingName, BenchRow | null>;
+  const cursors = {} as Record<OrderingName, string | null>;
+  for (const ordering of ORDERINGS) {
+    cursors[ordering.name] = await set.cursorAt(ordering, depth);
+    if (depth === 0) {
+      before[ordering.name] = null;
+      continue;
+    }
+    const { rows } = await pool.query<BenchRow>(
+      `SELECT ${COLUMNS.join(', ')} FROM ${table} ORDER BY ${ordering.orderBy} OFFSET $1 LIMIT 1`,
+      [depth - 1],
+    );
+    before[ordering.name] = rows[0] ?? null;
+  }
+  return { depth, before, cursors };
+}
+
+function say(options: BenchOptions, line: string): void {
+  options.log?.write(`${line}\n`);
+}
+
+/**
+ * Runs the whole benchmark: seed (or reuse) the table, time every contender at every depth
+ * round-robin, measure Pagewise's CPU cost and the HTTP endpoints, check the targets, and write
+ * RESULTS.md, latency-vs-depth.svg and results.json into `options.outDir`.
+ */
+export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> {
+  const started = performance.now();
+  await ensureDatabase(options.databaseUrl);
+  const admin = smallPool(options.databaseUrl, 1);
+  const set = createContenders(options);
+  try {
+    const seedStart = performance.now();
+    const seeded = await ensureSeeded(admin, options.table, options.rows, options.log);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+    say(
+      options,
+      seeded ? `Seeded in ${seedSeconds.toFixed(1)} s` : `Reusing the seeded table ${options.table}`,
+    );
+    const server = await serverInfo(admin);
+    const depths = clampDepths(options.depths, options.rows, options.pageSize);
+
+    const latency: LatencyResult[] = [];
+    const mismatches: string[] = [];
+    const pagewiseSql: Record<string, string[]> = {};
+    const points: DepthPoint[] = [];
+    for (const depth of depths) {
+      const point = await depthPoint(admin, set, options.table, depth);
+      points.push(point);
+      const fetches = new Map<string, PageFetch>(set.contenders.map((c) => [c.id, c.prepare(point)]));
+
+      // Every contender must serve the raw SQL page's rows before its time counts.
+      const reference = new Map<OrderingName, readonly number[]>();
+      for (const c of set.contenders.filter((c) => c.kind === 'raw')) {
+        reference.set(c.ordering, await fetches.get(c.id)!());
+      }
+      for (const c of set.contenders) {
+        const { result: got, queries } = await set.capture(() => fetches.get(c.id)!());
+        const want = reference.get(c.ordering)!;
+        if (got.length !== want.length || got.some((id, i) => id !== want[i])) {
+          mismatches.push(
+            `${c.id} at depth ${depth}: first ids ${got.slice(0, 3)} instead of ${want.slice(0, 3)}`,
+          );
+        }
+        if (queries.length > 0 && (depth === depths.at(-1) || c.family === 'offset')) {
+          pagewiseSql[c.id] = queries.map((q) => `${q.sql}\n-- parameters: ${JSON.stringify(q.parameters)}`);
+        }
+      }
+
+      const stats = await measureRoundRobin(fetches, options);
+      for (const [contender, s] of stats) latency.push({ contender, depth, stats: s });
+      const cursor = stats.get('pagewise-cursor:uniform');
+      const raw = stats.get('raw:uniform');
+      say(
+        options,
+        `depth ${depth}: Pagewise cursor ${cursor?.medianMs.toFixed(3)} ms, raw ${raw?.medianMs.toFixed(3)} ms, ` +
+          `OFFSET ${stats.get('raw-offset:uniform')?.medianMs.toFixed(2)} ms`,
+      );
+    }
+
+    say(options, 'Measuring Pagewise CPU cost (tinybench)');
+    const cpu = await measureCpuCost({ pageSize: options.pageSize, timeMs: options.cpuTimeMs });
+
+    let http: HttpResult | null = null;
+    if (options.httpSeconds > 0) {
+      say(options, `Measuring HTTP (${options.httpRounds} x 2 runs of ${options.httpSeconds} s, autocannon)`);
+      http = await measureHttp({
+        databaseUrl: options.databaseUrl,
+        table: options.table,
+        pageSize: options.pageSize,
+        seconds: options.httpSeconds,
+        rounds: options.httpRounds,
+        connections: options.httpConnections,
+        pages: points.map((p) => ({ before: p.before.uniform, cursor: p.cursors.uniform })),
+      });
+    }
+
+    const partial = {
+      meta: {
+        date: new Date().toISOString(),
+        command: options.command,
+        rows: options.rows,
+        table: options.table,
+        pageSize: options.pageSize,
+        seeded,
+        seedSeconds,
+        durationSeconds: 0,
+        machine: {
+          cpus: cpus().length,
+          cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+          memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+        },
+        node: process.version,
+        postgres: server.version,
+        postgresSettings: server.settings,
+        kyselyPaginate: set.kyselyPaginateVersions,
+        sampling: {
+          maxSamples: options.maxSamples,
+          minSamples: options.minSamples,
+          budgetMs: options.budgetMs,
+          poolSize: options.poolSize,
+        },
+      },
+      depths,
+      contenders: set.contenders.map(({ id, kind, family, ordering, label }) => ({
+        id,
+        kind,
+        family,
+        ordering,
+        label,
+      })),
+      latency,
+      pagewiseSql,
+      mismatches,
+      cpu,
+      http,
+    };
+    const results: BenchResults = {
+      ...partial,
+      meta: { ...partial.meta, durationSeconds: (performance.now() - started) / 1000 },
+      targets: evaluateTargets(partial),
+    };
+    await mkdir(options.outDir, { recursive: true });
+    const files = {
+      report: join(options.outDir, 'RESULTS.md'),
+      chart: join(options.outDir, 'latency-vs-depth.svg'),
+      json: join(options.outDir, 'results.json'),
+    };
+    await writeFile(files.chart, renderChart(results));
+    await writeFile(files.report, renderReport(results, 'latency-vs-depth.svg'));
+    await writeFile(files.json, `${JSON.stringify(results, null, 2)}\n`);
+    return { results, files };
+  } finally {
+    await Promise.all([set.close(), admin.end()]);
+  }
+}

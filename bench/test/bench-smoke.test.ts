@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KIND_LABELS } from '../src/contenders.js';
+import { benchOptions, parseArgs } from '../src/options.js';
+import { clampDepths, runBenchmark } from '../src/run-benchmark.js';
+
+const PG_URL = process.env.PG_URL;
+
+describe('bench options', () => {
+  it('reads the row count after the `--` pnpm forwards', () => {
+    const options = parseArgs(['--', '--rows', '10_000_000']);
+    expect(options).not.toBe('help');
+    expect(options !== 'help' && options.rows).toBe(10_000_000);
+    expect(options !== 'help' && options.command).toBe('pnpm bench -- --rows 10_000_000');
+  });
+
+  it('clamps depths to the last page and adds no duplicates', () => {
+    expect(clampDepths(benchOptions().depths, 1_000_000, 50)).toEqual([
+      0, 10_000, 100_000, 500_000, 900_000, 999_950,
+    ]);
+    expect(clampDepths(benchOptions().depths, 3000, 50)).toEqual([0, 2950]);
+  });
+});
+
+describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
+  it('measures every contender on a few thousand rows and writes the report elsewhere', async () => {
+    const outDir = await mkdtemp(join(tmpdir(), 'pagewise-bench-'));
+    try {
+      const { results, files } = await runBenchmark(
+        benchOptions({
+          databaseUrl: PG_URL!,
+          table: 'pagewise_bench_smoke',
+          rows: 3000,
+          depths: [0, 1000, Number.POSITIVE_INFINITY],
+          maxSamples: 3,
+          minSamples: 1,
+          budgetMs: 50,
+          warmupRounds: 1,
+          httpSeconds: 1,
+          httpRounds: 1,
+          httpConnections: 2,
+          cpuTimeMs: 20,
+          outDir,
+          command: 'vitest bench-smoke',
+          log: null,
+        }),
+      );
+      expect(results.mismatches).toEqual([]);
+      const kinds = new Set(results.contenders.map((c) => c.kind));
+      expect([...kinds].sort()).toEqual(Object.keys(KIND_LABELS).sort());
+      expect(results.depths).toEqual([0, 1000, 2950]);
+      for (const contender of results.contenders) {
+        for (const depth of results.depths) {
+          const entry = results.latency.find((l) => l.contender === contender.id && l.depth === depth);
+          expect(entry?.stats.samples, `${contender.id} at ${depth}`).toBeGreaterThan(0);
+          expect(Number.isFinite(entry?.stats.medianMs)).toBe(true);
+          expect(Number.isFinite(entry?.stats.p95Ms)).toBe(true);
+        }
+      }
+      expect(results.cpu.length).toBeGreaterThan(0);
+      for (const cpu of results.cpu) expect(Number.isFinite(cpu.medianUs)).toBe(true);
+      expect(results.http?.pagewise.requestsPerSecond).toBeGreaterThan(0);
+      expect(results.http?.bare.requestsPerSecond).toBeGreaterThan(0);
+      expect(results.targets.map((t) => t.id)).toEqual([
+        'cursor-vs-raw',
+        'depth-invariance',
+        'kysely-paginate',
+        'offset',
+        'estimated-count',
+        'cpu',
+        'http',
+      ]);
+      expect(files.report.startsWith(outDir)).toBe(true);
+      expect(await readFile(files.report, 'utf8')).toContain('## Targets');
+      expect(await readFile(files.chart, 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
+  });
+});
+
+it.runIf(!PG_URL)('bench smoke run skipped: PG_URL is not set', () => {
+  // Visible in the output instead of a silent skip.
+  expect(PG_URL).toBeUndefined();
+});
