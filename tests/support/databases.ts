@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import Database from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, type LogConfig, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import { describe } from 'vitest';
@@ -25,16 +25,17 @@ export interface TestDatabase {
 export interface DatabaseTarget {
   readonly name: DatabaseName;
   readonly skipReason: string | null;
-  open(): Promise<TestDatabase>;
+  /** Opens it; `log` sees every statement (the plan checks read the adapter's SQL from it). */
+  open(log?: LogConfig): Promise<TestDatabase>;
 }
 
 function dockerAvailable(): boolean {
   return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
 }
 
-async function openPostgres(url: string, stop: () => Promise<void> = async () => {}): Promise<TestDatabase> {
+async function openPostgres(url: string, log?: LogConfig, stop: () => Promise<void> = async () => {}): Promise<TestDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
-  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
   // A configured server that does not answer is a failure, never a skip.
   await sql`select 1`.execute(db);
   return {
@@ -49,7 +50,7 @@ async function openPostgres(url: string, stop: () => Promise<void> = async () =>
   };
 }
 
-async function openMysql(url: string, stop: () => Promise<void> = async () => {}): Promise<TestDatabase> {
+async function openMysql(url: string, log?: LogConfig, stop: () => Promise<void> = async () => {}): Promise<TestDatabase> {
   const pool = createPool({
     uri: url,
     connectionLimit: 4,
@@ -57,7 +58,7 @@ async function openMysql(url: string, stop: () => Promise<void> = async () => {}
     supportBigNumbers: true,
     connectTimeout: 5_000,
   });
-  const db = new Kysely({ dialect: new MysqlDialect({ pool }) });
+  const db = new Kysely({ dialect: new MysqlDialect({ pool }), ...(log ? { log } : {}) });
   const { rows } = await sql<{ v: string }>`select version() as v`.execute(db);
   // MariaDB's utf8mb4_bin pads with spaces ('a' = 'a '); the NO PAD binary collations compare by code point.
   const mariadb = rows[0]?.v.includes('MariaDB') ?? false;
@@ -86,8 +87,11 @@ export function databaseTargets(): DatabaseTarget[] {
     {
       name: 'sqlite',
       skipReason: null,
-      open: async () => {
-        const db = new Kysely({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+      open: async (log) => {
+        const db = new Kysely({
+          dialect: new SqliteDialect({ database: new Database(':memory:') }),
+          ...(log ? { log } : {}),
+        });
         return {
           name: 'sqlite',
           dialect: 'sqlite',
@@ -100,8 +104,8 @@ export function databaseTargets(): DatabaseTarget[] {
     {
       name: 'pglite',
       skipReason: null,
-      open: async () => {
-        const db = new Kysely({ dialect: new PGliteDialect(await PGlite.create()) });
+      open: async (log) => {
+        const db = new Kysely({ dialect: new PGliteDialect(await PGlite.create()), ...(log ? { log } : {}) });
         return { name: 'pglite', dialect: 'postgres', db, binaryCollation: 'C', close: () => db.destroy() };
       },
     },
@@ -111,21 +115,21 @@ export function databaseTargets(): DatabaseTarget[] {
         pgUrl || docker
           ? null
           : 'PG_URL is not set and no Docker engine is available (Postgres cases ran on PGlite)',
-      open: async () => {
-        if (pgUrl) return openPostgres(pgUrl);
+      open: async (log) => {
+        if (pgUrl) return openPostgres(pgUrl, log);
         const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
         const container = await new PostgreSqlContainer('postgres:16-alpine').start();
-        return openPostgres(container.getConnectionUri(), async () => void (await container.stop()));
+        return openPostgres(container.getConnectionUri(), log, async () => void (await container.stop()));
       },
     },
     {
       name: 'mariadb',
       skipReason: mysqlUrl || docker ? null : 'MYSQL_URL is not set and no Docker engine is available',
-      open: async () => {
-        if (mysqlUrl) return openMysql(mysqlUrl);
+      open: async (log) => {
+        if (mysqlUrl) return openMysql(mysqlUrl, log);
         const { MySqlContainer } = await import('@testcontainers/mysql');
         const container = await new MySqlContainer('mysql:8.4').start();
-        return openMysql(container.getConnectionUri(), async () => void (await container.stop()));
+        return openMysql(container.getConnectionUri(), log, async () => void (await container.stop()));
       },
     },
   ];

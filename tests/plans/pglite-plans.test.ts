@@ -1,0 +1,8 @@
+import { databaseTarget, describeDatabase } from '../support/databases.js';
+import { planCases } from './plan-suite.js';
+
+const target = databaseTarget('pglite');
+
+describeDatabase(target, 'query plans', () => {
+  planCases(target);
+});

@@ -1,0 +1,199 @@
+import type { KeyTerm, PositionValue } from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { CompiledQuery, type LogEvent, sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { DatabaseTarget, TestDatabase } from '../support/databases.js';
+
+const ROWS = 30_000;
+const DEPTH = 20_000;
+const PAGE = 50;
+
+interface Shape {
+  readonly title: string;
+  readonly index: string;
+  readonly order: readonly KeyTerm[];
+  /** Where the bound sits: at depth in the ordering, or inside the NULL block. */
+  readonly bound: 'depth' | 'null-block';
+  /** The column(s) the index range may be on (a regular expression alternative). */
+  readonly seekColumn: string;
+}
+
+const asc = (field: string, unique?: true): KeyTerm => ({
+  field,
+  direction: 'asc',
+  nulls: 'last',
+  ...(unique ? { unique } : {}),
+});
+const desc = (field: string, unique?: true): KeyTerm => ({
+  field,
+  direction: 'desc',
+  nulls: 'first',
+  ...(unique ? { unique } : {}),
+});
+
+const SHAPES: readonly Shape[] = [
+  {
+    title: 'uniform -created, -id',
+    index: 'created_id',
+    order: [desc('created'), { ...desc('id', true), nulls: 'last' }],
+    bound: 'depth',
+    seekColumn: 'created',
+  },
+  {
+    title: 'mixed grp, -created, -id',
+    index: 'grp_created_id',
+    order: [asc('grp'), desc('created'), { ...desc('id', true), nulls: 'last' }],
+    bound: 'depth',
+    seekColumn: 'grp',
+  },
+  {
+    title: 'nullable score (NULLs last), id',
+    index: 'score_id',
+    order: [asc('score'), asc('id', true)],
+    bound: 'depth',
+    seekColumn: 'score',
+  },
+  {
+    title: 'nullable -score (NULLs first), -id',
+    index: 'score_id',
+    order: [desc('score'), { ...desc('id', true), nulls: 'last' }],
+    bound: 'depth',
+    seekColumn: 'score',
+  },
+  {
+    title: 'nullable score, bound inside the NULL block',
+    index: 'score_id',
+    order: [asc('score'), asc('id', true)],
+    bound: 'null-block',
+    seekColumn: 'score|id',
+  },
+];
+
+async function seed(database: TestDatabase, table: string): Promise<void> {
+  const { db, dialect } = database;
+  const t = dialect === 'mysql' ? `\`${table}\`` : `"${table}"`;
+  await sql.raw(`drop table if exists ${t}`).execute(db);
+  const created =
+    dialect === 'postgres' ? 'timestamptz(3)' : dialect === 'mysql' ? 'datetime(3)' : 'datetime';
+  await sql
+    .raw(
+      `create table ${t} (id integer primary key, created ${created} not null, grp integer not null, score integer)`,
+    )
+    .execute(db);
+  const score = `case when n % 10 = 0 then null else (n * 31) % 1000 end`;
+  if (dialect === 'postgres') {
+    await sql
+      .raw(
+        `insert into ${t} select n, timestamptz '2024-01-01 00:00:00+00' + ((n * 7919) % ${ROWS}) * interval '1 second'
+         + (n % 1000) * interval '1 millisecond', n % 50, ${score} from generate_series(1, ${ROWS}) n`,
+      )
+      .execute(db);
+  } else if (dialect === 'sqlite') {
+    await sql
+      .raw(
+        `insert into ${t} with recursive s(n) as (select 1 union all select n + 1 from s where n < ${ROWS})
+         select n, strftime('%Y-%m-%dT%H:%M:%fZ', 1704067200 + ((n * 7919) % ${ROWS}) + (n % 1000) / 1000.0, 'unixepoch'),
+         n % 50, ${score} from s`,
+      )
+      .execute(db);
+  } else {
+    const digits =
+      '(select 0 d union all select 1 union all select 2 union all select 3 union all select 4 union all select 5 union all select 6 union all select 7 union all select 8 union all select 9)';
+    await sql
+      .raw(
+        `insert into ${t} select n, timestamp '2024-01-01 00:00:00' + interval ((n * 7919) % ${ROWS}) second
+         + interval (n % 1000) * 1000 microsecond, n % 50, ${score}
+         from (select a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d + 1 as n
+               from ${digits} a, ${digits} b, ${digits} c, ${digits} e, ${digits} f) s where n <= ${ROWS}`,
+      )
+      .execute(db);
+  }
+  const q = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
+  await sql.raw(`create index ${q(`${table}_created_id`)} on ${t} (created, id)`).execute(db);
+  await sql
+    .raw(`create index ${q(`${table}_grp_created_id`)} on ${t} (grp, created desc, id desc)`)
+    .execute(db);
+  await sql.raw(`create index ${q(`${table}_score_id`)} on ${t} (score, id)`).execute(db);
+  await sql.raw(dialect === 'mysql' ? `analyze table ${t}` : `analyze ${t}`).execute(db);
+}
+
+async function explain(database: TestDatabase, statement: CompiledQuery): Promise<string[]> {
+  const prefix = { postgres: 'explain ', sqlite: 'explain query plan ', mysql: 'explain ' }[database.dialect];
+  const { rows } = await database.db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(prefix + statement.sql, [...statement.parameters]),
+  );
+  if (database.dialect === 'postgres') return rows.map((r) => String(r['QUERY PLAN']));
+  if (database.dialect === 'sqlite') return rows.map((r) => String(r.detail));
+  return rows.map((r) => `type=${r.type} key=${r.key} rows=${r.rows} Extra=${r.Extra}`);
+}
+
+function assertSeek(database: TestDatabase, shape: Shape, table: string, plan: string[]): void {
+  const text = plan.join('\n');
+  if (database.dialect === 'postgres') {
+    expect(text).toMatch(/Index (Only )?Scan/);
+    expect(plan.find((line) => line.includes('Index Cond'))).toMatch(
+      new RegExp(`\\b(?:${shape.seekColumn})\\b`),
+    );
+    expect(text).not.toMatch(/\bSort\b|Seq Scan/);
+  } else if (database.dialect === 'sqlite') {
+    expect(text).toMatch(
+      new RegExp(
+        `SEARCH ${table} USING (COVERING )?INDEX ${table}_${shape.index} \\(.*(?:${shape.seekColumn})`,
+      ),
+    );
+    expect(text).not.toMatch(/TEMP B-TREE/);
+  } else {
+    expect(plan).toHaveLength(1);
+    // Inside the NULL block `score IS NULL` is an equality on the index prefix: MariaDB reports `ref`.
+    const access = shape.bound === 'null-block' ? '(range|ref)' : 'range';
+    expect(plan[0]).toMatch(new RegExp(`^type=${access} key=${table}_${shape.index} `));
+    expect(plan[0]).not.toMatch(/filesort/);
+  }
+}
+
+/**
+ * EXPLAINs the adapter's own SQL for a cursor page deep into a seeded table and demands an index
+ * range on the keyset predicate: Postgres an Index Scan whose Index Cond holds the bound and no
+ * Sort; SQLite `SEARCH ... USING INDEX`; MariaDB/MySQL access type `range`, no filesort.
+ */
+export function planCases(target: DatabaseTarget): void {
+  const table = `pw_plan_${target.name}`;
+  const statements: CompiledQuery[] = [];
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await target.open((event: LogEvent) => {
+      if (event.level === 'query') statements.push(event.query);
+    });
+    await seed(database, table);
+  });
+  afterAll(async () => {
+    if (!database) return;
+    await sql
+      .raw(`drop table if exists ${database.dialect === 'mysql' ? `\`${table}\`` : `"${table}"`}`)
+      .execute(database.db);
+    await database.close();
+  });
+
+  for (const shape of SHAPES) {
+    it(`[${target.name}] EXPLAIN: ${shape.title}: a cursor page at depth ${DEPTH} seeks the index`, async () => {
+      const query = fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db });
+      let bound: PositionValue[];
+      if (shape.bound === 'depth') {
+        const [at] = await query.fetch({ order: shape.order, after: null, offset: DEPTH, limit: 1 });
+        bound = [...at!.position];
+        expect(bound[0]).not.toBeNull();
+      } else {
+        // Deep in the NULL block (ids run to 30,000), where a primary-key scan would have to filter.
+        bound = [null, 25_000];
+      }
+      statements.length = 0;
+      const rows = await query.fetch({ order: shape.order, after: bound, offset: 0, limit: PAGE + 1 });
+      expect(rows).toHaveLength(PAGE + 1);
+      const statement = statements[0]!;
+      const plan = await explain(database, statement);
+      console.log(`EXPLAIN ${target.name} | ${shape.title} | ${plan.map((l) => l.trim()).join(' / ')}`);
+      assertSeek(database, shape, table, plan);
+    });
+  }
+}
