@@ -33,7 +33,11 @@ function dockerAvailable(): boolean {
   return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
 }
 
-async function openPostgres(url: string, log?: LogConfig, stop: () => Promise<void> = async () => {}): Promise<TestDatabase> {
+async function openPostgres(
+  url: string,
+  log?: LogConfig,
+  stop: () => Promise<void> = async () => {},
+): Promise<TestDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
   const db = new Kysely({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
   // A configured server that does not answer is a failure, never a skip.
@@ -50,7 +54,11 @@ async function openPostgres(url: string, log?: LogConfig, stop: () => Promise<vo
   };
 }
 
-async function openMysql(url: string, log?: LogConfig, stop: () => Promise<void> = async () => {}): Promise<TestDatabase> {
+async function openMysql(
+  url: string,
+  log?: LogConfig,
+  stop: () => Promise<void> = async () => {},
+): Promise<TestDatabase> {
   const pool = createPool({
     uri: url,
     connectionLimit: 4,
