@@ -10,7 +10,7 @@ export interface FastifyRequestLike {
 export interface FastifyReplyLike {
   code(status: number): unknown;
   headers(values: Record<string, string | string[]>): unknown;
-  send(payload?: string): unknown;
+  send(payload?: string | Uint8Array): unknown;
 }
 
 /** The part of a Fastify instance the plugin uses. */
@@ -35,7 +35,8 @@ export function createFastifyHandler(
     const wire = toWire(response!, (request.raw.method ?? 'GET').toUpperCase());
     reply.code(wire.status);
     reply.headers(headerRecord(wire.headers));
-    reply.send(wire.body ?? '');
+    // Bytes, not a string: Fastify would append `; charset=utf-8` to a string's Content-Type.
+    reply.send(new TextEncoder().encode(wire.body ?? ''));
     return reply;
   };
 }
