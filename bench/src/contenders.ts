@@ -27,6 +27,7 @@ export type ContenderFamily = 'cursor' | 'offset';
 export type ContenderKind =
   | 'raw'
   | 'raw-unnamed'
+  | 'pagewise-sql'
   | 'pagewise-cursor'
   | 'kysely-paginate'
   | 'raw-offset'
@@ -72,10 +73,20 @@ export type BenchDatabase = Record<string, BenchTable>;
 export interface ContenderSet {
   readonly contenders: readonly Contender[];
   readonly kyselyPaginateVersions: { readonly kysely: string; readonly kyselyPaginate: string };
+  /** What the last `capture` of `contender` saw Pagewise send. */
+  sentSql(contender: string): readonly CompiledQuery[];
+  /**
+   * One untimed page per ordering on both Kysely instances, so one-time work (the adapter's
+   * catalog lookup) is neither timed nor captured as per-page SQL.
+   */
+  warm(): Promise<void>;
   /** The Pagewise cursor of the page starting at row `depth` of `ordering` (untimed set-up). */
   cursorAt(ordering: BenchOrdering, depth: number): Promise<string | null>;
-  /** Runs `fn` on a logging Kysely instance and returns the SQL Pagewise sent meanwhile. */
-  capture<T>(fn: () => Promise<T>): Promise<{ result: T; queries: CompiledQuery[] }>;
+  /**
+   * Runs `fn` on a logging Kysely instance and returns the SQL Pagewise sent meanwhile; the
+   * `pagewise-sql` contenders replay what was captured for `contender`.
+   */
+  capture<T>(contender: string, fn: () => Promise<T>): Promise<{ result: T; queries: CompiledQuery[] }>;
   close(): Promise<void>;
 }
 
@@ -89,6 +100,7 @@ function ids(rows: ReadonlyArray<{ id: number }>): number[] {
 export const KIND_LABELS: Readonly<Record<ContenderKind, string>> = {
   raw: 'raw SQL (pg, prepared)',
   'raw-unnamed': 'raw SQL (pg, unnamed)',
+  'pagewise-sql': "Pagewise's SQL replayed (pg, unnamed)",
   'pagewise-cursor': 'Pagewise cursor',
   'kysely-paginate': 'kysely-paginate 0.2.0',
   'raw-offset': 'raw OFFSET (pg, prepared)',
@@ -113,6 +125,7 @@ export function createContenders(options: {
   const kyselyPool = smallPool(options.databaseUrl, options.poolSize);
   const kpPool = smallPool(options.databaseUrl, options.poolSize);
   let capturing: CompiledQuery[] | null = null;
+  const captured = new Map<string, readonly CompiledQuery[]>();
   const db = new Kysely<BenchDatabase>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
   // A second instance with a logger sees the SQL Pagewise sends; the timed one carries no logger.
   const probe = new Kysely<BenchDatabase>({
@@ -160,6 +173,20 @@ export function createContenders(options: {
           pagination.getPaginatedResponse(rows);
           return ids(rows);
         };
+      },
+    });
+    contenders.push({
+      id: `pagewise-sql:${ordering.name}`,
+      kind: 'pagewise-sql',
+      family: 'cursor',
+      ordering: ordering.name,
+      label: `${KIND_LABELS['pagewise-sql']}, ${ordering.title}`,
+      // Read at call time: the Pagewise contender's check run at this depth captured the SQL.
+      prepare: () => async () => {
+        const queries = captured.get(`pagewise-cursor:${ordering.name}`) ?? [];
+        let rows: BenchRow[] = [];
+        for (const q of queries) rows = (await rawPool.query<BenchRow>(q.sql, [...q.parameters])).rows;
+        return ids(rows.slice(0, pageSize));
       },
     });
     const fields = ordering.kyselyPaginate;
@@ -235,13 +262,24 @@ export function createContenders(options: {
   return {
     contenders,
     kyselyPaginateVersions: kp.versions,
+    sentSql: (contender) => captured.get(contender) ?? [],
+    async warm() {
+      for (const instance of [db, probe]) {
+        active = instance;
+        for (const ordering of ORDERINGS) await pagewiseCursorAt(pagewiseQuery(), ordering.pagewise, 1);
+        await offsetQuery().count();
+      }
+      active = db;
+    },
     cursorAt: (ordering, depth) => pagewiseCursorAt(pagewiseQuery(), ordering.pagewise, depth),
-    async capture(fn) {
+    async capture(contender, fn) {
       const queries: CompiledQuery[] = [];
       capturing = queries;
       active = probe;
       try {
-        return { result: await fn(), queries };
+        const result = await fn();
+        captured.set(contender, queries);
+        return { result, queries };
       } finally {
         capturing = null;
         active = db;

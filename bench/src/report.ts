@@ -52,6 +52,10 @@ export function renderReport(results: BenchResults, chartFile: string): string {
           'Machine',
           `${meta.machine.cpus} CPUs (${meta.machine.cpuModel}), ${meta.machine.memoryGiB} GiB memory`,
         ],
+        [
+          'Load',
+          `1-min load average ${meta.machine.load[0].toFixed(2)} at the start, ${meta.machine.load[1].toFixed(2)} at the end`,
+        ],
         ['Node', meta.node],
         ['Postgres', `${meta.postgres} on the same machine, over TCP loopback`],
         [
@@ -112,7 +116,9 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     'Median / p95 per page in milliseconds. A Pagewise page is timed whole: a fresh `fromKysely` query, the',
     'request, cursor decode, the query, and `getPaginatedResponse` (both links). The limit is the hand-written',
     'keyset query through `pg` as a named (prepared) statement; the same SQL sent unnamed (parsed and planned',
-    'each time, as query builders send it) is shown for reference.',
+    'each time, as query builders send it) is shown for reference. "Pagewise\'s SQL via pg" replays the exact',
+    'statements Pagewise sent for that page through `pg`, unnamed: Pagewise minus it is the JavaScript side',
+    '(Pagewise, Kysely, the driver); it minus the unnamed raw SQL is what the SQL shape itself costs.',
     '',
   );
   for (const ordering of ORDERINGS) {
@@ -125,6 +131,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
           'depth',
           'raw SQL, prepared',
           'raw SQL, unnamed',
+          "Pagewise's SQL via pg",
           'Pagewise cursor',
           '**Pagewise / raw**',
           ...(hasKp ? ['kysely-paginate 0.2.0', 'kysely-paginate / Pagewise'] : []),
@@ -133,6 +140,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
           depthName(d),
           cell(`raw:${o}`, d),
           cell(`raw-unnamed:${o}`, d),
+          cell(`pagewise-sql:${o}`, d),
           cell(`pagewise-cursor:${o}`, d),
           `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`raw:${o}`, d))}**`,
           ...(hasKp
@@ -237,6 +245,24 @@ export function renderReport(results: BenchResults, chartFile: string): string {
   );
   for (const [contender, queries] of Object.entries(results.pagewiseSql)) {
     out.push(`\`${contender}\`:`, '', '```sql', ...queries, '```', '');
+  }
+  if (results.diagnostics.length > 0) {
+    out.push(
+      '## Slow Pagewise SQL',
+      '',
+      "Pages where Pagewise's own SQL, replayed through pg, took more than 1.5x the hand-written query: the plans.",
+      '',
+    );
+    for (const d of results.diagnostics) {
+      out.push(
+        `### ${d.ordering}, depth ${depthName(d.depth)}: ${ratio(d.sqlRatio)} the raw SQL`,
+        '',
+        '```',
+        ...d.plans,
+        '```',
+        '',
+      );
+    }
   }
   out.push(
     '## Method',

@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS, ensureSeeded } from './bench-table.js';
@@ -27,6 +27,16 @@ export interface LatencyResult {
   readonly stats: LatencyStats;
 }
 
+/** The plan of a Pagewise page whose SQL is slower than the hand-written query's. */
+export interface SlowSqlDiagnostic {
+  readonly ordering: OrderingName;
+  readonly depth: number;
+  /** Median of Pagewise's SQL replayed through pg over the unnamed raw SQL's. */
+  readonly sqlRatio: number;
+  /** `EXPLAIN (ANALYZE, BUFFERS)` of each statement Pagewise sent for the page. */
+  readonly plans: readonly string[];
+}
+
 /** Everything one run measured: what RESULTS.md, the chart and results.json are made from. */
 export interface BenchResults {
   readonly meta: {
@@ -38,7 +48,13 @@ export interface BenchResults {
     readonly seeded: boolean;
     readonly seedSeconds: number;
     readonly durationSeconds: number;
-    readonly machine: { readonly cpus: number; readonly cpuModel: string; readonly memoryGiB: number };
+    readonly machine: {
+      readonly cpus: number;
+      readonly cpuModel: string;
+      readonly memoryGiB: number;
+      /** 1-minute load average when measuring started and when it ended (other work on the machine). */
+      readonly load: readonly [number, number];
+    };
     readonly node: string;
     readonly postgres: string;
     readonly postgresSettings: Readonly<Record<string, string>>;
@@ -59,8 +75,10 @@ export interface BenchResults {
     readonly label: string;
   }>;
   readonly latency: readonly LatencyResult[];
-  /** The SQL Pagewise sent for the deepest cursor page of each ordering, and for offset pages. */
+  /** Each distinct statement Pagewise sent, per contender, with the depth it was first seen at. */
   readonly pagewiseSql: Readonly<Record<string, readonly string[]>>;
+  /** Plans of the pages where Pagewise's SQL itself was slow (ratio > 1.5 over the raw SQL). */
+  readonly diagnostics: readonly SlowSqlDiagnostic[];
   /** Pages whose rows differed from the raw SQL page (should be empty). */
   readonly mismatches: readonly string[];
   readonly cpu: readonly CpuResult[];
@@ -135,9 +153,12 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
     );
     const server = await serverInfo(admin);
     const depths = clampDepths(options.depths, options.rows, options.pageSize);
+    const load = loadavg();
+    await set.warm();
 
     const latency: LatencyResult[] = [];
     const mismatches: string[] = [];
+    const diagnostics: SlowSqlDiagnostic[] = [];
     const pagewiseSql: Record<string, string[]> = {};
     const points: DepthPoint[] = [];
     for (const depth of depths) {
@@ -151,20 +172,40 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
         reference.set(c.ordering, await fetches.get(c.id)!());
       }
       for (const c of set.contenders) {
-        const { result: got, queries } = await set.capture(() => fetches.get(c.id)!());
+        const { result: got, queries } = await set.capture(c.id, () => fetches.get(c.id)!());
         const want = reference.get(c.ordering)!;
         if (got.length !== want.length || got.some((id, i) => id !== want[i])) {
           mismatches.push(
             `${c.id} at depth ${depth}: first ids ${got.slice(0, 3)} instead of ${want.slice(0, 3)}`,
           );
         }
-        if (queries.length > 0 && (depth === depths.at(-1) || c.family === 'offset')) {
-          pagewiseSql[c.id] = queries.map((q) => `${q.sql}\n-- parameters: ${JSON.stringify(q.parameters)}`);
+        // Each distinct statement shape once, with the depth it first appeared at.
+        const seen = (pagewiseSql[c.id] ??= []);
+        for (const q of queries) {
+          if (seen.some((text) => text.startsWith(`${q.sql}\n`))) continue;
+          seen.push(`${q.sql}\n-- depth ${depth}, parameters: ${JSON.stringify(q.parameters)}`);
         }
       }
 
       const stats = await measureRoundRobin(fetches, options);
       for (const [contender, s] of stats) latency.push({ contender, depth, stats: s });
+      for (const ordering of ORDERINGS) {
+        const sqlRatio =
+          stats.get(`pagewise-sql:${ordering.name}`)!.medianMs /
+          stats.get(`raw-unnamed:${ordering.name}`)!.medianMs;
+        if (!(sqlRatio > 1.5)) continue;
+        const plans: string[] = [];
+        for (const q of set.sentSql(`pagewise-cursor:${ordering.name}`)) {
+          const { rows } = await admin.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`,
+            [...q.parameters],
+          );
+          plans.push(
+            `${q.sql}\n-- parameters: ${JSON.stringify(q.parameters)}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`,
+          );
+        }
+        diagnostics.push({ ordering: ordering.name, depth, sqlRatio, plans });
+      }
       const cursor = stats.get('pagewise-cursor:uniform');
       const raw = stats.get('raw:uniform');
       say(
@@ -205,6 +246,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
           cpus: cpus().length,
           cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
           memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+          load: [load[0] ?? 0, loadavg()[0] ?? 0] as const,
         },
         node: process.version,
         postgres: server.version,
@@ -227,6 +269,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       })),
       latency,
       pagewiseSql,
+      diagnostics,
       mismatches,
       cpu,
       http,
