@@ -210,8 +210,8 @@ export const dialectCapabilities: Readonly<Record<DialectName, DialectCapabiliti
  * (PGlite and D1 dialects reuse Kysely's adapters under other names).
  */
 export function capabilitiesFromProbe(compiledProbe: string): DialectCapabilities {
-  if (compiledProbe.startsWith('"p" = $1')) return postgresCapabilities;
-  if (compiledProbe.startsWith('"p" = ?')) return sqliteCapabilities;
-  if (compiledProbe.startsWith('`p` = ?')) return mysqlCapabilities;
+  if (compiledProbe.includes('"p" = $1')) return postgresCapabilities;
+  if (compiledProbe.includes('"p" = ?')) return sqliteCapabilities;
+  if (compiledProbe.includes('`p` = ?')) return mysqlCapabilities;
   return baseCapabilities;
 }

@@ -165,6 +165,17 @@ class SlotFiller extends OperationNodeTransformer {
   }
 }
 
+/**
+ * `select * from (<raw>) as "pagewise"`: a plugin may only swap a select for a select, so
+ * statements run through the builder (no `db`) are wrapped as one.
+ */
+function asSelect(raw: RawNode): SelectQueryNode {
+  const derived = AliasNode.create(RawNode.create(['(', ')'], [raw]), IdentifierNode.create('pagewise'));
+  return SelectQueryNode.cloneWithSelections(SelectQueryNode.createFrom([derived]), [
+    SelectionNode.createSelectAll(),
+  ]);
+}
+
 function swapPlugin(node: OperationNode): KyselyPlugin {
   return {
     transformQuery: () => node as ReturnType<KyselyPlugin['transformQuery']>,
@@ -197,7 +208,7 @@ class SharedState {
       else if (named !== undefined) this.#capabilities = dialectCapabilities[named];
       else {
         const probe = sql`${sql.ref('p')} = ${1}`.toOperationNode();
-        this.#capabilities = capabilitiesFromProbe(this.compile(probe).sql);
+        this.#capabilities = capabilitiesFromProbe(this.compile(asSelect(probe)).sql);
       }
     }
     return this.#capabilities;
@@ -245,7 +256,7 @@ class SharedState {
     const key = `${table.schema ?? ''}.${table.name}`;
     let pending = perDb.get(key);
     if (!pending) {
-      const node = query(table.name, table.schema).toOperationNode();
+      const node = asSelect(query(table.name, table.schema).toOperationNode());
       pending = this.run(this.compile(node), []).then(
         (rows) => new Map(rows.map((r) => [String(r.name), r as unknown as CatalogRow])),
       );

@@ -1,0 +1,155 @@
+import type { KeyTerm } from '@pagewise/core';
+import {
+  ColumnNode,
+  type CompiledQuery,
+  DummyDriver,
+  Kysely,
+  MysqlAdapter,
+  MysqlIntrospector,
+  MysqlQueryCompiler,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  ReferenceNode,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+import { describe, expect, it } from 'vitest';
+import {
+  type DialectCapabilities,
+  mysqlCapabilities,
+  postgresCapabilities,
+  sqliteCapabilities,
+} from './dialect-capabilities.js';
+import { compileSegment, planSegments } from './window-compiler.js';
+
+const asc = (field: string): KeyTerm => ({ field, direction: 'asc', nulls: 'last' });
+const desc = (field: string): KeyTerm => ({ field, direction: 'desc', nulls: 'first' });
+const id = (direction: 'asc' | 'desc'): KeyTerm => ({ field: 'id', direction, nulls: 'last', unique: true });
+
+const kyselies = {
+  postgres: new Kysely<Record<string, Record<string, unknown>>>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  }),
+  sqlite: new Kysely<Record<string, Record<string, unknown>>>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  }),
+  mysql: new Kysely<Record<string, Record<string, unknown>>>({
+    dialect: {
+      createAdapter: () => new MysqlAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new MysqlIntrospector(db),
+      createQueryCompiler: () => new MysqlQueryCompiler(),
+    },
+  }),
+};
+
+function compile(
+  dialect: keyof typeof kyselies,
+  capabilities: DialectCapabilities,
+  order: KeyTerm[],
+  nullable: boolean[],
+  bound: Array<string | number | null> | null,
+): string[] {
+  const db = kyselies[dialect];
+  const base = db.selectFrom('t').selectAll().toOperationNode();
+  const exprs = order.map((t) => ReferenceNode.create(ColumnNode.create(t.field)));
+  return planSegments(order, nullable, bound, capabilities).map((segment) => {
+    const node = compileSegment(base, order, exprs, nullable, segment, false, capabilities);
+    return (db.getExecutor().compileQuery(node, { queryId: 'x' }) as CompiledQuery).sql;
+  });
+}
+
+describe('planSegments + compileSegment', () => {
+  it('uses a row-value comparison on Postgres and SQLite when directions agree', () => {
+    expect(
+      compile('postgres', postgresCapabilities, [desc('created'), id('desc')], [false, false], ['t', 1]),
+    ).toEqual([
+      'select * from "t" where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3',
+    ]);
+    expect(
+      compile('sqlite', sqliteCapabilities, [asc('created'), id('asc')], [false, false], ['t', 1]),
+    ).toEqual([
+      'select * from "t" where ("created", "id") > (?, ?) order by "created" asc, "id" asc limit ?',
+    ]);
+  });
+
+  it('uses the expanded form with a leading range bound on MariaDB and for mixed directions', () => {
+    expect(
+      compile('mysql', mysqlCapabilities, [desc('created'), id('desc')], [false, false], ['t', 1]),
+    ).toEqual([
+      'select * from `t` where `created` <= ? and (`created` < ? or (`created` = ? and `id` < ?)) order by `created` desc, `id` desc limit ?',
+    ]);
+    expect(
+      compile(
+        'postgres',
+        postgresCapabilities,
+        [asc('a'), desc('b'), id('desc')],
+        [false, false, false],
+        [1, 2, 3],
+      ),
+    ).toEqual([
+      'select * from "t" where "a" >= $1 and ("a" > $2 or ("a" = $3 and ("b" < $4 or ("b" = $5 and "id" < $6)))) order by "a" asc, "b" desc, "id" desc limit $7',
+    ]);
+  });
+
+  it('never ORs a NULL test over the keyset: the NULL block is its own query', () => {
+    const segments = compile(
+      'postgres',
+      postgresCapabilities,
+      [asc('score'), id('asc')],
+      [true, false],
+      [5, 9],
+    );
+    expect(segments).toEqual([
+      'select * from "t" where ("score", "id") > ($1, $2) order by "score" asc, "id" asc limit $3',
+      'select * from "t" where "score" is null order by "id" asc limit $1',
+    ]);
+    for (const sql of segments) expect(sql).not.toMatch(/ or "score" is null/i);
+  });
+
+  it('seeks inside the NULL block when the bound is NULL, then the values for NULLs first', () => {
+    expect(
+      compile('postgres', postgresCapabilities, [desc('score'), id('desc')], [true, false], [null, 9]),
+    ).toEqual([
+      'select * from "t" where "score" is null and "id" < $1 order by "id" desc limit $2',
+      'select * from "t" where "score" is not null order by "score" desc, "id" desc limit $1',
+    ]);
+  });
+
+  it('splits the first page where the dialect would put NULLs on the wrong side', () => {
+    expect(compile('mysql', mysqlCapabilities, [asc('score'), id('asc')], [true, false], null)).toEqual([
+      'select * from `t` where `score` is not null order by `score` asc, `id` asc limit ?',
+      'select * from `t` where `score` is null order by `id` asc limit ?',
+    ]);
+    expect(compile('postgres', postgresCapabilities, [asc('score'), id('asc')], [true, false], null)).toEqual(
+      ['select * from "t" order by "score" asc, "id" asc limit $1'],
+    );
+  });
+
+  it('splits equal prefixes when a later term is nullable, and emulates NULLS LAST on MySQL', () => {
+    const segments = compile(
+      'mysql',
+      mysqlCapabilities,
+      [asc('a'), asc('b'), id('asc')],
+      [false, true, false],
+      [1, 2, 3],
+    );
+    expect(segments).toEqual([
+      'select * from `t` where `a` = ? and `b` >= ? and (`b` > ? or (`b` = ? and `id` > ?)) order by `b` asc, `id` asc limit ?',
+      'select * from `t` where `a` = ? and `b` is null order by `id` asc limit ?',
+      'select * from `t` where `a` > ? order by `a` asc, `b` is null asc, `b` asc, `id` asc limit ?',
+    ]);
+  });
+});

@@ -1,0 +1,286 @@
+import {
+  ApiRequest,
+  CursorPagination,
+  type CursorPaginationOptions,
+  NotFound,
+  type OrderedQuery,
+  parseOrdering,
+} from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  type DatabaseTarget,
+  databaseTargets,
+  describeDatabase,
+  type TestDatabase,
+} from '../support/databases.js';
+import { DRF_VALUES, drfDataset, itemsDataset } from '../support/datasets.js';
+import { createTable, dropTable, quote } from '../support/tables.js';
+
+type Row = Record<string, unknown>;
+const ORIGIN = 'http://testserver/';
+
+/** All rows of a cursor walk (following `next`), page by page. */
+async function walk(
+  query: OrderedQuery<Row>,
+  options: CursorPaginationOptions,
+  url: string = ORIGIN,
+): Promise<Row[][]> {
+  const pages: Row[][] = [];
+  let next: string | null = url;
+  while (next !== null && pages.length < 200) {
+    const pagination = new CursorPagination(options);
+    pages.push((await pagination.paginateQueryset(query, new ApiRequest({ url: next }))) ?? []);
+    next = pagination.getNextLink();
+  }
+  return pages;
+}
+
+async function firstNextLink(query: OrderedQuery<Row>, options: CursorPaginationOptions): Promise<string> {
+  const pagination = new CursorPagination(options);
+  await pagination.paginateQueryset(query, new ApiRequest({ url: ORIGIN }));
+  return pagination.getNextLink()!;
+}
+
+function adapterCases(target: DatabaseTarget): void {
+  const prefix = `pw_adapter_${target.name}`;
+  const items = itemsDataset();
+  const tables = {
+    items: `${prefix}_items`,
+    drf: `${prefix}_drf`,
+    authors: `${prefix}_authors`,
+    micro: `${prefix}_micro`,
+    big: `${prefix}_big`,
+  };
+  let database: TestDatabase;
+  const memory = () => fromArray(items.rows, { uniqueKey: 'id' });
+
+  beforeAll(async () => {
+    database = await target.open();
+    await createTable(database, tables.items, items);
+    await createTable(database, tables.drf, drfDataset());
+    await createTable(database, tables.authors, {
+      columns: { name: { type: 'text' } },
+      rows: Array.from({ length: 7 }, (_, i) => ({
+        id: i,
+        name: ['Zoë', 'ada', 'Bob', 'ada', 'émile', 'Zed', 'bob'][i],
+      })),
+    });
+  });
+  afterAll(async () => {
+    if (!database) return;
+    for (const table of Object.values(tables)) await dropTable(database, table);
+    await database.close();
+  });
+
+  it(`[${target.name}] selects the unique key and ordering fields it needs, and strips them from rows`, async () => {
+    const query = fromKysely(database.db.selectFrom(tables.items).select(['name']), { db: database.db });
+    const pages = await walk(query, { pageSize: 4, ordering: '-created' });
+    const rows = pages.flat();
+    expect(rows.every((r) => Object.keys(r).join() === 'name')).toBe(true);
+    const expected = (await walk(memory(), { pageSize: 4, ordering: '-created' })).flat().map((r) => r.name);
+    expect(rows.map((r) => r.name)).toEqual(expected);
+  });
+
+  it(`[${target.name}] orders by a selection alias through its expression`, async () => {
+    const query = fromKysely(database.db.selectFrom(tables.items).select(['id', 'created as published']), {
+      db: database.db,
+    });
+    const ids = (await walk(query, { pageSize: 5, ordering: '-published' })).flat().map((r) => Number(r.id));
+    const expected = (await walk(memory(), { pageSize: 5, ordering: '-created' })).flat().map((r) => r.id);
+    expect(ids).toEqual(expected);
+  });
+
+  it(`[${target.name}] pages a join with a qualified unique key`, async () => {
+    const { db } = database;
+    const joined = db
+      .selectFrom(tables.items)
+      .innerJoin(tables.authors, `${tables.authors}.id`, `${tables.items}.score`)
+      .select([`${tables.items}.id`, `${tables.authors}.name as author`, `${tables.items}.created`]);
+    const query = fromKysely(joined, { db, uniqueKey: `${tables.items}.id` });
+    const options = { pageSize: 3, ordering: ['author', '-created'] };
+    const ids = (await walk(query, options)).flat().map((r) => Number(r.id));
+    const all = (await joined.execute()).map((r: Row) => ({
+      ...r,
+      id: Number(r.id),
+      created: new Date(r.created as string),
+    }));
+    const expected = (await walk(fromArray(all, { uniqueKey: 'id' }), options)).flat().map((r) => r.id);
+    expect(ids).toEqual(expected);
+    expect(ids).toHaveLength(items.rows.filter((r) => r.score !== null).length);
+  });
+
+  it(`[${target.name}] works without db, through the builder alone`, async () => {
+    const builder = database.db.selectFrom(tables.items).selectAll();
+    const options = { pageSize: 6, ordering: ['-score', 'big'] };
+    const withoutDb = await walk(fromKysely(builder), options);
+    expect(withoutDb).toEqual(await walk(fromKysely(builder, { db: database.db }), options));
+    expect(await fromKysely(builder).count()).toEqual({ value: 23, exact: true });
+  });
+
+  it(`[${target.name}] counts without ORDER BY; estimates only where the planner can`, async () => {
+    const { db } = database;
+    const filtered = fromKysely(
+      db.selectFrom(tables.items).selectAll().where('score', '>', 3).orderBy('id'),
+      { db },
+    );
+    const expected = items.rows.filter(
+      (r) => (r.score as number | null) !== null && (r.score as number) > 3,
+    ).length;
+    expect(await filtered.count()).toEqual({ value: expected, exact: true });
+    const estimate = await fromKysely(db.selectFrom(tables.drf).selectAll(), { db }).count({
+      estimate: true,
+    });
+    if (database.dialect === 'postgres') {
+      expect(estimate.exact).toBe(false);
+      expect(estimate.value).toBeGreaterThan(0);
+    } else {
+      expect(estimate).toEqual({ value: 30, exact: true });
+    }
+  });
+
+  it(`[${target.name}] reports the builder's ORDER BY, and orderBy replaces it`, async () => {
+    const { db } = database;
+    const builder = db
+      .selectFrom(tables.items)
+      .selectAll()
+      .orderBy('created', 'desc')
+      .orderBy('score', (ob) => ob.asc().nullsFirst());
+    const query = fromKysely(builder, { db });
+    expect(query.ordered).toBe(true);
+    expect(query.ordering).toEqual([
+      { field: 'created', direction: 'desc' },
+      { field: 'score', direction: 'asc', nulls: 'first' },
+    ]);
+    const reordered = query.orderBy(parseOrdering(['name', '-id']));
+    expect(reordered.ordering).toEqual(parseOrdering(['name', '-id']));
+    const rows = await reordered.fetch({ order: null, after: null, offset: 0, limit: 23 });
+    const expected = await memory()
+      .orderBy(parseOrdering(['name', '-id']))
+      .fetch({ order: null, after: null, offset: 0, limit: 23 });
+    expect(rows.map((r) => Number(r.row.id))).toEqual(expected.map((r) => r.row.id));
+  });
+
+  it(`[${target.name}] without a unique key, falls back to DRF's position + offset cursors`, async () => {
+    const query = fromKysely(database.db.selectFrom(tables.drf).selectAll(), {
+      db: database.db,
+      uniqueKey: null,
+    });
+    const pages = (await walk(query, { pageSize: 5, ordering: 'created' })).map((p) =>
+      p.map((r) => Number(r.created)),
+    );
+    expect(pages).toEqual([
+      [1, 1, 1, 1, 1],
+      [1, 2, 3, 4, 4],
+      [4, 4, 5, 6, 7],
+      [7, 7, 7, 7, 7],
+      [7, 7, 7, 8, 9],
+      [9, 9, 9, 9, 9],
+    ]);
+    expect(pages.flat()).toEqual(DRF_VALUES);
+  });
+
+  it(`[${target.name}] a cursor for a bound that cannot fit the column is 404, not a database error`, async () => {
+    const query = fromKysely(database.db.selectFrom(tables.items).selectAll(), { db: database.db });
+    const order = [
+      { field: 'big', direction: 'asc' as const, nulls: 'last' as const },
+      { field: 'id', direction: 'asc' as const, nulls: 'last' as const, unique: true as const },
+    ];
+    for (const bound of [
+      [2n ** 70n, 1],
+      ['x', 1],
+      [1n, 2n ** 64n],
+    ]) {
+      await expect(query.fetch({ order, after: bound, offset: 0, limit: 5 })).rejects.toThrow(
+        /kysely adapter: bound value/,
+      );
+    }
+    const next = await firstNextLink(query, { pageSize: 5, ordering: 'big' });
+    expect((await walk(query, { pageSize: 5, ordering: 'big' }, next)).flat()).toHaveLength(18);
+    const dateOrder = [{ field: 'created', direction: 'desc' as const, nulls: 'first' as const }, order[1]!];
+    const tooEarly = new Date(-250_000_000_000_000);
+    if (database.dialect === 'postgres') {
+      await expect(
+        query.fetch({ order: dateOrder, after: [tooEarly, 1], offset: 0, limit: 5 }),
+      ).rejects.toThrow(/bound value/);
+      const nameOrder = [{ field: 'name', direction: 'asc' as const, nulls: 'last' as const }, order[1]!];
+      await expect(
+        query.fetch({ order: nameOrder, after: ['a\u0000', 1], offset: 0, limit: 5 }),
+      ).rejects.toThrow(/bound value/);
+    }
+    const pagination = new CursorPagination({ pageSize: 5, ordering: 'big' });
+    const forged = next.replace(
+      /cursor=[^&]+/,
+      `cursor=${Buffer.from('{"k":"x","p":[1,2]}').toString('base64url')}`,
+    );
+    await expect(pagination.paginateQueryset(query, new ApiRequest({ url: forged }))).rejects.toThrow(
+      new NotFound('Invalid cursor'),
+    );
+  });
+
+  if (target.name !== 'sqlite') {
+    it(`[${target.name}] timestamps finer than milliseconds keep exact positions`, async () => {
+      const { db } = database;
+      const type = database.dialect === 'postgres' ? 'timestamptz(6)' : 'datetime(6)';
+      await sql
+        .raw(`create table ${quote(database, tables.micro)} (id integer primary key, ts ${type} not null)`)
+        .execute(db);
+      // Same millisecond, different microseconds, ids running against time: a Date position would repeat or skip rows.
+      const values = Array.from({ length: 9 }, (_, i) => ({
+        id: 9 - i,
+        ts: `2024-05-01 12:00:00.123${String(100 + i * 7).padStart(3, '0')}`,
+      }));
+      await db.insertInto(tables.micro).values(values).execute();
+      const query = fromKysely(db.selectFrom(tables.micro).select(['id']), { db });
+      const forward = (await walk(query, { pageSize: 2, ordering: 'ts' })).flat().map((r) => Number(r.id));
+      expect(forward).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+      const backward = (await walk(query, { pageSize: 4, ordering: '-ts' })).flat().map((r) => Number(r.id));
+      expect(backward).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      const [first] = await query.fetch({
+        order: [
+          { field: 'ts', direction: 'asc', nulls: 'last' },
+          { field: 'id', direction: 'asc', nulls: 'last', unique: true },
+        ],
+        after: null,
+        offset: 0,
+        limit: 1,
+      });
+      expect(first!.position).toEqual(['2024-05-01T12:00:00.123100', 9]);
+      const order = [{ field: 'ts', direction: 'asc' as const, nulls: 'last' as const }];
+      for (const bad of ['yesterday', '2024-13-01T00:00:00.000000', new Date(0)]) {
+        await expect(query.fetch({ order, after: [bad], offset: 0, limit: 2 })).rejects.toThrow(
+          /bound value/,
+        );
+      }
+    });
+  }
+
+  if (target.name === 'postgres' || target.name === 'mariadb') {
+    it(`[${target.name}] bigints beyond 2^53 are exact bigint positions`, async () => {
+      const { db } = database;
+      await sql
+        .raw(`create table ${quote(database, tables.big)} (id integer primary key, big bigint not null)`)
+        .execute(db);
+      const base = 2n ** 60n;
+      await db
+        .insertInto(tables.big)
+        .values(Array.from({ length: 10 }, (_, i) => ({ id: i + 1, big: String(base + BigInt(i % 5)) })))
+        .execute();
+      const query = fromKysely(db.selectFrom(tables.big).selectAll(), { db });
+      const order = [
+        { field: 'big', direction: 'desc' as const, nulls: 'first' as const },
+        { field: 'id', direction: 'desc' as const, nulls: 'last' as const, unique: true as const },
+      ];
+      const [first] = await query.fetch({ order, after: null, offset: 0, limit: 1 });
+      expect(first!.position).toEqual([base + 4n, 10]);
+      const ids = (await walk(query, { pageSize: 3, ordering: '-big' })).flat().map((r) => Number(r.id));
+      expect(ids).toEqual([10, 5, 9, 4, 8, 3, 7, 2, 6, 1]);
+    });
+  }
+}
+
+for (const target of databaseTargets()) {
+  describeDatabase(target, 'kysely adapter', () => adapterCases(target));
+}
