@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOT = fileURLToPath(new URL('../screenshot.png', import.meta.url));
+const available = existsSync(CHROMIUM);
+if (!available && process.env.CI)
+  throw new Error(`CI needs Chromium at ${CHROMIUM} (apt-get install chromium)`);
+if (!available) console.warn(`browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+/** The ids listed in the browsable page's response body. */
+async function idsOnPage(page: import('playwright-core').Page): Promise<number[]> {
+  const body = (await page.locator('pre.response-body').textContent()) ?? '';
+  return (JSON.parse(body) as { results: Array<{ id: number }> }).results.map((r) => r.id);
+}
+
+describe.skipIf(!available)('browsable demo in headless Chromium', () => {
+  const sqlite = demoDatabases().find((d) => d.name === 'sqlite')!;
+  let handle: Awaited<ReturnType<typeof sqlite.open>>;
+  let demo: RunningDemo;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    handle = await sqlite.open();
+    demo = await serveDemo(handle, 'path');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+    await handle?.cleanup();
+  });
+
+  test('numbered pages: next and a page number follow their links and change the rows', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`${demo.base}/v1/articles/`);
+    expect(await page.title()).toBe('Articles');
+    const first = await idsOnPage(page);
+    expect(first).toHaveLength(20);
+    await expect(page.locator('[aria-current="page"]').textContent()).resolves.toBe('1');
+
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForURL(`${demo.base}/v1/articles/?page=2`);
+    const second = await idsOnPage(page);
+    expect(second).toHaveLength(20);
+    expect(second.some((id) => first.includes(id))).toBe(false);
+    await expect(page.locator('[aria-current="page"]').textContent()).resolves.toBe('2');
+
+    await page.getByRole('link', { name: 'Page 3', exact: true }).click();
+    await page.waitForURL(`${demo.base}/v1/articles/?page=3`);
+    const third = await idsOnPage(page);
+    expect(Math.max(...third)).toBeLessThan(Math.min(...second));
+    await page.screenshot({ path: SCREENSHOT, fullPage: false });
+
+    await page.getByRole('link', { name: 'Previous page' }).click();
+    await page.waitForURL(`${demo.base}/v1/articles/?page=2`);
+    expect(await idsOnPage(page)).toEqual(second);
+  });
+
+  test('cursor feed: next and previous controls walk the feed', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.base}/v2/articles/feed/`);
+    const first = await idsOnPage(page);
+    expect(await page.locator('li.previous.disabled').count()).toBe(1);
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForURL(/\/v2\/articles\/feed\/\?cursor=[A-Za-z0-9_-]+$/);
+    const second = await idsOnPage(page);
+    expect(Math.max(...second)).toBeLessThan(Math.min(...first));
+    await page.getByRole('link', { name: 'Previous page' }).click();
+    await page.waitForURL(/cursor=/);
+    expect(await idsOnPage(page)).toEqual(first);
+  });
+});

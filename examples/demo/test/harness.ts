@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { createHonoHandler } from '@pagewise/core';
+import { Hono } from 'hono';
+import pg from 'pg';
+import { createDemoApp } from '../src/app.js';
+import { type DemoDatabaseHandle, ensureSeeded, openDatabase } from '../src/database.js';
+import type { VersioningName } from '../src/versioning.js';
+
+/** Rows seeded for tests: enough for many pages and equal timestamps, quick to seed. */
+export const TEST_ARTICLES = 3000;
+
+export interface DemoDatabaseCase {
+  readonly name: 'sqlite' | 'postgres';
+  open(): Promise<DemoDatabaseHandle & { cleanup(): Promise<void> }>;
+}
+
+/** A fresh Postgres database for the demo, so its tables never meet other suites' tables. */
+async function freshPostgres(baseUrl: string): Promise<string> {
+  const name = `pagewise_demo_test_${process.pid}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function dropPostgres(baseUrl: string, dbUrl: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${new URL(dbUrl).pathname.slice(1)} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** SQLite always; Postgres when `PG_URL` is set (CI sets it). */
+export function demoDatabases(): DemoDatabaseCase[] {
+  const cases: DemoDatabaseCase[] = [
+    {
+      name: 'sqlite',
+      async open() {
+        const dir = mkdtempSync(join(tmpdir(), 'pagewise-demo-'));
+        const handle = await openDatabase(undefined, join(dir, 'demo.sqlite'));
+        await ensureSeeded(handle, TEST_ARTICLES);
+        return {
+          ...handle,
+          async cleanup() {
+            await handle.db.destroy();
+            rmSync(dir, { recursive: true, force: true });
+          },
+        };
+      },
+    },
+  ];
+  const pgUrl = process.env.PG_URL;
+  if (pgUrl) {
+    cases.push({
+      name: 'postgres',
+      async open() {
+        const url = await freshPostgres(pgUrl);
+        const handle = await openDatabase(url, '');
+        await ensureSeeded(handle, TEST_ARTICLES);
+        return {
+          ...handle,
+          async cleanup() {
+            await handle.db.destroy();
+            await dropPostgres(pgUrl, url);
+          },
+        };
+      },
+    });
+  } else {
+    console.warn('demo tests: PG_URL is not set, so the demo runs on SQLite only');
+  }
+  return cases;
+}
+
+export interface RunningDemo {
+  readonly base: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Serves the demo app on a free loopback port through Hono, as the real server does. */
+export async function serveDemo(
+  database: DemoDatabaseHandle,
+  versioning: VersioningName,
+): Promise<RunningDemo> {
+  const app = await createDemoApp({ db: database.db, versioning });
+  const hono = new Hono();
+  hono.all(
+    '*',
+    createHonoHandler({
+      routes: app.routes,
+      allowedHosts: ['localhost', '127.0.0.1', 'v1.localhost', 'v2.localhost'],
+      onError: () => {},
+    }),
+  );
+  const server = serve({ fetch: hono.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://localhost:${port}`,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
