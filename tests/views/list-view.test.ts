@@ -1,0 +1,238 @@
+// ListView wiring (drf-behaviors.md 1.3) and the OrderingFilter / CursorPagination interplay (4.3).
+import {
+  ApiRequest,
+  type ApiResponse,
+  ApiSettings,
+  CursorPagination,
+  type FilterBackend,
+  ListView,
+  type ListViewOptions,
+  type OrderedQuery,
+  OrderingFilter,
+  type OrderTerm,
+  PageNumberPagination,
+  QueryParameterVersioning,
+  URLPathVersioning,
+} from '@pagewise/core';
+import { fromArray } from '@pagewise/memory-adapter';
+import { describe, expect, it } from 'vitest';
+
+interface Row {
+  id: number;
+  name: string;
+  rank: number;
+}
+
+const ROWS: Row[] = [
+  { id: 1, name: 'c', rank: 2 },
+  { id: 2, name: 'a', rank: 2 },
+  { id: 3, name: 'b', rank: 1 },
+  { id: 4, name: 'e', rank: 3 },
+  { id: 5, name: 'd', rank: 1 },
+];
+
+const request = (
+  path: string,
+  init: { params?: Record<string, string>; headers?: Record<string, string> } = {},
+) => new ApiRequest({ url: `http://testserver${path}`, ...init });
+
+async function body(response: ApiResponse): Promise<unknown> {
+  expect(typeof response.data).toBe('string');
+  return JSON.parse(response.data as string);
+}
+
+class TwoPerPage extends PageNumberPagination {
+  override pageSize = 2;
+}
+
+class RowList extends ListView<Row> {
+  override queryset = fromArray(ROWS);
+  override paginationClass = TwoPerPage;
+  override serialize(row: Row): unknown {
+    return row.id;
+  }
+}
+
+describe('ListView', () => {
+  it('paginates automatically and renders JSON', async () => {
+    const response = await new RowList().dispatch(request('/?page=2'));
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await body(response)).toEqual({
+      count: 5,
+      next: 'http://testserver/?page=3',
+      previous: 'http://testserver/',
+      results: [3, 4],
+    });
+  });
+
+  it('asView options win over subclass fields; paginationClass null lists everything', async () => {
+    const response = await RowList.asView({ paginationClass: null })(request('/?page=2'));
+    expect(await body(response as ApiResponse)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('settings supply the pagination class and page size; a view can opt out of versioning', async () => {
+    const settings = new ApiSettings({
+      defaultPaginationClass: PageNumberPagination,
+      pageSize: 3,
+      defaultVersioningClass: QueryParameterVersioning,
+    });
+    const view = new ListView<Row>({ queryset: fromArray(ROWS), settings, serializer: (row) => row.id });
+    const paged = (await body(await view.dispatch(request('/?version=v2')))) as { results: number[] };
+    expect(paged.results).toEqual([1, 2, 3]);
+    const versioned = request('/?version=v2');
+    await new ListView<Row>({ queryset: fromArray(ROWS), settings }).dispatch(versioned);
+    expect(versioned.version).toBe('v2');
+    expect(versioned.versioningScheme).toBeInstanceOf(QueryParameterVersioning);
+    const unversioned = request('/?version=v2');
+    await new ListView<Row>({ queryset: fromArray(ROWS), settings, versioningClass: null }).dispatch(
+      unversioned,
+    );
+    expect([unversioned.version, unversioned.versioningScheme]).toEqual([null, null]);
+  });
+
+  it('a fresh paginator per request, nothing sticky', async () => {
+    class Sized extends CursorPagination {
+      override pageSize = 2;
+      override ordering = 'id';
+      override pageSizeQueryParam = 'size';
+    }
+    const handler = ListView.asView<ListView<Row>, ListViewOptions<Row>>({
+      queryset: fromArray(ROWS),
+      paginationClass: Sized,
+      serializer: (r: Row) => r.id,
+    });
+    const big = (await body((await handler(request('/?size=4'))) as ApiResponse)) as { results: number[] };
+    const plain = (await body((await handler(request('/'))) as ApiResponse)) as { results: number[] };
+    expect([big.results, plain.results]).toEqual([
+      [1, 2, 3, 4],
+      [1, 2],
+    ]);
+    const view = new RowList();
+    expect(view.paginator).toBe(view.paginator);
+    expect(new RowList().paginator).not.toBe(view.paginator);
+  });
+
+  it('filters first, then paginates', async () => {
+    const onlyRankTwo: FilterBackend = {
+      filterQueryset: <R>(_request: ApiRequest, query: OrderedQuery<R>) =>
+        fromArray(ROWS.filter((row) => row.rank === 2)) as unknown as OrderedQuery<R>,
+    };
+    const view = new RowList({ filterBackends: [onlyRankTwo] });
+    expect(await body(await view.dispatch(request('/')))).toMatchObject({ count: 2, results: [1, 2] });
+  });
+
+  it('the serializer branches on request.version', async () => {
+    const view = ListView.asView<ListView<Row>, ListViewOptions<Row>>({
+      queryset: fromArray(ROWS),
+      paginationClass: null,
+      versioningClass: URLPathVersioning,
+      serializer: (row: Row, { request: r }) =>
+        r.version === 'v1' ? row.id : { id: row.id, name: row.name },
+    });
+    const v1 = await body((await view(request('/v1/', { params: { version: 'v1' } }))) as ApiResponse);
+    const v2 = (await body(
+      (await view(request('/v2/', { params: { version: 'v2' } }))) as ApiResponse,
+    )) as object[];
+    expect(v1).toEqual([1, 2, 3, 4, 5]);
+    expect(v2[0]).toEqual({ id: 1, name: 'c' });
+  });
+});
+
+describe('OrderingFilter', () => {
+  /** A query that records every ordering it is asked for. */
+  function recording(): { query: OrderedQuery<Row>; asked: OrderTerm[][] } {
+    const asked: OrderTerm[][] = [];
+    const wrap = (inner: OrderedQuery<Row>): OrderedQuery<Row> =>
+      new Proxy(inner, {
+        get(target, key, receiver) {
+          if (key === 'orderBy') {
+            return (terms: OrderTerm[]) => {
+              asked.push([...terms]);
+              return wrap(target.orderBy(terms));
+            };
+          }
+          const value = Reflect.get(target, key, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    return { query: wrap(fromArray(ROWS)), asked };
+  }
+
+  it('keeps declared fields only, in the order given', () => {
+    const filter = new OrderingFilter({ orderingFields: ['name', 'rank'] });
+    const ordering = filter.getOrdering(request('/?ordering= -rank ,secret,name,--name,'), fromArray(ROWS));
+    expect(ordering).toEqual(['-rank', 'name']);
+  });
+
+  it('falls back to its own ordering, then the view ordering, then nothing', () => {
+    const r = request('/?ordering=secret');
+    expect(
+      new OrderingFilter({ ordering: 'name' }).getOrdering(r, fromArray(ROWS), { ordering: 'rank' }),
+    ).toBe('name');
+    expect(new OrderingFilter().getOrdering(r, fromArray(ROWS), { ordering: 'rank' })).toBe('rank');
+    expect(new OrderingFilter().getOrdering(r, fromArray(ROWS))).toBeNull();
+  });
+
+  it('without declared fields a client cannot choose, and the query is never ordered by its words', async () => {
+    const { query, asked } = recording();
+    const view = new ListView<Row>({
+      queryset: query,
+      paginationClass: TwoPerPage,
+      filterBackends: [new OrderingFilter()],
+      serializer: (row) => row.id,
+    });
+    const result = await body(await view.dispatch(request('/?ordering=secret,-id')));
+    expect(result).toMatchObject({ results: [1, 2] });
+    expect(asked).toEqual([]);
+  });
+
+  it('reorders offset-style queries through query.orderBy', async () => {
+    const { query, asked } = recording();
+    const view = new ListView<Row>({
+      queryset: query,
+      paginationClass: TwoPerPage,
+      orderingFields: ['name'],
+      filterBackends: [new OrderingFilter()],
+      serializer: (row) => row.name,
+    });
+    expect(await body(await view.dispatch(request('/?ordering=-name,rank')))).toMatchObject({
+      results: ['e', 'd'],
+    });
+    expect(asked).toEqual([[{ field: 'name', direction: 'desc' }]]);
+  });
+
+  it('drives cursor pagination, with the ordering param kept in links', async () => {
+    class ByCursor extends CursorPagination {
+      override pageSize = 2;
+      override ordering = 'id';
+    }
+    const view = () =>
+      new ListView<Row>({
+        queryset: fromArray(ROWS),
+        paginationClass: ByCursor,
+        orderingFields: ['rank', 'name'],
+        filterBackends: [new OrderingFilter()],
+        serializer: (row) => row.id,
+      });
+    const first = (await body(await view().dispatch(request('/?ordering=rank,-name')))) as {
+      next: string;
+      results: number[];
+    };
+    expect(first.results).toEqual([5, 3]);
+    const next = new URL(first.next);
+    const second = (await body(await view().dispatch(request(next.pathname + next.search)))) as {
+      results: number[];
+    };
+    expect(second.results).toEqual([1, 2]);
+    const fallback = (await body(await view().dispatch(request('/?ordering=id')))) as { results: number[] };
+    expect(fallback.results).toEqual([1, 2]);
+  });
+
+  it('the orderingParam comes from the settings', () => {
+    const filter = new OrderingFilter({
+      orderingFields: ['name'],
+      settings: new ApiSettings({ orderingParam: 'sort' }),
+    });
+    expect(filter.getOrdering(request('/?sort=-name&ordering=name'), fromArray(ROWS))).toEqual(['-name']);
+  });
+});
