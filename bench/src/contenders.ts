@@ -16,7 +16,7 @@ import {
   type BenchOrdering,
   ORDERINGS,
   type OrderingName,
-  pagewiseCursorAt,
+  pagewiseCursorAfter,
   UNIQUE_KEY,
 } from './orderings.js';
 
@@ -80,8 +80,8 @@ export interface ContenderSet {
    * catalog lookup) is neither timed nor captured as per-page SQL.
    */
   warm(): Promise<void>;
-  /** The Pagewise cursor of the page starting at row `depth` of `ordering` (untimed set-up). */
-  cursorAt(ordering: BenchOrdering, depth: number): Promise<string | null>;
+  /** The Pagewise cursor of the page right after `row` in `ordering` (untimed set-up). */
+  cursorAfter(ordering: BenchOrdering, row: BenchRow): Promise<string>;
   /**
    * Runs `fn` on a logging Kysely instance and returns the SQL Pagewise sent meanwhile; the
    * `pagewise-sql` contenders replay what was captured for `contender`.
@@ -266,12 +266,23 @@ export function createContenders(options: {
     async warm() {
       for (const instance of [db, probe]) {
         active = instance;
-        for (const ordering of ORDERINGS) await pagewiseCursorAt(pagewiseQuery(), ordering.pagewise, 1);
+        for (const ordering of ORDERINGS) await pagewiseCursorAfter(pagewiseQuery(), ordering.pagewise);
         await offsetQuery().count();
       }
       active = db;
     },
-    cursorAt: (ordering, depth) => pagewiseCursorAt(pagewiseQuery(), ordering.pagewise, depth),
+    // A query holding only that row: the adapter reads its position, whatever the depth.
+    cursorAfter: (ordering, row) =>
+      pagewiseCursorAfter(
+        fromKysely(
+          db
+            .selectFrom(table)
+            .select([...COLUMNS])
+            .where('id', '=', row.id),
+          { db, uniqueKey: UNIQUE_KEY },
+        ),
+        ordering.pagewise,
+      ),
     async capture(contender, fn) {
       const queries: CompiledQuery[] = [];
       capturing = queries;

@@ -20,7 +20,7 @@ import {
 import { Bench } from 'tinybench';
 import type { BenchRow } from './bench-table.js';
 import type { BenchDatabase } from './contenders.js';
-import { pagewiseCursorAt, UNIQUE_KEY } from './orderings.js';
+import { cursorOrder, pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
 
 /** Per-page CPU time of one Pagewise code path, in microseconds. */
 export interface CpuResult {
@@ -92,7 +92,9 @@ export async function measureCpuCost(options: { pageSize: number; timeMs: number
   const { pageSize } = options;
   const rows = memoryRows(10_000);
   const memory: OrderedQuery<BenchRow> = fromArray(rows, { ordering: ORDERING, uniqueKey: UNIQUE_KEY });
-  const cursorUrl = `${URL_BASE}?cursor=${await pagewiseCursorAt(memory, ORDERING, rows.length / 2)}`;
+  const [middle] = await memory.fetch({ order: cursorOrder(ORDERING), after: null, offset: 4999, limit: 1 });
+  const token = await pagewiseCursorAfter(fromArray([middle!.row], { uniqueKey: UNIQUE_KEY }), ORDERING);
+  const cursorUrl = `${URL_BASE}?cursor=${token}`;
   const cursor = new CursorPagination({ pageSize, ordering: ORDERING });
   const pageNumber = new PageNumberPagination({ pageSize });
   const limitOffset = new LimitOffsetPagination({ defaultLimit: pageSize });

@@ -142,19 +142,20 @@ export function cursorOrder(ordering: OrderingInput, uniqueKey: string = UNIQUE_
 }
 
 /**
- * The Pagewise cursor token of the page whose first row is row `depth` of `ordering`: what the
- * previous page's `next` link carries. The position comes from the adapter itself (one untimed
- * OFFSET fetch through the `OrderedQuery` contract), so it is encoded exactly as the adapter
- * encodes positions (microsecond timestamps, for one). `null` at depth 0.
+ * The Pagewise cursor token of the page that starts right after a row: what the `next` link of
+ * the page ending at that row carries. `rowQuery` holds just that row; its position comes from
+ * the adapter itself (through the `OrderedQuery` contract), so it is encoded exactly as the
+ * adapter encodes positions (microsecond timestamps, for one).
+ *
+ * @example
+ * const token = await pagewiseCursorAfter(fromKysely(db.selectFrom('t').selectAll().where('id', '=', 7)), ['-created', '-id']);
  */
-export async function pagewiseCursorAt(
-  query: OrderedQuery<unknown>,
+export async function pagewiseCursorAfter(
+  rowQuery: OrderedQuery<unknown>,
   ordering: OrderingInput,
-  depth: number,
-): Promise<string | null> {
-  if (depth === 0) return null;
-  const order = cursorOrder(ordering, query.uniqueKey ?? UNIQUE_KEY);
-  const [row] = await query.fetch({ order, after: null, offset: depth - 1, limit: 1 });
-  if (row === undefined) throw new Error(`No row at depth ${depth}`);
+): Promise<string> {
+  const order = cursorOrder(ordering, rowQuery.uniqueKey ?? UNIQUE_KEY);
+  const [row] = await rowQuery.fetch({ order, after: null, offset: 0, limit: 1 });
+  if (row === undefined) throw new Error('pagewiseCursorAfter: the query holds no row');
   return encodeCursor({ offset: 0, reverse: false, position: row.position }, { order });
 }

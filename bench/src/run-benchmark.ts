@@ -115,16 +115,19 @@ async function depthPoint(
   const before = {} as Record<OrderingName, BenchRow | null>;
   const cursors = {} as Record<OrderingName, string | null>;
   for (const ordering of ORDERINGS) {
-    cursors[ordering.name] = await set.cursorAt(ordering, depth);
     if (depth === 0) {
       before[ordering.name] = null;
+      cursors[ordering.name] = null;
       continue;
     }
     const { rows } = await pool.query<BenchRow>(
       `SELECT ${COLUMNS.join(', ')} FROM ${table} ORDER BY ${ordering.orderBy} OFFSET $1 LIMIT 1`,
       [depth - 1],
     );
-    before[ordering.name] = rows[0] ?? null;
+    const row = rows[0];
+    if (row === undefined) throw new Error(`No row at depth ${depth} of ${table}`);
+    before[ordering.name] = row;
+    cursors[ordering.name] = await set.cursorAfter(ordering, row);
   }
   return { depth, before, cursors };
 }
