@@ -189,6 +189,13 @@ export function buildRoutes(): Routes {
           { versioningClass: AcceptHeaderVersioning },
         ),
       )
+      .add('/raw/accept/', 'raw-accept', (request: ApiRequest) => {
+        // A plain handler (no view) choosing a version by itself.
+        const scheme = new AcceptHeaderVersioning({ allowedVersions: ['1'], defaultVersion: '1' });
+        request.versioningScheme = scheme;
+        request.version = scheme.determineVersion(request);
+        return { version: request.version };
+      })
       // TestURLReversing
       .add('/reverse/unversioned/', 'r-unversioned', ReverseView.asView({ versioningClass: null }))
       .add('/reverse/query/', 'r-query', ReverseView.asView({ versioningClass: QueryParameterVersioning }))

@@ -85,6 +85,15 @@ describeBindings('content negotiation', (binding) => {
       expect(unsatisfiable.headers.get('vary')).toBe('Accept');
     });
 
+    it('a plain handler that versions by Accept varies too', async () => {
+      const ok = await accept('application/json; version=1', '/raw/accept/');
+      expect(ok.json()).toEqual({ version: '1' });
+      expect(ok.headers.get('vary')).toBe('Accept');
+      const refused = await accept('application/json; version=5', '/raw/accept/');
+      expect(refused.status).toBe(406);
+      expect(refused.headers.get('vary')).toBe('Accept');
+    });
+
     it('merged into an existing Vary, without duplicates', async () => {
       const kept = await accept('application/json; version=3', '/version/accept-keeps-vary/');
       expect(kept.json()).toEqual({ version: '3' });

@@ -4,6 +4,7 @@ import { toApiResponse } from '../views/api-view.js';
 import { ApiRequest, type FromHttpInit } from './api-request.js';
 import { ApiResponse, jsonReplacer } from './api-response.js';
 import type { TrustedOriginOptions } from './trusted-origin.js';
+import { patchVaryHeaders } from './vary.js';
 
 /** What every HTTP binding takes. */
 export interface BindingOptions extends TrustedOriginOptions {
@@ -21,6 +22,16 @@ export const SERVER_ERROR_DETAIL = 'A server error occurred.';
 
 function logError(error: unknown, request: ApiRequest | null): void {
   console.error(`pagewise: ${request?.method ?? ''} ${request?.url.pathname ?? ''} failed:`, error);
+}
+
+/**
+ * A plain handler that set a versioning scheme itself still varies on what the scheme reads
+ * (views already did this when rendering).
+ */
+function withSchemeVary(response: ApiResponse, request: ApiRequest | null): ApiResponse {
+  const vary = (request?.versioningScheme as { varyHeaders?: unknown } | null | undefined)?.varyHeaders;
+  if (Array.isArray(vary) && vary.length > 0) patchVaryHeaders(response.headers, vary);
+  return response;
 }
 
 /** The trust options of a binding, without the rest. */
@@ -62,9 +73,11 @@ export async function answerRequest(
       namespace: match.namespace,
     });
     request.routes = options.routes;
-    return toApiResponse(await match.handler(request));
+    return withSchemeVary(toApiResponse(await match.handler(request)), request);
   } catch (error) {
-    if (error instanceof ApiError) return new ApiResponse(error.toJSON(), { status: error.status });
+    if (error instanceof ApiError) {
+      return withSchemeVary(new ApiResponse(error.toJSON(), { status: error.status }), request);
+    }
     (options.onError ?? logError)(error, request);
     return new ApiResponse({ detail: SERVER_ERROR_DETAIL }, { status: 500 });
   }
