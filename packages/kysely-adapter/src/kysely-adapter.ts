@@ -416,8 +416,24 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   async #fetchOffset(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
     const shared = this.#shared;
-    const key = JSON.stringify(['o', this.#terms, window.offset > 0]);
-    const template = shared.template(key, () => withLimit(this.#node, 0, window.offset > 0 ? 1 : null));
+    let node = this.#node;
+    let nullable: boolean[] | null = null;
+    if (this.#terms !== null) {
+      // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
+      const order = this.#terms.map(settleNulls);
+      const plans = await this.#plan(order);
+      nullable = plans.map((p) => p.info.nullable);
+      const items = orderByItems(
+        order,
+        plans.map((p) => p.expr),
+        (i) => !plans[i]!.info.nullable,
+        shared.capabilities,
+      );
+      node = SelectQueryNode.cloneWithOrderByItems(this.#core, items);
+    }
+    const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0]);
+    const ordered = node;
+    const template = shared.template(key, () => withLimit(ordered, 0, window.offset > 0 ? 1 : null));
     const rows = await shared.run(template, [window.limit, window.offset]);
     return rows.map((row) => ({ row: row as O, position: [] }));
   }
