@@ -6,7 +6,12 @@ import { ApiResponse, jsonReplacer } from './api-response.js';
 import type { TrustedOriginOptions } from './trusted-origin.js';
 import { patchVaryHeaders } from './vary.js';
 
-/** What every HTTP binding takes. */
+/**
+ * What every HTTP binding takes.
+ *
+ * @example
+ * createNodeHandler({ routes, allowedHosts: ['api.example.org'], trustProxy: true })
+ */
 export interface BindingOptions extends TrustedOriginOptions {
   /** The route table to serve; the bindings put it on `request.routes` for `reverse`. */
   readonly routes: Routes;
@@ -17,7 +22,12 @@ export interface BindingOptions extends TrustedOriginOptions {
   readonly onError?: (error: unknown, request: ApiRequest | null) => void;
 }
 
-/** The 500 body: never the error's own message, which may hold internals. */
+/**
+ * The 500 body: never the error's own message, which may hold internals.
+ *
+ * @example
+ * // 500 body: { "detail": "A server error occurred." }
+ */
 export const SERVER_ERROR_DETAIL = 'A server error occurred.';
 
 function logError(error: unknown, request: ApiRequest | null): void {
@@ -83,7 +93,12 @@ export async function answerRequest(
   }
 }
 
-/** A response as bytes to send: the body is `null` for HEAD, 204 and 304. */
+/**
+ * A response as bytes to send: the body is `null` for HEAD, 204 and 304.
+ *
+ * @example
+ * toWire(new ApiResponse({ a: 1 }), 'GET').body // '{"a":1}'
+ */
 export interface WireResponse {
   readonly status: number;
   readonly headers: Headers;
@@ -93,6 +108,9 @@ export interface WireResponse {
 /**
  * What goes on the wire for `response`, with `toFetchResponse`'s rules: a string body with a
  * `Content-Type` is sent as it is, anything else as JSON.
+ *
+ * @example
+ * toWire(new ApiResponse([1]), 'HEAD') // { status: 200, headers, body: null }
  */
 export function toWire(response: ApiResponse, method: string): WireResponse {
   const headers = new Headers(response.headers);
@@ -110,7 +128,12 @@ export function toWire(response: ApiResponse, method: string): WireResponse {
   return { status: response.status, headers, body: empty ? null : body };
 }
 
-/** Headers as a record for Node-style APIs; `Set-Cookie` stays a list. */
+/**
+ * Headers as a record for Node-style APIs; `Set-Cookie` stays a list.
+ *
+ * @example
+ * headerRecord(new Headers({ vary: 'Accept' })) // { vary: 'Accept' }
+ */
 export function headerRecord(headers: Headers): Record<string, string | string[]> {
   const record: Record<string, string | string[]> = {};
   for (const [name, value] of headers) {

@@ -7,7 +7,12 @@ import {
 } from '../versioning/media-type.js';
 import type { Renderer } from './renderers.js';
 
-/** The outcome of content negotiation for one request. */
+/**
+ * The outcome of content negotiation for one request.
+ *
+ * @example
+ * selectRenderer({ accept: 'text/html' }, defaultRenderers).contentType // 'text/html; charset=utf-8'
+ */
 export interface Negotiated {
   readonly renderer: Renderer;
   /**
@@ -20,7 +25,12 @@ export interface Negotiated {
   readonly contentType: string;
 }
 
-/** What negotiation reads from a request. */
+/**
+ * What negotiation reads from a request.
+ *
+ * @example
+ * selectRenderer({ accept: request.headers.get('accept'), format: 'json' }, defaultRenderers)
+ */
 export interface NegotiationInput {
   /** The `Accept` header; missing means `*\/*`. */
   readonly accept: string | null;
@@ -99,6 +109,9 @@ export function selectRenderer(input: NegotiationInput, renderers: readonly Rend
 /**
  * The first renderer, used when negotiation itself failed and the error still needs a body
  * (DRF's `perform_content_negotiation(force=True)`).
+ *
+ * @example
+ * forcedRenderer(defaultRenderers).renderer // jsonRenderer
  */
 export function forcedRenderer(renderers: readonly Renderer[]): Negotiated {
   const renderer = renderers[0];

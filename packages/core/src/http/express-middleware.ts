@@ -2,7 +2,12 @@ import { ApiRequest, type NodeRequestLike } from './api-request.js';
 import { answerRequest, type BindingOptions } from './binding.js';
 import { type NodeResponseLike, writeNodeResponse } from './node-handler.js';
 
-/** Options of the Express middleware. */
+/**
+ * Options of the Express middleware.
+ *
+ * @example
+ * app.use(createExpressMiddleware({ routes, fallthrough: true }));
+ */
 export interface ExpressMiddlewareOptions extends BindingOptions {
   /**
    * Pass requests no route matches on to the next middleware instead of answering 404.

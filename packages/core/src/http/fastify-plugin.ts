@@ -1,19 +1,34 @@
 import { ApiRequest, type NodeRequestLike } from './api-request.js';
 import { answerRequest, type BindingOptions, headerRecord, toWire } from './binding.js';
 
-/** The parts of a Fastify request the handler reads. */
+/**
+ * The parts of a Fastify request the handler reads.
+ *
+ * @example
+ * createFastifyHandler({ routes })(request, reply)
+ */
 export interface FastifyRequestLike {
   readonly raw: NodeRequestLike;
 }
 
-/** The parts of a Fastify reply the handler uses. */
+/**
+ * The parts of a Fastify reply the handler uses.
+ *
+ * @example
+ * createFastifyHandler({ routes })(request, reply)
+ */
 export interface FastifyReplyLike {
   code(status: number): unknown;
   headers(values: Record<string, string | string[]>): unknown;
   send(payload?: string | Uint8Array): unknown;
 }
 
-/** The part of a Fastify instance the plugin uses. */
+/**
+ * The part of a Fastify instance the plugin uses.
+ *
+ * @example
+ * await fastify.register(createFastifyPlugin({ routes }));
+ */
 export interface FastifyInstanceLike {
   all(
     path: string,

@@ -16,7 +16,12 @@ export function createFetchHandler(options: BindingOptions): (request: Request) 
   };
 }
 
-/** The part of a Hono `Context` the handler reads. */
+/**
+ * The part of a Hono `Context` the handler reads.
+ *
+ * @example
+ * app.all('*', createHonoHandler({ routes }));
+ */
 export interface HonoContextLike {
   readonly req: { readonly raw: Request };
 }

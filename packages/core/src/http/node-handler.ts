@@ -2,13 +2,23 @@ import { ApiRequest, type NodeRequestLike } from './api-request.js';
 import type { ApiResponse } from './api-response.js';
 import { answerRequest, type BindingOptions, headerRecord, toWire } from './binding.js';
 
-/** The parts of a Node `ServerResponse` the bindings use. */
+/**
+ * The parts of a Node `ServerResponse` the bindings use.
+ *
+ * @example
+ * http.createServer((req, res) => writeNodeResponse(res, new ApiResponse({ ok: true }), 'GET'));
+ */
 export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string | string[]>): unknown;
   end(body?: string): unknown;
 }
 
-/** Writes an answer to a Node response. */
+/**
+ * Writes an answer to a Node response.
+ *
+ * @example
+ * writeNodeResponse(res, new ApiResponse({ detail: 'Not found.' }, { status: 404 }), req.method);
+ */
 export function writeNodeResponse(res: NodeResponseLike, response: ApiResponse, method: string): void {
   const wire = toWire(response, method);
   res.writeHead(wire.status, headerRecord(wire.headers));

@@ -3,7 +3,12 @@ import { type MediaType, parseMediaType } from '../versioning/media-type.js';
 import type { ApiRequest } from './api-request.js';
 import { jsonReplacer } from './api-response.js';
 
-/** What a renderer is told besides the data. */
+/**
+ * What a renderer is told besides the data.
+ *
+ * @example
+ * jsonRenderer.render(data, { request, status: 200, acceptedMediaType: 'application/json' })
+ */
 export interface RenderContext {
   readonly request: ApiRequest | null;
   readonly status: number;
@@ -99,5 +104,10 @@ export const browsableHtmlRenderer: Renderer = Object.freeze({
   },
 });
 
-/** The renderers of a view unless it names its own: JSON first (the default), then HTML. */
+/**
+ * The renderers of a view unless it names its own: JSON first (the default), then HTML.
+ *
+ * @example
+ * class Api extends ApiView { renderers = [jsonRenderer]; } // JSON only
+ */
 export const defaultRenderers: readonly Renderer[] = Object.freeze([jsonRenderer, browsableHtmlRenderer]);

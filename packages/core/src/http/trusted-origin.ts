@@ -1,6 +1,11 @@
 import { ValidationError } from '../errors.js';
 
-/** How the HTTP bindings decide which origin absolute links may use. */
+/**
+ * How the HTTP bindings decide which origin absolute links may use.
+ *
+ * @example
+ * createFetchHandler({ routes, allowedHosts: ['.example.org'], trustProxy: true })
+ */
 export interface TrustedOriginOptions {
   /**
    * Hosts (port ignored) a request may name, Django's `ALLOWED_HOSTS`: exact names, `.example.org`
@@ -22,7 +27,12 @@ export interface TrustedOriginOptions {
   readonly trustProxy?: boolean;
 }
 
-/** The default `allowedHosts`: the local machine only. */
+/**
+ * The default `allowedHosts`: the local machine only.
+ *
+ * @example
+ * createNodeHandler({ routes, allowedHosts: [...DEFAULT_ALLOWED_HOSTS, 'api.example.org'] })
+ */
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = Object.freeze(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -96,7 +106,12 @@ function firstValue(header: string | null | undefined): string | null {
   return first ? first : null;
 }
 
-/** What a binding knows about where a request arrived. */
+/**
+ * What a binding knows about where a request arrived.
+ *
+ * @example
+ * trustedOrigin({ host: req.headers.host, protocol: 'http', forwardedHost: null })
+ */
 export interface OriginEvidence {
   /** The `Host` header (or HTTP/2 `:authority`). */
   readonly host: string | null;

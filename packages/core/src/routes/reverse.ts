@@ -4,7 +4,12 @@ import { replaceQueryParam } from '../http/query-string.js';
 import { ApiSettings } from '../settings.js';
 import { NoReverseMatch, Routes } from './routes.js';
 
-/** What `reverse` takes besides the route name. */
+/**
+ * What `reverse` takes besides the route name.
+ *
+ * @example
+ * reverse('article-detail', { kwargs: { pk: 7 }, request, format: 'json' })
+ */
 export interface ReverseOptions {
   /** Positional path arguments. @default [] */
   readonly args?: ReadonlyArray<string | number>;

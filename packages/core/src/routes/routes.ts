@@ -4,10 +4,18 @@ import type { ApiRequest, RouteParams } from '../http/api-request.js';
 /**
  * What a route runs. Views made with `ListView.asView()` or `apiView()` answer an `ApiResponse`;
  * a plain handler may answer an `ApiResponse` or data (sent as JSON with status 200).
+ *
+ * @example
+ * const health: RouteHandler = () => ({ ok: true });
  */
 export type RouteHandler = (request: ApiRequest) => unknown;
 
-/** One compiled route. */
+/**
+ * One compiled route.
+ *
+ * @example
+ * routes.routes.map((route) => route.fullName) // ['article-list', 'v1:article-list']
+ */
 export interface Route {
   /** The full pattern, prefixes included: `/v1/articles/:pk/`. */
   readonly pattern: string;
@@ -22,7 +30,12 @@ export interface Route {
   readonly params: readonly string[];
 }
 
-/** What `Routes.match` found for a path. */
+/**
+ * What `Routes.match` found for a path.
+ *
+ * @example
+ * routes.match('/v1/articles/7/') // { params: { pk: '7' }, namespace: 'v1', ... }
+ */
 export interface RouteMatch {
   readonly route: Route;
   readonly handler: RouteHandler | null;
@@ -34,6 +47,9 @@ export interface RouteMatch {
 /**
  * Django's `NoReverseMatch`: no route of that name accepts those arguments. `reverse` falls back
  * to the unversioned route when a versioning scheme's reverse throws it.
+ *
+ * @example
+ * expect(() => routes.reversePath('nope')).toThrow(NoReverseMatch);
  */
 export class NoReverseMatch extends Error {
   constructor(message: string) {

@@ -2,7 +2,12 @@ import type { ApiRequest, RouteParams } from '../http/api-request.js';
 import { plainReverse, type ReverseOptions } from '../routes/reverse.js';
 import { ApiSettings } from '../settings.js';
 
-/** What a versioning scheme takes; omitted keys come from `settings`. */
+/**
+ * What a versioning scheme takes; omitted keys come from `settings`.
+ *
+ * @example
+ * new URLPathVersioning({ allowedVersions: ['v1', 'v2'], defaultVersion: 'v1' })
+ */
 export interface VersioningOptions {
   /** Version used when the request names none. Always allowed. @default settings.defaultVersion (null) */
   defaultVersion?: string | null;
@@ -17,7 +22,12 @@ export interface VersioningOptions {
   settings?: ApiSettings;
 }
 
-/** A versioning class, as views and `ApiSettings.defaultVersioningClass` take it. */
+/**
+ * A versioning class, as views and `ApiSettings.defaultVersioningClass` take it.
+ *
+ * @example
+ * const settings = new ApiSettings({ defaultVersioningClass: AcceptHeaderVersioning });
+ */
 export type VersioningClass = new (options?: { settings?: ApiSettings }) => BaseVersioning;
 
 /**

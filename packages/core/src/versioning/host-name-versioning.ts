@@ -2,7 +2,12 @@ import { NotFound } from '../errors.js';
 import type { ApiRequest, RouteParams } from '../http/api-request.js';
 import { BaseVersioning, type VersioningOptions } from './base-versioning.js';
 
-/** Options of `HostNameVersioning`. */
+/**
+ * Options of `HostNameVersioning`.
+ *
+ * @example
+ * new HostNameVersioning({ hostnameRegex: /^api-(v\d+)\.example\.org$/ })
+ */
 export interface HostNameVersioningOptions extends VersioningOptions {
   /**
    * Its first group is the version. @default DRF's /^([a-zA-Z0-9]+)\.[a-zA-Z0-9]+\.[a-zA-Z0-9]+$/

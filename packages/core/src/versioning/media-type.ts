@@ -2,6 +2,9 @@
  * One media range of an `Accept` header (or a media type), parsed the way Django's
  * `parse_header_parameters` does: the type is lower-cased, parameter names are trimmed and
  * lower-cased, values are trimmed and un-quoted. Later duplicates of a parameter win.
+ *
+ * @example
+ * parseMediaType('application/json; version=2') // { type: 'application', subtype: 'json', params: { version: '2' }, ... }
  */
 export interface MediaType {
   /** The range as the client wrote it, trimmed: `application/json; version=2`. */

@@ -18,10 +18,20 @@ export class MethodNotAllowed extends ApiError {
   }
 }
 
-/** A function answering one request, for `apiView`. */
+/**
+ * A function answering one request, for `apiView`.
+ *
+ * @example
+ * const handler: ViewFunction = (request) => ({ version: request.version });
+ */
 export type ViewFunction = (request: ApiRequest, view: ApiView) => unknown;
 
-/** Options of `ApiView`; each may also be set as a field of a subclass. */
+/**
+ * Options of `ApiView`; each may also be set as a field of a subclass.
+ *
+ * @example
+ * Health.asView({ versioningClass: null, renderers: [jsonRenderer] })
+ */
 export interface ApiViewOptions {
   /** @default ApiSettings.defaults */
   settings?: ApiSettings;
@@ -35,7 +45,12 @@ export interface ApiViewOptions {
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-/** Turns what a handler returned into a response: data becomes a 200. */
+/**
+ * Turns what a handler returned into a response: data becomes a 200.
+ *
+ * @example
+ * toApiResponse({ ok: true }).status // 200
+ */
 export function toApiResponse(value: unknown): ApiResponse {
   return value instanceof ApiResponse ? value : new ApiResponse(value);
 }

@@ -8,16 +8,31 @@ import type { ApiSettings } from '../settings.js';
 import { ApiView, type ApiViewOptions } from './api-view.js';
 import type { FilterBackend, FilterView } from './ordering-filter.js';
 
-/** A pagination class, as views and `ApiSettings.defaultPaginationClass` take it. */
+/**
+ * A pagination class, as views and `ApiSettings.defaultPaginationClass` take it.
+ *
+ * @example
+ * class ArticleList extends ListView<Article> { paginationClass: PaginationClass = CursorPagination; }
+ */
 export type PaginationClass = new (options?: { settings?: ApiSettings }) => BasePagination;
 
-/** What a serializer is told besides the row. */
+/**
+ * What a serializer is told besides the row.
+ *
+ * @example
+ * serializer: (row, { request }) => ({ ...row, url: reverse('article-detail', { kwargs: { pk: row.id }, request }) })
+ */
 export interface SerializerContext<Row> {
   readonly request: ApiRequest;
   readonly view: ListView<Row>;
 }
 
-/** Options of `ListView`; each may also be set as a field of a subclass. */
+/**
+ * Options of `ListView`; each may also be set as a field of a subclass.
+ *
+ * @example
+ * ListView.asView({ queryset: fromArray(rows), paginationClass: PageNumberPagination })
+ */
 export interface ListViewOptions<Row> extends ApiViewOptions {
   /** The rows to list, or a function making them per request. */
   queryset?: OrderedQuery<Row> | ((request: ApiRequest) => OrderedQuery<Row> | Promise<OrderedQuery<Row>>);

@@ -4,7 +4,12 @@ import type { OrderedQuery } from '../pagination/ordered-query.js';
 import { type OrderingInput, parseOrdering } from '../pagination/ordering.js';
 import { ApiSettings } from '../settings.js';
 
-/** What filter backends may read on the view that runs them. */
+/**
+ * What filter backends may read on the view that runs them.
+ *
+ * @example
+ * new OrderingFilter().getOrdering(request, query, { ordering: '-published', orderingFields: ['title'] })
+ */
 export interface FilterView extends PaginationView {
   /** The default ordering. */
   readonly ordering?: OrderingInput | null;
@@ -26,7 +31,12 @@ export interface FilterBackend {
   ): OrderedQuery<Row> | Promise<OrderedQuery<Row>>;
 }
 
-/** Options of `OrderingFilter`. */
+/**
+ * Options of `OrderingFilter`.
+ *
+ * @example
+ * new OrderingFilter({ orderingFields: ['title', 'published'], ordering: '-published' })
+ */
 export interface OrderingFilterOptions {
   /**
    * Fields a client may name in `?ordering=`; others are dropped. `null` takes the view's
