@@ -114,7 +114,7 @@ describe('ListView', () => {
 
   it('filters first, then paginates', async () => {
     const onlyRankTwo: FilterBackend = {
-      filterQueryset: <R>(_request: ApiRequest, query: OrderedQuery<R>) =>
+      filterQueryset: <R>(_request: ApiRequest, _query: OrderedQuery<R>) =>
         fromArray(ROWS.filter((row) => row.rank === 2)) as unknown as OrderedQuery<R>,
     };
     const view = new RowList({ filterBackends: [onlyRankTwo] });
