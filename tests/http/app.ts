@@ -12,7 +12,6 @@ import {
   HostNameVersioning,
   LimitOffsetPagination,
   ListView,
-  type ListViewOptions,
   NamespaceVersioning,
   OrderingFilter,
   PageNumberPagination,
@@ -120,7 +119,7 @@ export function buildRoutes(): Routes {
       .add(
         '/articles/',
         'ns-article-list',
-        ListView.asView<ListView<Article>, ListViewOptions<Article>>({
+        ListView.asView({
           queryset: articles,
           versioningClass: NamespaceVersioning,
           paginationClass: null,
@@ -254,7 +253,7 @@ export function buildRoutes(): Routes {
       .add(
         '/api/:version(v1|v2)/articles/',
         'article-list',
-        ListView.asView<ListView<Article>, ListViewOptions<Article>>({
+        ListView.asView({
           queryset: articles,
           paginationClass: ThreePerPage,
           versioningClass: URLPathVersioning,
@@ -277,7 +276,7 @@ export function buildRoutes(): Routes {
       .add(
         '/api/cursor/articles/',
         'cursor-list',
-        ListView.asView<ListView<Article>, ListViewOptions<Article>>({
+        ListView.asView({
           queryset: articles,
           paginationClass: ThreeByCursor,
           versioningClass: null,
@@ -288,7 +287,7 @@ export function buildRoutes(): Routes {
       .add(
         '/api/offset/articles/',
         'offset-list',
-        ListView.asView<ListView<Article>, ListViewOptions<Article>>({
+        ListView.asView({
           queryset: articles,
           paginationClass: TwoByOffset,
           versioningClass: null,
@@ -301,7 +300,7 @@ export function buildRoutes(): Routes {
       .add(
         '/api/all/articles/',
         'all-list',
-        ListView.asView<ListView<Article>, ListViewOptions<Article>>({
+        ListView.asView({
           queryset: articles,
           paginationClass: null,
           serializer: (article: Article) => article.id,
@@ -310,7 +309,7 @@ export function buildRoutes(): Routes {
       .add(
         '/api/settings/articles/',
         'settings-list',
-        ListView.asView<ListView<Article>, ListViewOptions<Article>>({
+        ListView.asView({
           queryset: articles,
           settings: new ApiSettings({
             defaultPaginationClass: PageNumberPagination,

@@ -6,7 +6,6 @@ import {
   CursorPagination,
   type FilterBackend,
   ListView,
-  type ListViewOptions,
   type OrderedQuery,
   OrderingFilter,
   type OrderTerm,
@@ -96,7 +95,7 @@ describe('ListView', () => {
       override ordering = 'id';
       override pageSizeQueryParam = 'size';
     }
-    const handler = ListView.asView<ListView<Row>, ListViewOptions<Row>>({
+    const handler = ListView.asView({
       queryset: fromArray(ROWS),
       paginationClass: Sized,
       serializer: (r: Row) => r.id,
@@ -122,7 +121,7 @@ describe('ListView', () => {
   });
 
   it('the serializer branches on request.version', async () => {
-    const view = ListView.asView<ListView<Row>, ListViewOptions<Row>>({
+    const view = ListView.asView({
       queryset: fromArray(ROWS),
       paginationClass: null,
       versioningClass: URLPathVersioning,

@@ -36,8 +36,12 @@ export interface SerializerContext<Row> {
 export interface ListViewOptions<Row> extends ApiViewOptions {
   /** The rows to list, or a function making them per request. */
   queryset?: OrderedQuery<Row> | ((request: ApiRequest) => OrderedQuery<Row> | Promise<OrderedQuery<Row>>);
-  /** Turns a row into response data; may branch on `request.version`. @default the row itself */
-  serializer?: (row: Row, context: SerializerContext<Row>) => unknown;
+  /**
+   * Turns a row into response data; may branch on `request.version`. A method signature, so a
+   * serializer typed for the row (`(row: Article) => ...`) fits `ListView.asView({...})`.
+   * @default the row itself
+   */
+  serializer?(row: Row, context: SerializerContext<Row>): unknown;
   /** `null` lists everything as a bare array. @default settings.defaultPaginationClass */
   paginationClass?: PaginationClass | null;
   /** Run in order before paginating. @default [] */
