@@ -92,3 +92,17 @@ describe('a request never makes the server fetch more than maxPageSize + 1 rows'
     expect(Math.max(...fetched)).toBeLessThanOrEqual(21);
   });
 });
+
+describe('Link header size', () => {
+  test('a Link header that would exceed 8 KiB is left out; the body keeps the links', async () => {
+    const pagination = new PageNumberPagination({ pageSize: 10 });
+    await pagination.paginateQueryset(fromArray(rows), request(`?page=2&q=${'x'.repeat(5000)}`));
+    const response = pagination.getPaginatedResponse([]);
+    expect(response.headers.get('link')).toBeNull();
+    expect((response.data as { next: string }).next).toContain('x'.repeat(5000));
+    await pagination.paginateQueryset(fromArray(rows), request('?page=2&q=short'));
+    expect(pagination.getPaginatedResponse([]).headers.get('link')).toBe(
+      '<http://testserver/?page=3&q=short>; rel="next", <http://testserver/?q=short>; rel="prev"',
+    );
+  });
+});

@@ -81,6 +81,10 @@ export interface DemoAppOptions {
   readonly db: Kysely<DemoDatabase>;
   /** @default 'path' */
   readonly versioning?: VersioningName;
+  /** Signs the feed's cursors; tampered ones are then `404 Invalid cursor`. @default null */
+  readonly cursorSecret?: string | null;
+  /** Deepest offset the offset-based endpoints serve. @default null (no cap) */
+  readonly maxOffset?: number | null;
 }
 
 /** The demo API: its route table and settings, ready for any binding. */
@@ -94,7 +98,21 @@ export interface DemoApp {
  * Builds the demo API over `db`. The same views serve every versioning scheme; only the route
  * table's shape (a `:version` segment, `v1`/`v2` namespaces, or no version in the path) changes.
  */
-export async function createDemoApp({ db, versioning = 'path' }: DemoAppOptions): Promise<DemoApp> {
+export async function createDemoApp({
+  db,
+  versioning = 'path',
+  cursorSecret = null,
+  maxOffset = null,
+}: DemoAppOptions): Promise<DemoApp> {
+  const Pages = class extends ArticlePages {
+    override maxOffset = maxOffset;
+  };
+  const Offsets = class extends ArticleOffsets {
+    override maxOffset = maxOffset;
+  };
+  const Feed = class extends ArticleFeed {
+    override cursorSecret = cursorSecret;
+  };
   const settings = new ApiSettings({
     defaultVersioningClass: versioningClass(versioning),
     defaultVersion: versioning === 'path' || versioning === 'namespace' ? null : 'v1',
@@ -119,7 +137,7 @@ export async function createDemoApp({ db, versioning = 'path' }: DemoAppOptions)
       queryset: articleQuery,
       serializer,
       paginationClass,
-      ...(paginationClass === ArticleFeed
+      ...(paginationClass === Feed
         ? {
             filterBackends: [
               new OrderingFilter({ orderingFields: ['published_at', 'rating', 'title', 'id'] }),
@@ -165,7 +183,7 @@ export async function createDemoApp({ db, versioning = 'path' }: DemoAppOptions)
     }
   }
 
-  const paginators = { pages: new ArticlePages(), offsets: new ArticleOffsets(), feed: new ArticleFeed() };
+  const paginators = { pages: new Pages(), offsets: new Offsets(), feed: new Feed() };
   const openapi = (request: ApiRequest) => {
     const asked = request.queryParams.get('openapi');
     if (asked !== null && asked !== '3.0' && asked !== '3.1')
@@ -176,17 +194,13 @@ export async function createDemoApp({ db, versioning = 'path' }: DemoAppOptions)
   const declare = (routes: Routes, prefix: string) =>
     routes
       .add(`${prefix}/`, 'api-root', withDatabaseErrors(Root.asView()))
-      .add(`${prefix}/articles/`, 'article-list', withDatabaseErrors(listArticles(ArticlePages, 'Articles')))
+      .add(`${prefix}/articles/`, 'article-list', withDatabaseErrors(listArticles(Pages, 'Articles')))
       .add(
         `${prefix}/articles/offset/`,
         'article-offset-list',
-        withDatabaseErrors(listArticles(ArticleOffsets, 'Articles by offset')),
+        withDatabaseErrors(listArticles(Offsets, 'Articles by offset')),
       )
-      .add(
-        `${prefix}/articles/feed/`,
-        'article-feed',
-        withDatabaseErrors(listArticles(ArticleFeed, 'Article feed')),
-      )
+      .add(`${prefix}/articles/feed/`, 'article-feed', withDatabaseErrors(listArticles(Feed, 'Article feed')))
       .add(`${prefix}/articles/:id(\\d+)/`, 'article-detail', withDatabaseErrors(ArticleDetail.asView()))
       .add(
         `${prefix}/authors/`,

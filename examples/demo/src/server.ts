@@ -16,7 +16,12 @@ async function main(): Promise<void> {
   const database = await openDatabase(process.env.DATABASE_URL, SQLITE_FILE);
   if (await ensureSeeded(database, ARTICLES))
     console.error(`Seeded ${ARTICLES} articles into ${database.where}`);
-  const app = await createDemoApp({ db: database.db, versioning });
+  const app = await createDemoApp({
+    db: database.db,
+    versioning,
+    cursorSecret: process.env.CURSOR_SECRET ?? null,
+    maxOffset: process.env.MAX_OFFSET ? Number(process.env.MAX_OFFSET) : null,
+  });
   const hono = new Hono();
   hono.all(
     '*',

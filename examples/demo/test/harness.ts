@@ -96,8 +96,9 @@ export interface RunningDemo {
 export async function serveDemo(
   database: DemoDatabaseHandle,
   versioning: VersioningName,
+  options: { cursorSecret?: string; maxOffset?: number } = {},
 ): Promise<RunningDemo> {
-  const app = await createDemoApp({ db: database.db, versioning });
+  const app = await createDemoApp({ db: database.db, versioning, ...options });
   const hono = new Hono();
   hono.all(
     '*',

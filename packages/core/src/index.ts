@@ -78,6 +78,7 @@ export {
 export {
   BasePagination,
   linkHeader,
+  MAX_LINK_HEADER_LENGTH,
   type OrderingSource,
   type PaginatedData,
   type PaginationView,

@@ -80,12 +80,26 @@ export abstract class BasePagination {
   }
 }
 
-/** An RFC 8288 `Link` header value for the given links, or `null` when there are none. */
+/**
+ * Longest `Link` header sent. Links echo the client's query string, and heads beyond 8-16 KiB
+ * are refused by proxies and HTTP clients (Node's own client fails on them); the body always
+ * carries the links.
+ */
+export const MAX_LINK_HEADER_LENGTH = 8 * 1024;
+
+/**
+ * An RFC 8288 `Link` header value for the given links, or `null` when there are none or it
+ * would be longer than `MAX_LINK_HEADER_LENGTH`.
+ *
+ * @example
+ * linkHeader('http://api/?page=3', 'http://api/') // '<http://api/?page=3>; rel="next", <http://api/>; rel="prev"'
+ */
 export function linkHeader(next: string | null, previous: string | null): string | null {
   const parts: string[] = [];
   if (next !== null) parts.push(`<${next}>; rel="next"`);
   if (previous !== null) parts.push(`<${previous}>; rel="prev"`);
-  return parts.length > 0 ? parts.join(', ') : null;
+  const value = parts.join(', ');
+  return value !== '' && value.length <= MAX_LINK_HEADER_LENGTH ? value : null;
 }
 
 /** A JSON response with the `Link` header set when there is a next or previous link. */
