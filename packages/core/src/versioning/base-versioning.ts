@@ -42,9 +42,13 @@ export type VersioningClass = new (options?: { settings?: ApiSettings }) => Base
  * }
  */
 export class BaseVersioning {
+  /** @default settings.defaultVersion (null) */
   defaultVersion: string | null;
+  /** @default settings.allowedVersions (null: any) */
   allowedVersions: ReadonlyArray<string | null> | null;
+  /** @default settings.versionParam ('version') */
   versionParam: string;
+  /** @default ApiSettings.defaults */
   readonly settings: ApiSettings;
   /** Request headers the version is read from, added to `Vary` on every response. @default [] */
   readonly varyHeaders: readonly string[] = [];

@@ -26,6 +26,7 @@ export interface HostNameVersioningOptions extends VersioningOptions {
 export class HostNameVersioning extends BaseVersioning {
   /** @default 'Invalid version in hostname.' */
   invalidVersionMessage = 'Invalid version in hostname.';
+  /** Its first group is the version. @default DRF's three-label regex */
   hostnameRegex: RegExp = /^([a-zA-Z0-9]+)\.[a-zA-Z0-9]+\.[a-zA-Z0-9]+$/;
 
   constructor(options: HostNameVersioningOptions = {}) {

@@ -69,9 +69,13 @@ export function toApiResponse(value: unknown): ApiResponse {
  * routes.add('/health/', 'health', Health.asView());
  */
 export class ApiView {
+  /** @default ApiSettings.defaults */
   settings: ApiSettings = ApiSettings.defaults;
+  /** `null` disables versioning. @default settings.defaultVersioningClass */
   versioningClass?: VersioningClass | null;
+  /** @default [jsonRenderer, browsableHtmlRenderer] */
   renderers: readonly Renderer[] = defaultRenderers;
+  /** Heading of the browsable page. @default the class name */
   title?: string;
   /** The request being answered. */
   request: ApiRequest | null = null;

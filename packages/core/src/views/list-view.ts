@@ -67,11 +67,17 @@ export interface ListViewOptions<Row> extends ApiViewOptions {
  * }
  */
 export class ListView<Row = unknown> extends ApiView implements FilterView {
+  /** The rows to list, or a function making them per request. */
   queryset?: ListViewOptions<Row>['queryset'];
+  /** @default the row itself */
   serializer?: ListViewOptions<Row>['serializer'];
+  /** `null` lists everything as a bare array. @default settings.defaultPaginationClass */
   paginationClass?: PaginationClass | null;
+  /** @default [] */
   filterBackends: readonly FilterBackend[] = [];
+  /** Default ordering of an `OrderingFilter`. @default null */
   ordering: OrderingInput | null = null;
+  /** Fields an `OrderingFilter` lets clients order by. @default null (none) */
   orderingFields: readonly string[] | null = null;
   #paginator: BasePagination | null | undefined;
 

@@ -63,8 +63,11 @@ export interface OrderingFilterOptions {
  * filterBackends = [new OrderingFilter({ orderingFields: ['title', 'published'] })];
  */
 export class OrderingFilter implements FilterBackend, OrderingSource {
+  /** @default null (the view's `orderingFields`) */
   orderingFields: readonly string[] | null = null;
+  /** @default null (the view's `ordering`) */
   ordering: OrderingInput | null = null;
+  /** @default settings.orderingParam ('ordering') */
   orderingParam: string;
 
   constructor(options: OrderingFilterOptions = {}) {
