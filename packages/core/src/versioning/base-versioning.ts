@@ -72,7 +72,7 @@ export class BaseVersioning {
    */
   static withOptions<T extends new (options?: VersioningOptions) => BaseVersioning>(
     this: T,
-    preset: VersioningOptions,
+    preset: NonNullable<ConstructorParameters<T>[0]>,
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: the preset subclass must extend the class it is called on
     const Base = this as new (options?: VersioningOptions) => BaseVersioning;

@@ -168,3 +168,10 @@ describe('QueryParameterVersioning', () => {
     ).toThrow('Invalid version in query parameter.');
   });
 });
+
+describe('withOptions on a scheme with its own options', () => {
+  it('presets hostnameRegex', () => {
+    const Preset = HostNameVersioning.withOptions({ hostnameRegex: /^api-(v\d)\./ });
+    expect(new Preset().determineVersion(request('http://api-v2.example.org/'))).toBe('v2');
+  });
+});
