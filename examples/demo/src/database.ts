@@ -20,6 +20,11 @@ export interface DemoDatabaseHandle {
 export async function openDatabase(url: string | undefined, sqliteFile: string): Promise<DemoDatabaseHandle> {
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+    // An idle client whose backend dies (restart, pg_terminate_backend) is dropped by the pool;
+    // without a listener its 'error' event would end the process.
+    pool.on('error', (error) =>
+      console.error(`pagewise demo: idle database connection lost: ${error.message}`),
+    );
     const db = new Kysely<DemoDatabase>({ dialect: new PostgresDialect({ pool }) });
     try {
       await sql`select 1`.execute(db);

@@ -15,7 +15,7 @@ export const TEST_ARTICLES = 3000;
 
 export interface DemoDatabaseCase {
   readonly name: 'sqlite' | 'postgres';
-  open(): Promise<DemoDatabaseHandle & { cleanup(): Promise<void> }>;
+  open(): Promise<DemoDatabaseHandle & { readonly url?: string; cleanup(): Promise<void> }>;
 }
 
 /** A fresh Postgres database for the demo, so its tables never meet other suites' tables. */
@@ -73,6 +73,7 @@ export function demoDatabases(): DemoDatabaseCase[] {
         await ensureSeeded(handle, TEST_ARTICLES);
         return {
           ...handle,
+          url,
           async cleanup() {
             await handle.db.destroy();
             await dropPostgres(pgUrl, url);
