@@ -150,7 +150,7 @@ describe.each(demoDatabases())('cursor tampering, demo on $name', (database) => 
   }, 120_000);
 
   test('cursors longer than 1 KB are refused before decoding', async () => {
-    const [{ cursor }] = await harvest(plain);
+    const { cursor } = (await harvest(plain))[0]!;
     const long = cursor + 'A'.repeat(1100 - cursor.length);
     const answer = await feed(plain, long, '');
     expect(answer.status).toBe(404);
