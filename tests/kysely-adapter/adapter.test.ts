@@ -145,6 +145,39 @@ function adapterCases(target: DatabaseTarget): void {
     }
   });
 
+  it(`[${target.name}] queries of one shape share compiled statements, never their values`, async () => {
+    const { db } = database;
+    const above = (min: number) =>
+      fromKysely(db.selectFrom(tables.items).selectAll().where('score', '>', min), { db });
+    const among = (ids: number[]) =>
+      fromKysely(db.selectFrom(tables.items).selectAll().where('id', 'in', ids), { db });
+    const scoreAbove = (min: number) =>
+      items.rows.filter((r) => r.score !== null && (r.score as number) > min).length;
+    for (const min of [3, 5, 0, 5]) {
+      expect(await above(min).count()).toEqual({ value: scoreAbove(min), exact: true });
+      const rows = (await walk(above(min), { pageSize: 2, ordering: 'score' })).flat();
+      expect(rows.map((r) => Number(r.score))).toEqual(
+        items.rows
+          .filter((r) => r.score !== null && (r.score as number) > min)
+          .map((r) => r.score)
+          .sort((a, b) => (a as number) - (b as number)),
+      );
+    }
+    expect(
+      (await walk(among([1, 2, 3]), { pageSize: 2, ordering: 'id' })).flat().map((r) => Number(r.id)),
+    ).toEqual([1, 2, 3]);
+    expect(
+      (await walk(among([7, 4]), { pageSize: 2, ordering: 'id' })).flat().map((r) => Number(r.id)),
+    ).toEqual([4, 7]);
+    const declared = fromKysely(db.selectFrom(tables.items).selectAll().where('score', '>', 3), {
+      db,
+      columns: { score: { kind: 'string', nullable: false } },
+    });
+    const order = [{ field: 'score', direction: 'asc' as const, nulls: 'last' as const }];
+    await expect(declared.fetch({ order, after: [4], offset: 0, limit: 2 })).rejects.toThrow(/bound value/);
+    expect(await above(3).fetch({ order, after: [4], offset: 0, limit: 1 })).toHaveLength(1);
+  });
+
   it(`[${target.name}] reports the builder's ORDER BY, and orderBy replaces it`, async () => {
     const { db } = database;
     const builder = db

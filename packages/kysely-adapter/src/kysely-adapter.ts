@@ -21,6 +21,7 @@ import {
   type OperationNode,
   OperationNodeTransformer,
   type OrderByItemNode,
+  PrimitiveValueListNode,
   RawNode,
   ReferenceNode,
   SelectAllNode,
@@ -30,6 +31,7 @@ import {
   type Simplify,
   sql,
   TableNode,
+  ValueListNode,
   ValueNode,
 } from 'kysely';
 import { toParameter, toPosition } from './column-codec.js';
@@ -47,6 +49,7 @@ import {
   orderByItems,
   planSegments,
   privateAlias,
+  type Segment,
   Slot,
   withLimit,
 } from './window-compiler.js';
@@ -109,8 +112,108 @@ type AnyKysely = Kysely<any>;
 // biome-ignore lint/suspicious/noExplicitAny: internally the builder is only compiled and executed.
 type AnyBuilder = SelectQueryBuilder<any, any, any>;
 
-/** Catalog reads per database: column types do not change under a running query, and reading them per request would double each page's round trips. */
-const catalogs = new WeakMap<object, Map<string, Promise<ReadonlyMap<string, CatalogRow>>>>();
+/**
+ * What is worth keeping between requests, per database (keyed by the Kysely instance's dialect
+ * adapter, which `withPlugin` copies share): the recognised dialect, catalog reads (a second
+ * round trip per page otherwise) and compiled statements per query shape. A table altered while
+ * the process runs keeps its old column kinds; `columns` overrides them.
+ */
+class DatabaseCache {
+  capabilities: DialectCapabilities | undefined;
+  readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
+  readonly shapes = new Map<string, ShapeCache>();
+
+  shape(key: string): ShapeCache {
+    let cache = this.shapes.get(key);
+    if (cache === undefined) {
+      // Shapes come from code, so they are few; the cap only guards against generated SQL.
+      if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
+      cache = { templates: new Map(), plans: new Map() };
+      this.shapes.set(key, cache);
+    }
+    return cache;
+  }
+}
+
+/** Compiled statements and ordering plans of one query shape. */
+interface ShapeCache {
+  readonly templates: Map<string, CompiledTemplate>;
+  readonly plans: Map<string, Promise<OrderPlan>>;
+}
+
+/** How one ordering is read and split into segments on one query shape. */
+interface OrderPlan {
+  readonly fields: readonly FieldPlan[];
+  readonly nullable: readonly boolean[];
+  readonly exprs: readonly OperationNode[];
+  /** Whether rows carry private columns to strip. */
+  readonly added: boolean;
+  /** Segments per pattern of NULL bound values. */
+  readonly segments: Map<string, Segment[]>;
+}
+
+const MAX_SHAPES = 500;
+const caches = new WeakMap<object, DatabaseCache>();
+
+function cacheFor(db: AnyKysely | undefined): DatabaseCache {
+  if (db === undefined) return new DatabaseCache();
+  const owner = db.getExecutor().adapter;
+  let cache = caches.get(owner);
+  if (!cache) {
+    cache = new DatabaseCache();
+    caches.set(owner, cache);
+  }
+  return cache;
+}
+
+/**
+ * Replaces the values of the query's own clauses with base `Slot`s (collected into `values`), so
+ * the statement's shape can key the caches. A plain walk that copies only the nodes on the way
+ * to a value: an `OperationNodeTransformer` costs more to construct than this whole pass.
+ */
+function parameterize(node: unknown, values: unknown[]): unknown {
+  if (Array.isArray(node)) {
+    let copy: unknown[] | undefined;
+    node.forEach((item, i) => {
+      const replaced = parameterize(item, values);
+      if (replaced !== item) (copy ??= [...node])[i] = replaced;
+    });
+    return copy ?? node;
+  }
+  if (node === null || typeof node !== 'object') return node;
+  const kind = (node as { kind?: unknown }).kind;
+  if (typeof kind !== 'string') return node;
+  if (ValueNode.is(node as OperationNode)) {
+    const value = node as ValueNode;
+    if (value.immediate || value.value instanceof Slot) return node;
+    values.push(value.value);
+    return ValueNode.create(new Slot(values.length - 1, true));
+  }
+  if (PrimitiveValueListNode.is(node as OperationNode)) {
+    const list = node as PrimitiveValueListNode;
+    return ValueListNode.create(
+      list.values.map((v) => parameterize(ValueNode.create(v), values) as OperationNode),
+    );
+  }
+  let copy: Record<string, unknown> | undefined;
+  const record = node as Record<string, unknown>;
+  for (const key in record) {
+    const child = record[key];
+    if (child === null || typeof child !== 'object') continue;
+    const replaced = parameterize(child, values);
+    if (replaced !== child) (copy ??= { ...record })[key] = replaced;
+  }
+  return copy ?? node;
+}
+
+function shapeKey(node: OperationNode): string {
+  try {
+    return JSON.stringify(node);
+  } catch {
+    // Only inline (immediate) bigints get here.
+    return JSON.stringify(node, (_key, value) => (typeof value === 'bigint' ? `${value}n` : value));
+  }
+}
 
 function identifierName(node: OperationNode | undefined): string | undefined {
   return node && IdentifierNode.is(node) ? node.name : undefined;
@@ -156,12 +259,16 @@ function directionOf(item: OrderByItemNode): 'asc' | 'desc' {
 /** Puts per-fetch values into a cached statement's `Slot` placeholders (the path without `db`). */
 class SlotFiller extends OperationNodeTransformer {
   readonly #values: readonly unknown[];
-  constructor(values: readonly unknown[]) {
+  readonly #base: readonly unknown[];
+  constructor(values: readonly unknown[], base: readonly unknown[]) {
     super();
     this.#values = values;
+    this.#base = base;
   }
   protected override transformValue(node: ValueNode): ValueNode {
-    return node.value instanceof Slot ? ValueNode.create(this.#values[node.value.index]) : node;
+    const value = node.value;
+    if (!(value instanceof Slot)) return node;
+    return ValueNode.create(value.base ? this.#base[value.index] : this.#values[value.index]);
   }
 }
 
@@ -189,7 +296,9 @@ class SharedState {
   readonly db: AnyKysely | undefined;
   readonly uniqueKey: string | null;
   readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
-  readonly templates = new Map<string, CompiledTemplate>();
+  readonly cache: DatabaseCache;
+  /** The options that change plans, as part of their cache key. */
+  readonly planKey: string;
   readonly #dialect: DialectName | DialectCapabilities | undefined;
   #capabilities: DialectCapabilities | undefined;
 
@@ -199,6 +308,8 @@ class SharedState {
     this.uniqueKey = options.uniqueKey === undefined ? 'id' : options.uniqueKey;
     this.columns = options.columns ?? {};
     this.#dialect = options.dialect;
+    this.cache = cacheFor(options.db);
+    this.planKey = JSON.stringify([this.uniqueKey, this.columns]);
   }
 
   get capabilities(): DialectCapabilities {
@@ -208,7 +319,8 @@ class SharedState {
       else if (named !== undefined) this.#capabilities = dialectCapabilities[named];
       else {
         const probe = sql`${sql.ref('p')} = ${1}`.toOperationNode();
-        this.#capabilities = capabilitiesFromProbe(this.compile(asSelect(probe)).sql);
+        this.cache.capabilities ??= capabilitiesFromProbe(this.compile(asSelect(probe)).sql);
+        this.#capabilities = this.cache.capabilities;
       }
     }
     return this.#capabilities;
@@ -219,19 +331,25 @@ class SharedState {
     return this.builder.withPlugin(swapPlugin(node)).compile() as CompiledTemplate;
   }
 
-  /** Compiles `build()` once per `key`, then only swaps parameters. */
-  template(key: string, build: () => OperationNode): CompiledTemplate {
-    let template = this.templates.get(key);
+  /** Compiles `build()` once per shape and `key`, then only swaps parameters. */
+  template(shape: ShapeCache, key: string, build: () => OperationNode): CompiledTemplate {
+    let template = shape.templates.get(key);
     if (template === undefined) {
       template = this.compile(build());
-      this.templates.set(key, template);
+      shape.templates.set(key, template);
     }
     return template;
   }
 
-  async run(template: CompiledTemplate, values: readonly unknown[]): Promise<Row[]> {
+  async run(
+    template: CompiledTemplate,
+    values: readonly unknown[],
+    base: readonly unknown[] = [],
+  ): Promise<Row[]> {
     if (this.db) {
-      const parameters = template.parameters.map((p) => (p instanceof Slot ? values[p.index] : p));
+      const parameters = template.parameters.map((p) =>
+        p instanceof Slot ? (p.base ? base[p.index] : values[p.index]) : p,
+      );
       const result = await this.db.executeQuery<Row>({
         query: template.query,
         queryId: createQueryId(),
@@ -240,19 +358,14 @@ class SharedState {
       });
       return result.rows;
     }
-    const node = new SlotFiller(values).transformNode(template.query);
+    const node = new SlotFiller(values, base).transformNode(template.query);
     return (await this.builder.withPlugin(swapPlugin(node)).execute()) as Row[];
   }
 
   catalog(table: SourceTable): Promise<ReadonlyMap<string, CatalogRow>> {
     const query = this.capabilities.catalogQuery;
     if (query === null) return Promise.resolve(new Map());
-    const owner: object = this.db ?? this;
-    let perDb = catalogs.get(owner);
-    if (!perDb) {
-      perDb = new Map();
-      catalogs.set(owner, perDb);
-    }
+    const perDb = this.cache.catalogs;
     const key = `${table.schema ?? ''}.${table.name}`;
     let pending = perDb.get(key);
     if (!pending) {
@@ -280,20 +393,31 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   readonly #shared: SharedState;
   readonly #node: SelectQueryNode;
   /** The query without ORDER BY, LIMIT and OFFSET: what windows and counts start from. */
-  readonly #core: SelectQueryNode;
+  #core: SelectQueryNode | undefined;
   /** Set when `orderBy` chose the ordering: offset windows then honour its NULL placement. */
   readonly #terms: readonly OrderTerm[] | null;
   readonly #tables: readonly SourceTable[];
-  readonly #plans = new Map<string, Promise<FieldPlan[]>>();
+  /** Values of the query's own clauses, in the order of their base `Slot`s. */
+  readonly #base: readonly unknown[];
+  #shape: ShapeCache | undefined;
 
   /** @internal use `fromKysely` */
-  constructor(shared: SharedState, node: SelectQueryNode, terms: readonly OrderTerm[] | null) {
+  constructor(
+    shared: SharedState,
+    query: SelectQueryNode,
+    terms: readonly OrderTerm[] | null,
+    base?: readonly unknown[],
+  ) {
+    let node = query;
+    if (base === undefined) {
+      const values: unknown[] = [];
+      node = parameterize(query, values) as SelectQueryNode;
+      base = values;
+    }
     this.#shared = shared;
     this.#node = node;
+    this.#base = base;
     this.#terms = terms;
-    this.#core = SelectQueryNode.cloneWithoutOffset(
-      SelectQueryNode.cloneWithoutLimit(SelectQueryNode.cloneWithoutOrderBy(node)),
-    );
     this.uniqueKey = shared.uniqueKey;
     const items = node.orderBy?.items ?? [];
     this.ordered = items.length > 0;
@@ -327,7 +451,21 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       SelectQueryNode.cloneWithoutOrderBy(this.#node),
       items,
     );
-    return new KyselyQuery<O>(this.#shared, node, [...terms]);
+    return new KyselyQuery<O>(this.#shared, node, [...terms], this.#base);
+  }
+
+  /** The caches of this statement's shape (the statement without its values). */
+  get #cache(): ShapeCache {
+    this.#shape ??= this.#shared.cache.shape(shapeKey(this.#node));
+    return this.#shape;
+  }
+
+  /** The query without ORDER BY, LIMIT and OFFSET: what windows and counts start from. */
+  get #coreNode(): SelectQueryNode {
+    this.#core ??= SelectQueryNode.cloneWithoutOffset(
+      SelectQueryNode.cloneWithoutLimit(SelectQueryNode.cloneWithoutOrderBy(this.#node)),
+    );
+    return this.#core;
   }
 
   /**
@@ -342,20 +480,27 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   async count(options: { estimate?: boolean } = {}): Promise<CountResult> {
     const shared = this.#shared;
     if (options.estimate && shared.capabilities.estimateCount) {
-      const explain = { ...this.#core, explain: ExplainNode.create('json') };
-      const rows = await shared.run(shared.compile(explain), []);
+      const explain = shared.template(this.#cache, 'estimate', () => ({
+        ...this.#coreNode,
+        explain: ExplainNode.create('json'),
+      }));
+      const rows = await shared.run(explain, [], this.#base);
       const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
       if (estimate !== null) return { value: estimate, exact: false };
     }
-    const counted = SelectQueryNode.cloneWithSelections(
-      SelectQueryNode.createFrom([AliasNode.create(this.#core, IdentifierNode.create('pagewise_count'))]),
-      [
-        SelectionNode.create(
-          AliasNode.create(RawNode.createWithSql('count(*)'), IdentifierNode.create('count')),
-        ),
-      ],
+    const counted = shared.template(this.#cache, 'count', () =>
+      SelectQueryNode.cloneWithSelections(
+        SelectQueryNode.createFrom([
+          AliasNode.create(this.#coreNode, IdentifierNode.create('pagewise_count')),
+        ]),
+        [
+          SelectionNode.create(
+            AliasNode.create(RawNode.createWithSql('count(*)'), IdentifierNode.create('count')),
+          ),
+        ],
+      ),
     );
-    const rows = await shared.run(shared.compile(counted), []);
+    const rows = await shared.run(counted, [], this.#base);
     return { value: Number(rows[0]?.count ?? 0), exact: true };
   }
 
@@ -377,40 +522,53 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     if (bound !== null && bound.length !== order.length) {
       throw new InvalidBoundError(ADAPTER, `expected ${order.length} bound values, got ${bound.length}`);
     }
-    const plans = await this.#plan(order);
+    const orderKey = JSON.stringify(order) + shared.planKey;
+    const plan = await this.#plan(order, orderKey);
+    const { fields, nullable } = plan;
+    let mask = '';
     const values: unknown[] = order.map((term, i) => {
-      const value = bound?.[i] ?? null;
-      return value === null ? null : toParameter(plans[i]!.info.kind, value, term.field, shared.capabilities);
+      const value = bound === null ? null : (bound[i] ?? null);
+      mask += bound === null ? 's' : value === null ? '0' : '1';
+      return value === null
+        ? null
+        : toParameter(fields[i]!.info.kind, value, term.field, shared.capabilities);
     });
-    const nullable = plans.map((p) => p.info.nullable);
-    const segments = planSegments(order, nullable, bound, shared.capabilities);
+    let segments = plan.segments.get(mask);
+    if (segments === undefined) {
+      segments = planSegments(order, nullable, bound, shared.capabilities);
+      plan.segments.set(mask, segments);
+    }
     const single = segments.length === 1;
+    const withOffset = single && window.offset > 0;
     const wanted = window.offset + window.limit;
     values.push(single ? window.limit : wanted, window.offset);
-    const exprs = plans.map((p) => p.expr);
     const rows: Row[] = [];
-    for (const segment of segments) {
-      const key = JSON.stringify(['w', order, nullable, segment, single && window.offset > 0]);
-      const template = shared.template(key, () =>
+    for (let s = 0; s < segments.length; s += 1) {
+      const segment = segments[s]!;
+      const template = shared.template(this.#cache, `w${orderKey}|${mask}|${s}|${withOffset}`, () =>
         compileSegment(
-          this.#windowBase(plans),
+          this.#windowBase(fields),
           order,
-          exprs,
+          plan.exprs,
           nullable,
           segment,
-          single && window.offset > 0,
+          withOffset,
           shared.capabilities,
         ),
       );
       if (!single) values[order.length] = wanted - rows.length;
-      rows.push(...(await shared.run(template, values)));
-      if (single || rows.length >= wanted) break;
+      const fetched = await shared.run(template, values, this.#base);
+      if (single) {
+        rows.push(...fetched);
+        break;
+      }
+      rows.push(...fetched);
+      if (rows.length >= wanted) break;
     }
     const page = single ? rows : rows.slice(window.offset, wanted);
-    const added = plans.some((p) => p.readKey.startsWith('__pagewise_'));
     return page.map((row) => ({
-      row: (added ? this.#strip(row) : row) as O,
-      position: plans.map((p, i): PositionValue => toPosition(p.info.kind, row[p.readKey], order[i]!.field)),
+      row: (plan.added ? this.#strip(row) : row) as O,
+      position: fields.map((p, i): PositionValue => toPosition(p.info.kind, row[p.readKey], order[i]!.field)),
     }));
   }
 
@@ -421,20 +579,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     if (this.#terms !== null) {
       // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
       const order = this.#terms.map(settleNulls);
-      const plans = await this.#plan(order);
-      nullable = plans.map((p) => p.info.nullable);
-      const items = orderByItems(
-        order,
-        plans.map((p) => p.expr),
-        (i) => !plans[i]!.info.nullable,
-        shared.capabilities,
-      );
-      node = SelectQueryNode.cloneWithOrderByItems(this.#core, items);
+      const plan = await this.#plan(order, JSON.stringify(order) + shared.planKey);
+      nullable = [...plan.nullable];
+      const items = orderByItems(order, plan.exprs, (i) => !plan.nullable[i], shared.capabilities);
+      node = SelectQueryNode.cloneWithOrderByItems(this.#coreNode, items);
     }
     const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0]);
     const ordered = node;
-    const template = shared.template(key, () => withLimit(ordered, 0, window.offset > 0 ? 1 : null));
-    const rows = await shared.run(template, [window.limit, window.offset]);
+    const template = shared.template(this.#cache, key, () =>
+      withLimit(ordered, 0, window.offset > 0 ? 1 : null),
+    );
+    const rows = await shared.run(template, [window.limit, window.offset], this.#base);
     return rows.map((row) => ({ row: row as O, position: [] }));
   }
 
@@ -488,23 +643,29 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   }
 
   /** Field plans of an ordering, resolved once per query object and ordering. */
-  #plan(order: readonly KeyTerm[]): Promise<FieldPlan[]> {
-    const key = JSON.stringify(order);
-    let plans = this.#plans.get(key);
-    if (!plans) {
-      plans = Promise.all(
-        order.map(async (term, i) => {
+  #plan(order: readonly KeyTerm[], key: string): Promise<OrderPlan> {
+    const cache = this.#cache.plans;
+    let plan = cache.get(key);
+    if (!plan) {
+      plan = Promise.all(
+        order.map(async (term, i): Promise<FieldPlan> => {
           const { expr, selected } = this.#selection(term.field);
           const unique = term.unique === true || term.field === this.uniqueKey;
           const info = await this.#columnInfo(term.field, expr, unique);
           const exact = info.kind === 'timestamp-text';
           return { expr, readKey: selected && !exact ? rowKeyOf(term.field) : `__pagewise_${i}`, info };
         }),
-      );
-      plans.catch(() => this.#plans.delete(key));
-      this.#plans.set(key, plans);
+      ).then((fields) => ({
+        fields,
+        nullable: fields.map((f) => f.info.nullable),
+        exprs: fields.map((f) => f.expr),
+        added: fields.some((f) => f.readKey.startsWith('__pagewise_')),
+        segments: new Map(),
+      }));
+      plan.catch(() => cache.delete(key));
+      cache.set(key, plan);
     }
-    return plans;
+    return plan;
   }
 
   /** The core query plus the columns the window needs that the query does not select. */
@@ -515,7 +676,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       const value = plan.info.kind === 'timestamp-text' && exact ? exact(plan.expr) : plan.expr;
       return [SelectionNode.create(AliasNode.create(value, privateAlias(i)))];
     });
-    return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#core, extra) : this.#core;
+    return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#coreNode, extra) : this.#coreNode;
   }
 }
 

@@ -93,9 +93,16 @@ export function planSegments(
   return bound === null ? fromStart(0, []) : after(0, []);
 }
 
-/** A parameter placeholder filled per fetch: index into the window's parameter list. */
+/**
+ * A parameter placeholder filled per fetch: an index into the window's values, or with `base`
+ * into the values of the query's own WHERE (so one compiled statement serves every query of
+ * the same shape, whatever its values).
+ */
 export class Slot {
-  constructor(readonly index: number) {}
+  constructor(
+    readonly index: number,
+    readonly base = false,
+  ) {}
 }
 
 function raw(strings: TemplateStringsArray, ...nodes: OperationNode[]): RawNode {
