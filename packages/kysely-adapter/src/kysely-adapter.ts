@@ -176,7 +176,9 @@ function parameterize(node: unknown, values: unknown[]): unknown {
     let copy: unknown[] | undefined;
     node.forEach((item, i) => {
       const replaced = parameterize(item, values);
-      if (replaced !== item) (copy ??= [...node])[i] = replaced;
+      if (replaced === item) return;
+      copy ??= [...node];
+      copy[i] = replaced;
     });
     return copy ?? node;
   }
@@ -201,7 +203,9 @@ function parameterize(node: unknown, values: unknown[]): unknown {
     const child = record[key];
     if (child === null || typeof child !== 'object') continue;
     const replaced = parameterize(child, values);
-    if (replaced !== child) (copy ??= { ...record })[key] = replaced;
+    if (replaced === child) continue;
+    copy ??= { ...record };
+    copy[key] = replaced;
   }
   return copy ?? node;
 }
