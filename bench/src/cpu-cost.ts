@@ -8,15 +8,16 @@ import {
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
 import {
+  type CompiledQuery,
   type DatabaseConnection,
-  type Dialect,
   type Driver,
   Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
+  PostgresDialect,
+  type PostgresDialectConfig,
   type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
+import type pg from 'pg';
 import { Bench } from 'tinybench';
 import type { BenchRow } from './bench-table.js';
 import type { BenchDatabase } from './contenders.js';
@@ -47,18 +48,78 @@ function memoryRows(count: number): BenchRow[] {
   }));
 }
 
+/** Results of real queries by SQL text, recorded once and replayed without I/O. */
+type Tape = Map<string, QueryResult<unknown>>;
+
+function tapeKey(query: CompiledQuery): string {
+  return `${query.sql}\u0000${JSON.stringify(query.parameters, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+}
+
+/** Runs queries on Postgres and records each result on the tape. */
+class RecordingDriver implements Driver {
+  readonly #inner: Driver;
+  readonly #tape: Tape;
+
+  constructor(inner: Driver, tape: Tape) {
+    this.#inner = inner;
+    this.#tape = tape;
+  }
+
+  init(): Promise<void> {
+    return this.#inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.#inner.acquireConnection();
+    const tape = this.#tape;
+    return {
+      async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+        const result = await connection.executeQuery<R>(query);
+        tape.set(tapeKey(query), result);
+        return result;
+      },
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+      // Kysely releases the wrapper; the inner driver needs its own connection back.
+      [INNER]: connection,
+    } as DatabaseConnection;
+  }
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.#inner.beginTransaction(unwrap(connection), settings);
+  }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.commitTransaction(unwrap(connection));
+  }
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.rollbackTransaction(unwrap(connection));
+  }
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.releaseConnection(unwrap(connection));
+  }
+  destroy(): Promise<void> {
+    return this.#inner.destroy();
+  }
+}
+
+const INNER = Symbol('inner connection');
+
+function unwrap(connection: DatabaseConnection): DatabaseConnection {
+  return (connection as DatabaseConnection & { [INNER]?: DatabaseConnection })[INNER] ?? connection;
+}
+
 /**
- * A Kysely driver that answers every query with the same rows without any I/O, so that timing a
- * page through it measures what the Kysely adapter and Pagewise cost on the CPU: building and
- * compiling the query, decoding the cursor, reading positions, building links.
+ * Answers every query from the tape, without any I/O: timing a page through it measures what
+ * the Kysely adapter and Pagewise cost on the CPU (building and compiling the query, decoding the
+ * cursor, reading positions, building links). An unrecorded query fails loudly.
  */
-class CannedDriver implements Driver {
+class ReplayDriver implements Driver {
   readonly #connection: DatabaseConnection;
 
-  constructor(rows: readonly object[]) {
-    const result: QueryResult<object> = { rows: [...rows] };
+  constructor(tape: Tape) {
     this.#connection = {
-      executeQuery: async <R>() => result as QueryResult<R>,
+      async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+        const result = tape.get(tapeKey(query));
+        if (result === undefined) throw new Error(`CPU bench: no recorded result for ${query.sql}`);
+        return { ...result, rows: [...result.rows] } as QueryResult<R>;
+      },
       streamQuery: async function* () {},
     };
   }
@@ -74,21 +135,47 @@ class CannedDriver implements Driver {
   async destroy(): Promise<void> {}
 }
 
-function cannedDialect(rows: readonly object[]): Dialect {
-  return {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new CannedDriver(rows),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  };
+class RecordingDialect extends PostgresDialect {
+  readonly #tape: Tape;
+  constructor(config: PostgresDialectConfig, tape: Tape) {
+    super(config);
+    this.#tape = tape;
+  }
+  override createDriver(): Driver {
+    return new RecordingDriver(super.createDriver(), this.#tape);
+  }
+}
+
+class ReplayDialect extends PostgresDialect {
+  readonly #tape: Tape;
+  constructor(tape: Tape) {
+    super({ pool: async () => Promise.reject(new Error('CPU bench: the replay dialect has no pool')) });
+    this.#tape = tape;
+  }
+  override createDriver(): Driver {
+    return new ReplayDriver(this.#tape);
+  }
+}
+
+/** Where the Kysely rows of the CPU table record their page: the real table and a cursor into it. */
+export interface RecordedPage {
+  readonly pool: pg.Pool;
+  readonly table: string;
+  /** A Pagewise cursor (uniform ordering) of a page inside the table. */
+  readonly cursor: string;
 }
 
 /**
  * Measures Pagewise's own CPU cost per 50-row page with tinybench: the memory adapter (the
- * target's subject: no database, no driver), plus the Kysely adapter over a driver that answers
- * instantly (what the adapter adds to each database page).
+ * target's subject: no database, no driver), plus the Kysely adapter replaying a page recorded
+ * from Postgres (what the adapter adds to each database page), once with a fresh `fromKysely`
+ * query per page as a handler builds it and once with one query object reused.
  */
-export async function measureCpuCost(options: { pageSize: number; timeMs: number }): Promise<CpuResult[]> {
+export async function measureCpuCost(options: {
+  readonly pageSize: number;
+  readonly timeMs: number;
+  readonly recorded: RecordedPage;
+}): Promise<CpuResult[]> {
   const { pageSize } = options;
   const rows = memoryRows(10_000);
   const memory: OrderedQuery<BenchRow> = fromArray(rows, { ordering: ORDERING, uniqueKey: UNIQUE_KEY });
@@ -99,16 +186,25 @@ export async function measureCpuCost(options: { pageSize: number; timeMs: number
   const pageNumber = new PageNumberPagination({ pageSize });
   const limitOffset = new LimitOffsetPagination({ defaultLimit: pageSize });
 
-  const canned = rows.slice(0, pageSize + 1);
-  const db = new Kysely<BenchDatabase>({ dialect: cannedDialect(canned) });
-  // Column kinds given up front: the canned driver cannot answer a catalog lookup.
-  const columns = { id: 'number', created: 'date', score: { kind: 'number', nullable: true } } as const;
+  // Record the page (and the adapter's one-time catalog lookup) on Postgres, then replay it.
+  const tape: Tape = new Map();
+  const { table } = options.recorded;
+  const kyselyUrl = `${URL_BASE}?cursor=${options.recorded.cursor}`;
+  const recorder = new Kysely<BenchDatabase>({
+    dialect: new RecordingDialect({ pool: options.recorded.pool }, tape),
+  });
+  const recorded = fromKysely(recorder.selectFrom(table).select(['id', 'created', 'score', 'title']), {
+    db: recorder,
+    uniqueKey: UNIQUE_KEY,
+  });
+  await cursor.paginateQueryset(recorded, new ApiRequest({ url: kyselyUrl }));
+  const db = new Kysely<BenchDatabase>({ dialect: new ReplayDialect(tape) });
   const kyselyQuery = () =>
-    fromKysely(db.selectFrom('items').select(['id', 'created', 'score', 'title']), {
+    fromKysely(db.selectFrom(table).select(['id', 'created', 'score', 'title']), {
       db,
       uniqueKey: UNIQUE_KEY,
-      columns,
     });
+  const reused = kyselyQuery();
 
   const tasks: Array<{ id: string; label: string; target: boolean; fn: () => Promise<void> }> = [
     {
@@ -152,11 +248,21 @@ export async function measureCpuCost(options: { pageSize: number; timeMs: number
       },
     },
     {
-      id: 'kysely-cursor-no-io',
-      label: 'cursor page, Kysely adapter over a driver that answers instantly (build + compile + links)',
+      id: 'kysely-cursor-fresh',
+      label:
+        'cursor page, Kysely adapter, fresh `fromKysely` query per page, recorded rows replayed (no I/O)',
       target: false,
       fn: async () => {
-        const page = await cursor.paginateQueryset(kyselyQuery(), new ApiRequest({ url: cursorUrl }));
+        const page = await cursor.paginateQueryset(kyselyQuery(), new ApiRequest({ url: kyselyUrl }));
+        cursor.getPaginatedResponse(page!);
+      },
+    },
+    {
+      id: 'kysely-cursor-reused',
+      label: 'cursor page, Kysely adapter, one query object reused, recorded rows replayed (no I/O)',
+      target: false,
+      fn: async () => {
+        const page = await cursor.paginateQueryset(reused, new ApiRequest({ url: kyselyUrl }));
         cursor.getPaginatedResponse(page!);
       },
     },

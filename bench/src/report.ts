@@ -240,10 +240,11 @@ export function renderReport(results: BenchResults, chartFile: string): string {
   out.push(
     '## SQL Pagewise sent',
     '',
-    'Captured on the deepest page of each cursor ordering, and for the offset styles.',
+    'Each distinct statement, captured on the untimed check run of every depth.',
     '',
   );
   for (const [contender, queries] of Object.entries(results.pagewiseSql)) {
+    if (queries.length === 0) continue;
     out.push(`\`${contender}\`:`, '', '```sql', ...queries, '```', '');
   }
   if (results.diagnostics.length > 0) {

@@ -219,7 +219,14 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
     }
 
     say(options, 'Measuring Pagewise CPU cost (tinybench)');
-    const cpu = await measureCpuCost({ pageSize: options.pageSize, timeMs: options.cpuTimeMs });
+    const cursored = points.filter((p) => p.cursors.uniform !== null);
+    const recordedCursor = cursored[Math.floor(cursored.length / 2)]?.cursors.uniform;
+    if (!recordedCursor) throw new Error('The CPU benchmark needs a depth past the first page');
+    const cpu = await measureCpuCost({
+      pageSize: options.pageSize,
+      timeMs: options.cpuTimeMs,
+      recorded: { pool: admin, table: options.table, cursor: recordedCursor },
+    });
 
     let http: HttpResult | null = null;
     if (options.httpSeconds > 0) {
