@@ -6,6 +6,9 @@ import { type OperationNode, type RawBuilder, sql } from 'kysely';
  *
  * - `timestamp-text`: a timestamp finer than milliseconds; positions are its exact ISO text,
  *   because a JS `Date` would round it and the keyset bound would then skip or repeat rows.
+ *
+ * @example
+ * fromKysely(query, { db, columns: { score: 'number' } })
  */
 export type ColumnKind =
   | 'number'
@@ -17,13 +20,21 @@ export type ColumnKind =
   | 'boolean'
   | 'unknown';
 
-/** A column as the catalog describes it. */
+/**
+ * A column as the catalog describes it.
+ * @example
+ * { kind: 'date', nullable: true }
+ */
 export interface ColumnInfo {
   readonly kind: ColumnKind;
   readonly nullable: boolean;
 }
 
-/** One row of a catalog query: a column name, its declared type and whether it may hold NULL. */
+/**
+ * One row of a catalog query: a column name, its declared type and whether it may hold NULL.
+ * @example
+ * { name: 'created', type: 'timestamp(3) with time zone', nullable: false }
+ */
 export interface CatalogRow {
   readonly name: string;
   readonly type: string;
@@ -56,18 +67,18 @@ export interface DialectCapabilities {
   readonly dateStorage: 'native' | 'iso-text';
   /** Text parameters may not contain U+0000 (Postgres rejects them with an error). @default false */
   readonly textRejectsNul: boolean;
-  /** The query reading the columns of `table`, or `null` when the dialect has no catalog. */
+  /** The query reading the columns of `table`, or `null` when the dialect has no catalog. @default null */
   readonly catalogQuery: ((table: string, schema: string | undefined) => RawBuilder<CatalogRow>) | null;
-  /** Maps a catalog type name (lower case) to a kind. */
+  /** Maps a catalog type name (lower case) to a kind. @default a name-based guess (`int` -> number, ...) */
   readonly columnKind: (type: string) => ColumnKind;
-  /** An expression giving the exact text of a `timestamp-text` column, comparable with the column. */
+  /** An expression giving the exact text of a `timestamp-text` column, comparable with the column. @default null */
   readonly exactTimestampText: ((column: OperationNode) => OperationNode) | null;
   /**
    * `EXPLAIN (FORMAT JSON)` reports the planner's row estimate, so `count({ estimate: true })` can
    * skip the scan. @default false
    */
   readonly estimateCount: boolean;
-  /** Reads the estimate from the first row of the JSON `EXPLAIN`. */
+  /** Reads the estimate from the first row of the JSON `EXPLAIN`. @default () => null */
   readonly readEstimate: (row: Record<string, unknown>) => number | null;
   /** Earliest instant a date column accepts in a comparison without an error. @default null */
   readonly minDateMs: number | null;
@@ -86,7 +97,12 @@ function genericKind(type: string): ColumnKind {
   return 'unknown';
 }
 
-/** The defaults every dialect starts from: the most conservative SQL. */
+/**
+ * The defaults every dialect starts from: the most conservative SQL (expanded keyset predicates,
+ * emulated NULL placement, exact counts).
+ * @example
+ * const mine: DialectCapabilities = { ...baseCapabilities, name: 'mine', rowValueSeek: true };
+ */
 export const baseCapabilities: DialectCapabilities = Object.freeze({
   name: 'sql',
   rowValueSeek: false,
@@ -115,7 +131,11 @@ function postgresKind(type: string): ColumnKind {
   return 'unknown';
 }
 
-/** PostgreSQL (and PGlite): row values seek, NULL sorts high, counts can be estimated. */
+/**
+ * PostgreSQL (and PGlite): row values seek, NULL sorts high, counts can be estimated.
+ * @example
+ * fromKysely(query, { db, dialect: postgresCapabilities })
+ */
 export const postgresCapabilities: DialectCapabilities = Object.freeze({
   ...baseCapabilities,
   name: 'postgres',
@@ -158,7 +178,11 @@ function sqliteKind(type: string): ColumnKind {
   return 'unknown';
 }
 
-/** SQLite: row values seek (3.15+), NULL sorts low, dates are ISO-8601 text. */
+/**
+ * SQLite: row values seek (3.15+), NULL sorts low, dates are ISO-8601 text.
+ * @example
+ * fromKysely(query, { db, dialect: 'sqlite' })
+ */
 export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   ...baseCapabilities,
   name: 'sqlite',
@@ -181,6 +205,8 @@ function mysqlKind(type: string): ColumnKind {
 /**
  * MySQL and MariaDB: MariaDB scans the whole index for a row-value comparison (EXPLAIN type
  * `index`, no possible keys), so the expanded form is used; NULL sorts low; no `NULLS` clause.
+ * @example
+ * fromKysely(query, { db, dialect: 'mysql' })
  */
 export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   ...baseCapabilities,
@@ -194,10 +220,18 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
     sql`date_format(${node(column)}, '%Y-%m-%dT%H:%i:%s.%f')`.toOperationNode(),
 });
 
-/** Dialect names `fromKysely` recognises. */
+/**
+ * Dialect names `fromKysely` recognises.
+ * @example
+ * const dialect: DialectName = 'postgres';
+ */
 export type DialectName = 'postgres' | 'sqlite' | 'mysql';
 
-/** The capabilities of a named dialect. */
+/**
+ * The capabilities of a named dialect.
+ * @example
+ * dialectCapabilities.mysql.rowValueSeek // false
+ */
 export const dialectCapabilities: Readonly<Record<DialectName, DialectCapabilities>> = Object.freeze({
   postgres: postgresCapabilities,
   sqlite: sqliteCapabilities,
@@ -208,6 +242,9 @@ export const dialectCapabilities: Readonly<Record<DialectName, DialectCapabiliti
  * Recognises the dialect from how it compiles `"p" = $1`: identifier quotes and parameter
  * placeholders tell Postgres, SQLite and MySQL apart without depending on adapter classes
  * (PGlite and D1 dialects reuse Kysely's adapters under other names).
+ *
+ * @example
+ * capabilitiesFromProbe('select "p" = $1 as "x"') // postgresCapabilities
  */
 export function capabilitiesFromProbe(compiledProbe: string): DialectCapabilities {
   if (compiledProbe.includes('"p" = $1')) return postgresCapabilities;

@@ -56,7 +56,11 @@ import {
 
 const ADAPTER = 'kysely';
 
-/** Options of `fromKysely`. */
+/**
+ * Options of `fromKysely`.
+ * @example
+ * fromKysely(db.selectFrom('articles').selectAll(), { db, uniqueKey: 'article_id' })
+ */
 export interface KyselyQueryOptions {
   /**
    * The Kysely instance the builder came from. With it, each window shape is compiled once and
@@ -386,7 +390,21 @@ class SharedState {
 
 /**
  * An `OrderedQuery` over a Kysely select. It never changes the builder: each window is a new
- * operation node tree derived from the builder's, compiled once per shape.
+ * operation node tree derived from the builder's. Compiled statements are cached per query shape
+ * (the statement without its values) and per database, so a query built afresh for every request
+ * compiles nothing after its first page.
+ *
+ * Timestamps: a Postgres `timestamp(tz)` keeps microseconds unless declared `(0)`..`(3)`, and a
+ * JS `Date` would round them, making the keyset bound skip or repeat rows that share a
+ * millisecond. Such columns (and MySQL `datetime(4..6)`) therefore get exact positions: their ISO
+ * text (`'2024-05-01T12:00:00.123456'`, session time zone), which Postgres and MySQL compare with
+ * the column exactly. Millisecond columns (`timestamptz(3)`, `datetime(3)`) keep `Date` positions.
+ * Bigint columns (`int8`, which `pg` returns as strings) give `bigint` positions.
+ *
+ * @example
+ * const query = fromKysely(db.selectFrom('articles').selectAll(), { db });
+ * await query.fetch({ order: [{ field: 'id', direction: 'asc', nulls: 'last' }], after: [10], offset: 0, limit: 21 });
+ * // select * from "articles" where "id" > $1 order by "id" asc limit $2
  */
 export class KyselyQuery<O> implements OrderedQuery<O> {
   readonly adapter = ADAPTER;
@@ -517,6 +535,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * `` where `created` <= ? and (`created` < ? or (`created` = ? and `id` > ?)) ``. A nullable term's
    * NULL block is fetched by its own query (`where "created" is null order by "id"`) when the
    * page reaches it. Bound values that do not fit their columns throw `InvalidBoundError`.
+   *
+   * @example
+   * await query.fetch({ order: null, after: null, offset: 40, limit: 20 })
+   * // select * from "articles" order by "created" desc limit $1 offset $2
    */
   async fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
     if (window.order === null) return this.#fetchOffset(window);
