@@ -16,6 +16,7 @@ import {
 } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import type { Kysely } from 'kysely';
+import { isConnectionError } from './database.js';
 import { demoOpenApi } from './openapi.js';
 import type { DemoDatabase } from './schema.js';
 import { type ArticleRow, type AuthorRow, serializeArticle, serializeAuthor } from './serializers.js';
@@ -47,23 +48,6 @@ export class ServiceUnavailable extends ApiError {
   constructor(detail = 'The database is unavailable; try again shortly.') {
     super(detail, { status: 503, code: 'service_unavailable' });
   }
-}
-
-/** Errors that mean "the database went away", not "this request is wrong". */
-function isConnectionError(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (
-    typeof code === 'string' &&
-    (/^(08|57P0)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code))
-  ) {
-    return true;
-  }
-  return (
-    typeof message === 'string' &&
-    /Connection terminated|connection timeout|terminating connection|Client has encountered a connection error/i.test(
-      message,
-    )
-  );
 }
 
 function withDatabaseErrors(handler: RouteHandler): RouteHandler {

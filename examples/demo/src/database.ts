@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type Insertable, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Insertable, Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { progressBar } from './progress.js';
 import type { ArticleTable, DemoDatabase } from './schema.js';
@@ -20,12 +20,15 @@ export interface DemoDatabaseHandle {
 export async function openDatabase(url: string | undefined, sqliteFile: string): Promise<DemoDatabaseHandle> {
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
-    // An idle client whose backend dies (restart, pg_terminate_backend) is dropped by the pool;
-    // without a listener its 'error' event would end the process.
-    pool.on('error', (error) =>
-      console.error(`pagewise demo: idle database connection lost: ${error.message}`),
-    );
-    const db = new Kysely<DemoDatabase>({ dialect: new PostgresDialect({ pool }) });
+    // A client whose backend dies (restart, pg_terminate_backend) emits 'error'; with no listener
+    // that ends the process. The pool listens only while a client is idle, so every client gets
+    // its own listener too: a checked-out one can die between two queries of a request.
+    const lost = (error: Error) => console.error(`pagewise demo: database connection lost: ${error.message}`);
+    pool.on('error', lost);
+    pool.on('connect', (client) => client.on('error', lost));
+    const db = new Kysely<DemoDatabase>({
+      dialect: new PostgresDialect({ pool: discardingBrokenClients(pool) }),
+    });
     try {
       await sql`select 1`.execute(db);
     } catch (error) {
@@ -41,6 +44,50 @@ export async function openDatabase(url: string | undefined, sqliteFile: string):
   database.pragma('journal_mode = WAL');
   const db = new Kysely<DemoDatabase>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: 'sqlite', where: sqliteFile };
+}
+
+/** Errors that mean "the database connection went away", not "this request is wrong". */
+export function isConnectionError(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (
+    typeof code === 'string' &&
+    (/^(08|57P0)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code))
+  ) {
+    return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|terminating connection|not queryable/i.test(message)
+  );
+}
+
+/**
+ * The pool as Kysely sees it, except that a client whose query failed because its connection
+ * died is released with that error, so pg destroys it instead of handing it to the next request
+ * (its socket may not have closed yet when it is released).
+ */
+function discardingBrokenClients(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      return Object.assign(Object.create(client) as pg.PoolClient, {
+        query: (...args: unknown[]) => {
+          const result = query(...args);
+          if (result instanceof Promise) {
+            return result.catch((error: unknown) => {
+              if (isConnectionError(error)) broken = error as Error;
+              throw error;
+            });
+          }
+          return result;
+        },
+        release: () => client.release(broken),
+      });
+    },
+    end: () => pool.end(),
+  };
 }
 
 function redact(url: string): string {
