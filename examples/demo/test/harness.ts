@@ -19,8 +19,8 @@ export interface DemoDatabaseCase {
 }
 
 /** A fresh Postgres database for the demo, so its tables never meet other suites' tables. */
-async function freshPostgres(baseUrl: string): Promise<string> {
-  const name = `pagewise_demo_test_${process.pid}`;
+export async function freshPostgres(baseUrl: string, suffix = ''): Promise<string> {
+  const name = `pagewise_demo_test_${process.pid}${suffix}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
@@ -34,7 +34,7 @@ async function freshPostgres(baseUrl: string): Promise<string> {
   return url.href;
 }
 
-async function dropPostgres(baseUrl: string, dbUrl: string): Promise<void> {
+export async function dropPostgres(baseUrl: string, dbUrl: string): Promise<void> {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
