@@ -178,6 +178,26 @@ function adapterCases(target: DatabaseTarget): void {
     expect(await above(3).fetch({ order, after: [4], offset: 0, limit: 1 })).toHaveLength(1);
   });
 
+  it(`[${target.name}] counts joins with clashing columns and DISTINCT; ignores the builder's LIMIT/OFFSET`, async () => {
+    const { db } = database;
+    const joined = db
+      .selectFrom(tables.items)
+      .innerJoin(tables.authors, `${tables.authors}.id`, `${tables.items}.score`)
+      .selectAll([tables.items, tables.authors]);
+    const withScore = items.rows.filter((r) => r.score !== null);
+    expect(await fromKysely(joined, { db }).count()).toEqual({ value: withScore.length, exact: true });
+    const distinct = db.selectFrom(tables.items).select('score').distinct();
+    expect(await fromKysely(distinct, { db }).count()).toEqual({
+      value: new Set(items.rows.map((r) => r.score)).size,
+      exact: true,
+    });
+    const limited = fromKysely(db.selectFrom(tables.items).selectAll().orderBy('id').limit(3).offset(2), {
+      db,
+    });
+    const rows = await limited.fetch({ order: null, after: null, offset: 0, limit: 5 });
+    expect(rows.map((r) => Number(r.row.id))).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it(`[${target.name}] reports the builder's ORDER BY, and orderBy replaces it`, async () => {
     const { db } = database;
     const builder = db

@@ -65,7 +65,8 @@ export interface KyselyQueryOptions {
   /**
    * The Kysely instance the builder came from. With it, each window shape is compiled once and
    * re-run with new parameters, and column types are read from the catalog once per table.
-   * Without it everything runs through the builder itself (compiled per page).
+   * Without it everything runs through the builder itself: compiled per page, and column types
+   * read once per query object.
    * @default undefined
    */
   db?: AnyKysely | undefined;
@@ -482,6 +483,23 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return this.#shape;
   }
 
+  /**
+   * What `count` counts: the core query, selecting a constant unless the selection decides the
+   * rows (DISTINCT, GROUP BY, set operations). The constant spares the database the columns and
+   * MySQL its "Duplicate column name" error for `select a.*, b.*` in a derived table.
+   */
+  get #countedNode(): SelectQueryNode {
+    const core = this.#coreNode;
+    const distinct = core.frontModifiers?.some((m) => m.modifier === 'Distinct') ?? false;
+    if (distinct || core.distinctOn || core.groupBy || core.having || core.setOperations) return core;
+    return {
+      ...core,
+      selections: [
+        SelectionNode.create(AliasNode.create(RawNode.createWithSql('1'), IdentifierNode.create('one'))),
+      ],
+    };
+  }
+
   /** The query without ORDER BY, LIMIT and OFFSET: what windows and counts start from. */
   get #coreNode(): SelectQueryNode {
     this.#core ??= SelectQueryNode.cloneWithoutOffset(
@@ -513,7 +531,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const counted = shared.template(this.#cache, 'count', () =>
       SelectQueryNode.cloneWithSelections(
         SelectQueryNode.createFrom([
-          AliasNode.create(this.#coreNode, IdentifierNode.create('pagewise_count')),
+          AliasNode.create(this.#countedNode, IdentifierNode.create('pagewise_count')),
         ]),
         [
           SelectionNode.create(
@@ -600,7 +618,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   async #fetchOffset(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
     const shared = this.#shared;
-    let node = this.#node;
+    // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
+    let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(this.#node));
     let nullable: boolean[] | null = null;
     if (this.#terms !== null) {
       // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
