@@ -2,11 +2,12 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import type { BenchRow } from './bench-table.js';
 
 /** One autocannon run against one endpoint. */
 export interface HttpRun {
-  readonly endpoint: 'pagewise' | 'bare';
+  readonly endpoint: 'subject' | 'bare';
   readonly round: number;
   readonly requestsPerSecond: number;
   readonly p99Ms: number;
@@ -15,35 +16,56 @@ export interface HttpRun {
   readonly errors: number;
 }
 
-/** Both endpoints, every round, and the summary the target reads. */
-export interface HttpResult {
+/** Requests per second (mean of the runs) and the worst run's p99. */
+export interface HttpSummary {
+  readonly requestsPerSecond: number;
+  readonly p99Ms: number;
+}
+
+/** A Pagewise endpoint against a bare handler on the same server. */
+export interface HttpComparison {
+  readonly id: 'pagewise' | 'demo';
+  /** What the Pagewise side is. */
+  readonly subject: string;
+  /** What the bare side does. */
+  readonly bare: string;
+  /** The pages both sides cycle through, as paths. */
+  readonly paths: { readonly subject: readonly string[]; readonly bare: readonly string[] };
   readonly runs: readonly HttpRun[];
-  readonly connections: number;
-  readonly seconds: number;
-  readonly paths: { readonly pagewise: readonly string[]; readonly bare: readonly string[] };
-  readonly pagewise: { readonly requestsPerSecond: number; readonly p99Ms: number };
-  readonly bare: { readonly requestsPerSecond: number; readonly p99Ms: number };
-  /** Pagewise req/s over the bare handler's. */
+  readonly subjectSummary: HttpSummary;
+  readonly bareSummary: HttpSummary;
+  /** Subject req/s over the bare handler's. */
   readonly ratio: number;
 }
 
-/** Forks `http-server.ts` under tsx and resolves once it listens. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+/** Both comparisons and how they were run. */
+export interface HttpResult {
+  readonly connections: number;
+  readonly seconds: number;
+  readonly comparisons: readonly HttpComparison[];
+}
+
+/** Forks `file` under tsx and resolves once it listens. */
+async function startServer(
+  file: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = fork(fileURLToPath(new URL('./http-server.ts', import.meta.url)), [], {
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
     execArgv: ['--import', loader],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('HTTP benchmark server did not start in 30 s')), 30_000);
+    // The demo seeds its articles on first start: allow for it.
+    const timer = setTimeout(() => reject(new Error(`${file} did not start in 180 s`)), 180_000);
     child.once('message', (message) => {
       clearTimeout(timer);
       resolve((message as { port: number }).port);
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`HTTP benchmark server exited with ${code}`));
+      reject(new Error(`${file} exited with ${code}`));
     });
   });
   return { child, port };
@@ -67,77 +89,183 @@ function run(url: string, paths: readonly string[], connections: number, seconds
   });
 }
 
-/**
- * Requests per second and p99 of the Pagewise cursor endpoint against a bare Hono handler running
- * the same SQL, on loopback. Both endpoints cycle through the same pages (one per depth); runs
- * alternate Pagewise, bare, Pagewise, bare so that neither always runs on a warmer machine.
- */
-export async function measureHttp(options: {
-  readonly databaseUrl: string;
-  readonly table: string;
-  readonly pageSize: number;
+function summarize(runs: readonly HttpRun[], endpoint: HttpRun['endpoint']): HttpSummary {
+  const mine = runs.filter((r) => r.endpoint === endpoint);
+  return {
+    requestsPerSecond: mine.reduce((sum, r) => sum + r.requestsPerSecond, 0) / mine.length,
+    p99Ms: Math.max(...mine.map((r) => r.p99Ms)),
+  };
+}
+
+/** Timing options shared by both comparisons. */
+interface HttpTiming {
   readonly seconds: number;
   readonly rounds: number;
   readonly connections: number;
-  /** Each page measured (uniform ordering): the row before it and its Pagewise cursor. */
-  readonly pages: ReadonlyArray<{ readonly before: BenchRow | null; readonly cursor: string | null }>;
-}): Promise<HttpResult> {
+}
+
+/**
+ * Warms both endpoints, then runs subject, bare, subject, bare... so that neither always runs on
+ * a warmer machine.
+ */
+async function alternate(
+  url: string,
+  paths: HttpComparison['paths'],
+  timing: HttpTiming,
+): Promise<HttpRun[]> {
+  const warmup = Math.max(1, Math.min(2, timing.seconds / 2));
+  for (const endpoint of ['subject', 'bare'] as const) {
+    await run(url, paths[endpoint], timing.connections, warmup);
+  }
+  const runs: HttpRun[] = [];
+  for (let round = 1; round <= timing.rounds; round += 1) {
+    for (const endpoint of ['subject', 'bare'] as const) {
+      const result = await run(url, paths[endpoint], timing.connections, timing.seconds);
+      runs.push({
+        endpoint,
+        round,
+        requestsPerSecond: result.requests.total / (result.duration || timing.seconds),
+        p99Ms: result.latency.p99,
+        p50Ms: result.latency.p50,
+        requests: result.requests.total,
+        errors: result.errors + result.non2xx + result.timeouts,
+      });
+    }
+  }
+  return runs;
+}
+
+function compare(
+  id: HttpComparison['id'],
+  subject: string,
+  bare: string,
+  paths: HttpComparison['paths'],
+  runs: HttpRun[],
+): HttpComparison {
+  const subjectSummary = summarize(runs, 'subject');
+  const bareSummary = summarize(runs, 'bare');
+  return {
+    id,
+    subject,
+    bare,
+    paths,
+    runs,
+    subjectSummary,
+    bareSummary,
+    ratio: subjectSummary.requestsPerSecond / bareSummary.requestsPerSecond,
+  };
+}
+
+function bareToken(created: Date, id: number): string {
+  return Buffer.from(JSON.stringify([created.getTime(), id])).toString('base64url');
+}
+
+/** The minimal pair: Pagewise's cursor endpoint and a bare pg handler over the benchmark table. */
+async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparison> {
   const paths = {
-    pagewise: options.pages.map(({ cursor }) =>
+    subject: options.pages.map(({ cursor }) =>
       cursor === null ? '/pagewise/items' : `/pagewise/items?cursor=${cursor}`,
     ),
-    bare: options.pages.map(({ before: row }) =>
-      row === null
-        ? '/bare/items'
-        : `/bare/items?after=${Buffer.from(JSON.stringify([row.created.getTime(), row.id])).toString('base64url')}`,
+    bare: options.pages.map(({ before }) =>
+      before === null ? '/bare/items' : `/bare/items?after=${bareToken(before.created, before.id)}`,
     ),
   };
-  const { child, port } = await startServer({
+  const { child, port } = await startServer('./http-server.ts', {
     BENCH_DATABASE_URL: options.databaseUrl,
     BENCH_TABLE: options.table,
     BENCH_PAGE_SIZE: String(options.pageSize),
     BENCH_POOL_SIZE: '4',
   });
   try {
-    const url = `http://127.0.0.1:${port}`;
-    const warmup = Math.max(1, Math.min(2, options.seconds / 2));
-    for (const endpoint of ['pagewise', 'bare'] as const) {
-      await run(url, paths[endpoint], options.connections, warmup);
-    }
-    const runs: HttpRun[] = [];
-    for (let round = 1; round <= options.rounds; round += 1) {
-      for (const endpoint of ['pagewise', 'bare'] as const) {
-        const result = await run(url, paths[endpoint], options.connections, options.seconds);
-        runs.push({
-          endpoint,
-          round,
-          requestsPerSecond: result.requests.total / (result.duration || options.seconds),
-          p99Ms: result.latency.p99,
-          p50Ms: result.latency.p50,
-          requests: result.requests.total,
-          errors: result.errors + result.non2xx + result.timeouts,
-        });
-      }
-    }
-    const summary = (endpoint: 'pagewise' | 'bare') => {
-      const mine = runs.filter((r) => r.endpoint === endpoint);
-      return {
-        requestsPerSecond: mine.reduce((sum, r) => sum + r.requestsPerSecond, 0) / mine.length,
-        p99Ms: Math.max(...mine.map((r) => r.p99Ms)),
-      };
-    };
-    const pagewise = summary('pagewise');
-    const bare = summary('bare');
-    return {
-      runs,
-      connections: options.connections,
-      seconds: options.seconds,
+    const runs = await alternate(`http://127.0.0.1:${port}`, paths, options);
+    return compare(
+      'pagewise',
+      '`fromKysely` + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
+      'the prepared keyset statement through `pg`, `c.json({ next, results })`',
       paths,
-      pagewise,
-      bare,
-      ratio: pagewise.requestsPerSecond / bare.requestsPerSecond,
-    };
+      runs,
+    );
   } finally {
     await stopServer(child);
   }
+}
+
+/**
+ * The demo pair: the demo's article feed (`/v1/articles/feed/`, ListView + CursorPagination +
+ * versioning + serializer) against a bare handler on the same app. The demo's tables live in
+ * their own schema of the benchmark database; the pages measured are found by following the
+ * feed's own `next` links.
+ */
+async function measureDemo(options: MeasureHttpOptions): Promise<HttpComparison> {
+  const schema = options.demoSchema;
+  const admin = new pg.Client({ connectionString: options.databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(options.databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const { child, port } = await startServer('./demo-http-server.ts', {
+    BENCH_DATABASE_URL: url.toString(),
+    BENCH_DEMO_ARTICLES: String(options.demoArticles),
+    BENCH_PAGE_SIZE: String(options.pageSize),
+  });
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    const wanted = new Set([0, 1, 10, 100, 1000]);
+    const paths: { subject: string[]; bare: string[] } = { subject: [], bare: [] };
+    let next: string | null = `/v1/articles/feed/?page_size=${options.pageSize}`;
+    let bare = '/bare/articles/feed/';
+    for (let page = 0; next !== null && page <= Math.max(...wanted); page += 1) {
+      if (wanted.has(page)) {
+        paths.subject.push(next);
+        paths.bare.push(bare);
+      }
+      const response = await fetch(`${origin}${next}`);
+      if (!response.ok) throw new Error(`demo feed answered ${response.status} for ${next}`);
+      const body = (await response.json()) as {
+        next: string | null;
+        results: Array<{ id: number; published_at: string }>;
+      };
+      const last = body.results.at(-1);
+      if (last) bare = `/bare/articles/feed/?after=${bareToken(new Date(last.published_at), last.id)}`;
+      next = body.next === null ? null : new URL(body.next).pathname + new URL(body.next).search;
+    }
+    const runs = await alternate(origin, paths, options);
+    return compare(
+      'demo',
+      "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer)",
+      'the same keyset query through the same Kysely instance, the v1 article JSON written by hand',
+      paths,
+      runs,
+    );
+  } finally {
+    await stopServer(child);
+  }
+}
+
+/** What `measureHttp` needs. */
+export interface MeasureHttpOptions extends HttpTiming {
+  readonly databaseUrl: string;
+  readonly table: string;
+  readonly pageSize: number;
+  /** Each page measured on the benchmark table (uniform ordering): the row before it and its cursor. */
+  readonly pages: ReadonlyArray<{ readonly before: BenchRow | null; readonly cursor: string | null }>;
+  /** Schema of the benchmark database that holds the demo's tables. */
+  readonly demoSchema: string;
+  /** Articles the demo seeds (reused when already there). */
+  readonly demoArticles: number;
+}
+
+/**
+ * Requests per second and p99 on loopback (autocannon), servers in child processes so that
+ * autocannon and the server do not share an event loop: the minimal Pagewise endpoint and the
+ * demo's feed, each against a bare handler on the same Hono server returning the same rows.
+ */
+export async function measureHttp(options: MeasureHttpOptions): Promise<HttpResult> {
+  const minimal = await measureMinimal(options);
+  const demo = await measureDemo(options);
+  return { connections: options.connections, seconds: options.seconds, comparisons: [minimal, demo] };
 }

@@ -28,6 +28,10 @@ export interface BenchOptions {
   readonly httpRounds: number;
   /** Concurrent autocannon connections. @default 10 */
   readonly httpConnections: number;
+  /** Schema of the benchmark database holding the demo's tables. @default 'pagewise_demo' */
+  readonly demoSchema: string;
+  /** Articles the demo seeds for the HTTP comparison (its own default). @default 100_000 */
+  readonly demoArticles: number;
   /** Time of each tinybench task in milliseconds. @default 1000 */
   readonly cpuTimeMs: number;
   /** Folder that receives RESULTS.md, the chart and results.json. @default the bench folder */
@@ -80,6 +84,8 @@ export function benchOptions(overrides: Partial<BenchOptions> = {}): BenchOption
     httpSeconds: 5,
     httpRounds: 2,
     httpConnections: 10,
+    demoSchema: 'pagewise_demo',
+    demoArticles: 100_000,
     cpuTimeMs: 1000,
     outDir: BENCH_DIR,
     command: 'pnpm bench',

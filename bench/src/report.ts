@@ -211,30 +211,37 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     out.push('Not measured in this run (`--http-seconds 0`).', '');
   } else {
     out.push(
-      `Hono on @hono/node-server in a child process, 127.0.0.1; autocannon with ${http.connections} connections,`,
-      `${http.seconds} s per run, runs alternating. Both endpoints cycle through the same ${http.paths.pagewise.length} pages`,
-      '(one per depth above). Pagewise: `fromKysely` + `CursorPagination` + `getPaginatedResponse` per request;',
-      'bare: the prepared keyset statement through `pg` and `c.json({ next, results })`.',
-      '',
-      table(
-        ['endpoint', 'req/s (mean of runs)', 'p99 (worst run)', 'runs'],
-        (['pagewise', 'bare'] as const).map((e) => [
-          e === 'pagewise' ? 'Pagewise cursor endpoint' : 'bare handler',
-          http[e].requestsPerSecond.toFixed(0),
-          `${http[e].p99Ms.toFixed(1)} ms`,
-          http.runs
-            .filter((r) => r.endpoint === e)
-            .map(
-              (r) =>
-                `${r.requestsPerSecond.toFixed(0)} req/s, p99 ${r.p99Ms} ms${r.errors ? `, ${r.errors} errors` : ''}`,
-            )
-            .join('; '),
-        ]),
-      ),
-      '',
-      `Pagewise / bare: **${ratio(http.ratio)}** of the requests per second.`,
+      `Hono on @hono/node-server in a child process, 127.0.0.1; autocannon in this process with ${http.connections}`,
+      `connections, ${http.seconds} s per run, the Pagewise side and the bare handler alternating. In each pair both`,
+      'sides cycle through the same pages with the same rows.',
       '',
     );
+    for (const c of http.comparisons) {
+      out.push(
+        `### ${c.id === 'demo' ? 'Demo feed' : 'Minimal endpoint'}`,
+        '',
+        `Pagewise side: ${c.subject}. Bare side: ${c.bare}. Pages: ${c.paths.subject.length} (e.g. \`${c.paths.subject.at(-1)}\`).`,
+        '',
+        table(
+          ['endpoint', 'req/s (mean of runs)', 'p99 (worst run)', 'runs'],
+          (['subject', 'bare'] as const).map((e) => [
+            e === 'subject' ? 'Pagewise' : 'bare handler',
+            (e === 'subject' ? c.subjectSummary : c.bareSummary).requestsPerSecond.toFixed(0),
+            `${(e === 'subject' ? c.subjectSummary : c.bareSummary).p99Ms.toFixed(1)} ms`,
+            c.runs
+              .filter((r) => r.endpoint === e)
+              .map(
+                (r) =>
+                  `${r.requestsPerSecond.toFixed(0)} req/s, p99 ${r.p99Ms} ms${r.errors ? `, ${r.errors} errors` : ''}`,
+              )
+              .join('; '),
+          ]),
+        ),
+        '',
+        `Pagewise / bare: **${ratio(c.ratio)}** of the requests per second.`,
+        '',
+      );
+    }
   }
 
   out.push(

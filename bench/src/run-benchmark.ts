@@ -230,7 +230,10 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
 
     let http: HttpResult | null = null;
     if (options.httpSeconds > 0) {
-      say(options, `Measuring HTTP (${options.httpRounds} x 2 runs of ${options.httpSeconds} s, autocannon)`);
+      say(
+        options,
+        `Measuring HTTP: minimal endpoint and demo feed, each ${options.httpRounds} x 2 runs of ${options.httpSeconds} s (autocannon)`,
+      );
       http = await measureHttp({
         databaseUrl: options.databaseUrl,
         table: options.table,
@@ -238,6 +241,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
         seconds: options.httpSeconds,
         rounds: options.httpRounds,
         connections: options.httpConnections,
+        demoSchema: options.demoSchema,
+        demoArticles: options.demoArticles,
         pages: points.map((p) => ({ before: p.before.uniform, cursor: p.cursors.uniform })),
       });
     }

@@ -153,21 +153,27 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         : 'Over 20 us. Plan: profile the memory-adapter page (cursor decode, position reads, link encoding) and cut the largest share.',
   });
 
-  const http = input.http;
+  const comparisons = input.http?.comparisons ?? [];
+  const demo = comparisons.find((c) => c.id === 'demo');
+  const minimal = comparisons.find((c) => c.id === 'pagewise');
+  const judged = demo ?? minimal;
+  const describe = (c: (typeof comparisons)[number]) =>
+    `${c.id === 'demo' ? 'demo feed' : 'minimal endpoint'} ${fmt(c.ratio)}x (${fmt(c.subjectSummary.requestsPerSecond, 0)} vs ${fmt(c.bareSummary.requestsPerSecond, 0)} req/s)`;
   out.push({
     id: 'http',
     target: "HTTP cursor endpoint >= 0.85x the bare handler's req/s",
-    measured:
-      http === null
-        ? 'not measured (--http-seconds 0)'
-        : `${fmt(http.ratio)}x (${fmt(http.pagewise.requestsPerSecond, 0)} vs ${fmt(http.bare.requestsPerSecond, 0)} req/s)`,
-    met: http === null ? null : http.ratio >= 0.85,
+    measured: judged === undefined ? 'not measured (--http-seconds 0)' : comparisons.map(describe).join('; '),
+    met: judged === undefined ? null : judged.ratio >= 0.85,
     note:
-      http === null
+      judged === undefined
         ? ''
-        : http.ratio >= 0.85
-          ? 'Hono on @hono/node-server, loopback, both endpoints on the same server and the same data.'
-          : "Below 0.85x. The gap per request is Pagewise's page cost on a busy 2-core machine (server, Postgres and autocannon share it); the plan is the same as for the first target (prepared statements in the adapter).",
+        : (judged.ratio >= 0.85
+            ? 'Judged on the demo feed: '
+            : 'Judged on the demo feed, below 0.85x. On this 2-core machine the server, Postgres and autocannon share the cores, so the per-request CPU of the Pagewise side (see the CPU table and the cursor tables) shows up directly as lost throughput; ') +
+          "the minimal endpoint isolates pagination from the demo's views, versioning and serializer." +
+          (judged.ratio >= 0.85
+            ? ''
+            : " Plan: the per-page work named in the first target (adapter and core CPU per page), then profile the demo's view stack (ListView, versioning, reverse() per row)."),
   });
   return out;
 }

@@ -41,6 +41,8 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
           httpSeconds: 1,
           httpRounds: 1,
           httpConnections: 2,
+          demoSchema: 'pagewise_bench_smoke_demo',
+          demoArticles: 300,
           cpuTimeMs: 20,
           outDir,
           command: 'vitest bench-smoke',
@@ -61,8 +63,12 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
       }
       expect(results.cpu.length).toBeGreaterThan(0);
       for (const cpu of results.cpu) expect(Number.isFinite(cpu.medianUs)).toBe(true);
-      expect(results.http?.pagewise.requestsPerSecond).toBeGreaterThan(0);
-      expect(results.http?.bare.requestsPerSecond).toBeGreaterThan(0);
+      expect(results.http?.comparisons.map((c) => c.id)).toEqual(['pagewise', 'demo']);
+      for (const c of results.http?.comparisons ?? []) {
+        expect(c.subjectSummary.requestsPerSecond).toBeGreaterThan(0);
+        expect(c.bareSummary.requestsPerSecond).toBeGreaterThan(0);
+        expect(c.runs.every((r) => r.errors === 0)).toBe(true);
+      }
       expect(results.targets.map((t) => t.id)).toEqual([
         'cursor-vs-raw',
         'depth-invariance',
