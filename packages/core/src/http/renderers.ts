@@ -71,6 +71,20 @@ export const jsonRenderer: Renderer = Object.freeze({
   },
 });
 
+/** A small stylesheet for the browsable page, Bootstrap's pagination look without Bootstrap. */
+const BROWSABLE_CSS = [
+  'body{font-family:system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2330}',
+  'main{max-width:960px;margin:0 auto;padding:1.5rem}',
+  'h1{font-size:1.6rem;margin:0 0 .5rem}',
+  '.request-info code{background:#e8ebf1;padding:.15rem .4rem;border-radius:4px}',
+  '.response-info{color:#2b7a3d;font-weight:600;margin-left:.5rem}',
+  '.response-body{background:#fff;border:1px solid #d9dde5;border-radius:6px;padding:1rem;overflow:auto;font-size:.85rem}',
+  '.pagination,.pager{display:flex;gap:.25rem;list-style:none;padding:0;margin:1rem 0;flex-wrap:wrap}',
+  '.pagination a,.pagination span,.pager a{display:block;padding:.35rem .7rem;border:1px solid #c9cfda;border-radius:4px;background:#fff;color:#2457c5;text-decoration:none}',
+  '.pagination .active a{background:#2457c5;color:#fff;border-color:#2457c5}',
+  '.pagination .disabled a,.pagination .disabled span,.pager .disabled a{color:#98a0ad;pointer-events:none}',
+].join('');
+
 /**
  * `text/html`: a small browsable page with the response data (escaped) and the paginator's
  * controls, DRF's `BrowsableAPIRenderer` reduced to reading. Format name `api`, as in DRF.
@@ -88,17 +102,23 @@ export const browsableHtmlRenderer: Renderer = Object.freeze({
       ? `${escapeHtml(context.request.method)} ${escapeHtml(context.request.url.pathname + context.request.url.search)}`
       : '';
     const body = data === undefined ? '' : JSON.stringify(data, jsonReplacer, 4);
+    // Controls above and below the data: long pages should not hide them.
+    const controls = context.controlsHtml
+      ? `<div class="pagination-controls">${context.controlsHtml}</div>`
+      : '';
     return [
       '<!DOCTYPE html>',
       '<html lang="en"><head><meta charset="utf-8">',
       '<meta name="robots" content="noindex,nofollow">',
-      `<title>${title}</title></head>`,
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      `<title>${title}</title>`,
+      `<style>${BROWSABLE_CSS}</style></head>`,
       '<body><main class="pagewise-browsable">',
       `<h1>${title}</h1>`,
-      `<p class="request-info"><code>${line}</code></p>`,
-      `<p class="response-info"><code>HTTP ${context.status}</code></p>`,
+      `<p class="request-info"><code>${line}</code> <span class="response-info">HTTP ${context.status}</span></p>`,
+      controls,
       `<pre class="response-body">${escapeHtml(body)}</pre>`,
-      context.controlsHtml ? `<div class="pagination-controls">${context.controlsHtml}</div>` : '',
+      controls,
       '</main></body></html>',
     ].join('\n');
   },
