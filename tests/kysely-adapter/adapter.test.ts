@@ -287,7 +287,7 @@ function adapterCases(target: DatabaseTarget): void {
       // Same millisecond, different microseconds, ids running against time: a Date position would repeat or skip rows.
       const values = Array.from({ length: 9 }, (_, i) => ({
         id: 9 - i,
-        ts: `2024-05-01 12:00:00.123${String(100 + i * 7).padStart(3, '0')}`,
+        ts: `2024-05-01 12:00:00.123${String(100 + i * 7).padStart(3, '0')}${database.dialect === 'postgres' ? '+00' : ''}`,
       }));
       await db.insertInto(tables.micro).values(values).execute();
       const query = fromKysely(db.selectFrom(tables.micro).select(['id']), { db });
@@ -304,12 +304,50 @@ function adapterCases(target: DatabaseTarget): void {
         offset: 0,
         limit: 1,
       });
-      expect(first!.position).toEqual(['2024-05-01T12:00:00.123100', 9]);
+      expect(first!.position).toEqual([
+        database.dialect === 'postgres' ? '2024-05-01T12:00:00.123100Z' : '2024-05-01T12:00:00.123100',
+        9,
+      ]);
       const order = [{ field: 'ts', direction: 'asc' as const, nulls: 'last' as const }];
       for (const bad of ['yesterday', '2024-13-01T00:00:00.000000', new Date(0)]) {
         await expect(query.fetch({ order, after: [bad], offset: 0, limit: 2 })).rejects.toThrow(
           /bound value/,
         );
+      }
+    });
+  }
+
+  if (target.name === 'pglite') {
+    it(`[${target.name}] exact timestamp positions are UTC, so the hour a DST change repeats stays ordered`, async () => {
+      const { db } = database;
+      // PGlite has one connection, so the session time zone applies to every statement below.
+      await sql`set time zone 'America/New_York'`.execute(db);
+      try {
+        const table = `${tables.micro}_dst`;
+        await sql
+          .raw(`create table "${table}" (id integer primary key, ts timestamptz not null)`)
+          .execute(db);
+        // 05:30Z and 06:30Z are both 01:30 local on 2024-11-03: local text would tie them.
+        const stamps = [
+          '2024-11-03 06:30:00.000002+00',
+          '2024-11-03 05:30:00.000001+00',
+          '2024-11-03 06:30:00.000001+00',
+          '2024-11-03 05:30:00.000002+00',
+        ];
+        await db
+          .insertInto(table)
+          .values(stamps.map((ts, i) => ({ id: i + 1, ts })))
+          .execute();
+        const query = fromKysely(db.selectFrom(table).select(['id']), { db });
+        expect((await walk(query, { pageSize: 1, ordering: 'ts' })).flat().map((r) => Number(r.id))).toEqual([
+          2, 4, 3, 1,
+        ]);
+        expect((await walk(query, { pageSize: 3, ordering: '-ts' })).flat().map((r) => Number(r.id))).toEqual(
+          [1, 3, 4, 2],
+        );
+        await dropTable(database, table);
+      } finally {
+        await sql`set time zone 'UTC'`.execute(db);
       }
     });
   }

@@ -28,6 +28,8 @@ export type ColumnKind =
 export interface ColumnInfo {
   readonly kind: ColumnKind;
   readonly nullable: boolean;
+  /** The catalog's type name, lower case. @default undefined */
+  readonly type?: string;
 }
 
 /**
@@ -71,8 +73,11 @@ export interface DialectCapabilities {
   readonly catalogQuery: ((table: string, schema: string | undefined) => RawBuilder<CatalogRow>) | null;
   /** Maps a catalog type name (lower case) to a kind. @default a name-based guess (`int` -> number, ...) */
   readonly columnKind: (type: string) => ColumnKind;
-  /** An expression giving the exact text of a `timestamp-text` column, comparable with the column. @default null */
-  readonly exactTimestampText: ((column: OperationNode) => OperationNode) | null;
+  /**
+   * An expression giving the exact text of a `timestamp-text` column (of catalog type `type`),
+   * which the database compares with the column exactly. @default null
+   */
+  readonly exactTimestampText: ((column: OperationNode, type: string) => OperationNode) | null;
   /**
    * `EXPLAIN (FORMAT JSON)` reports the planner's row estimate, so `count({ estimate: true })` can
    * skip the scan. @default false
@@ -153,8 +158,11 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
       where a.attrelid = to_regclass(${qualified}) and a.attnum > 0 and not a.attisdropped`;
   },
   columnKind: postgresKind,
-  exactTimestampText: (column: OperationNode) =>
-    sql`to_char(${node(column)}::timestamp, 'YYYY-MM-DD"T"HH24:MI:SS.US')`.toOperationNode(),
+  // In UTC with a `Z` for time zone columns: local text would be ambiguous in the hour a DST change repeats.
+  exactTimestampText: (column: OperationNode, type: string) =>
+    type.includes('with time zone')
+      ? sql`to_char(${node(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.toOperationNode()
+      : sql`to_char(${node(column)}, 'YYYY-MM-DD"T"HH24:MI:SS.US')`.toOperationNode(),
   estimateCount: true,
   // 4713 BC: Postgres answers earlier timestamps with "timestamp out of range".
   minDateMs: -210_866_803_200_000,

@@ -318,7 +318,8 @@ class SharedState {
     this.columns = options.columns ?? {};
     this.#dialect = options.dialect;
     this.cache = cacheFor(options.db);
-    this.planKey = JSON.stringify([this.uniqueKey, this.columns]);
+    const dialect = typeof options.dialect === 'object' ? options.dialect.name : (options.dialect ?? '');
+    this.planKey = JSON.stringify([this.uniqueKey, this.columns, dialect]);
   }
 
   get capabilities(): DialectCapabilities {
@@ -629,7 +630,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       const items = orderByItems(order, plan.exprs, (i) => !plan.nullable[i], shared.capabilities);
       node = SelectQueryNode.cloneWithOrderByItems(this.#coreNode, items);
     }
-    const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0]);
+    const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0, shared.planKey]);
     const ordered = node;
     const template = shared.template(this.#cache, key, () =>
       withLimit(ordered, 0, window.offset > 0 ? 1 : null),
@@ -680,7 +681,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           const nullable =
             !unique &&
             (row.nullable === true || row.nullable === 1 || row.nullable === '1' || row.nullable === 't');
-          return { kind, nullable };
+          return { kind, nullable, type: String(row.type).toLowerCase() };
         }
       }
     }
@@ -718,7 +719,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const extra = plans.flatMap((plan, i) => {
       if (!plan.readKey.startsWith('__pagewise_')) return [];
       const exact = this.#shared.capabilities.exactTimestampText;
-      const value = plan.info.kind === 'timestamp-text' && exact ? exact(plan.expr) : plan.expr;
+      const value =
+        plan.info.kind === 'timestamp-text' && exact ? exact(plan.expr, plan.info.type ?? '') : plan.expr;
       return [SelectionNode.create(AliasNode.create(value, privateAlias(i)))];
     });
     return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#coreNode, extra) : this.#coreNode;
