@@ -27,6 +27,12 @@ export interface TargetInput {
   }>;
   readonly cpu: readonly CpuResult[];
   readonly http: HttpResult | null;
+  /** Plans of the pages whose Pagewise SQL was slow. */
+  readonly diagnostics?: ReadonlyArray<{
+    readonly ordering: OrderingName;
+    readonly depth: number;
+    readonly plans: readonly string[];
+  }>;
 }
 
 const ORDERING_NAMES: readonly OrderingName[] = ['uniform', 'mixed', 'nullable'];
@@ -63,20 +69,64 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   );
   const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const overCursor = ratios.filter((r) => !(r.ratio <= 1.15));
+  const range = (o: OrderingName) => {
+    const mine = ratios.filter((r) => r.ordering === o).map((r) => r.ratio);
+    return `${o} ${fmt(Math.min(...mine))}-${fmt(Math.max(...mine))}x`;
+  };
+  // Where the time goes, per ordering, as medians over the depths whose SQL plan is sound.
+  const layers = (o: OrderingName) => {
+    const sound = input.depths.filter(
+      (d) => median(`pagewise-sql:${o}`, d) < 1.5 * median(`raw-unnamed:${o}`, d),
+    );
+    const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+    return {
+      sql: mid(sound.map((d) => median(`pagewise-sql:${o}`, d) / median(`raw-unnamed:${o}`, d))),
+      jsUs: mid(
+        sound.map((d) => (median(`pagewise-cursor:${o}`, d) - median(`pagewise-sql:${o}`, d)) * 1000),
+      ),
+    };
+  };
+  const cpu = (id: string) => input.cpu.find((c) => c.id === id)?.medianUs ?? Number.NaN;
+  const slowPlans = (input.diagnostics ?? []).filter((d) => d.plans.some((p) => /Seq Scan|Sort Key/.test(p)));
+  const slowOrderings = [...new Set(slowPlans.map((d) => d.ordering))];
+  const droppedNulls = slowPlans.some((d) =>
+    d.plans.some(
+      (p) => /order by "score" desc, "id" desc/.test(p) && !/nulls last/i.test(p.split('\n')[0] ?? ''),
+    ),
+  );
+  const uniformLayers = layers('uniform');
+  const mixedLayers = layers('mixed');
   out.push({
     id: 'cursor-vs-raw',
     target: 'Pagewise cursor page / raw-SQL page <= 1.15 at every depth',
-    measured: `worst ${fmt(worst.ratio)} (${worst.ordering}, depth ${depthName(worst.depth)}); ${ratios.length - overCursor.length} of ${ratios.length} ordering x depth cells within 1.15`,
+    measured: `worst ${fmt(worst.ratio)} (${worst.ordering}, depth ${depthName(worst.depth)}); ${ratios.length - overCursor.length} of ${ratios.length} ordering x depth cells within 1.15; ${ORDERING_NAMES.map(range).join(', ')}`,
     met: overCursor.length === 0,
     note:
       overCursor.length === 0
         ? 'Every ordering at every depth, against a named (prepared) statement through pg.'
-        : `Over 1.15: ${overCursor.map((r) => `${r.ordering}@${depthName(r.depth)} ${fmt(r.ratio)}`).join(', ')}. ` +
-          `The same SQL sent unnamed through pg (parsed and planned on every call, as every Kysely query is) ` +
-          `costs ${fmt(Math.min(...overCursor.map((r) => r.unnamed)))}-${fmt(Math.max(...overCursor.map((r) => r.unnamed)))}x the prepared statement at those cells, ` +
-          'so most of the gap is per-query parse and plan, not Pagewise. Plan: let the Kysely adapter send each compiled ' +
-          'window shape as a named prepared statement (pg `name` = hash of the SQL text) and bind new values, and keep ' +
-          'the per-shape compile cache; see the CPU table for what remains on the JS side.',
+        : [
+            `Where the time goes (medians over depths; "Pagewise's SQL via pg" column): Pagewise's SQL itself costs ` +
+              `${fmt(uniformLayers.sql)}x (uniform) and ${fmt(mixedLayers.sql)}x (mixed) the unnamed raw SQL, mostly the ` +
+              '`to_char("created"::timestamp, ...)` column the adapter adds to read microsecond-exact `timestamptz` positions; ' +
+              `the JavaScript side (Pagewise + adapter + Kysely, page minus its SQL replayed through pg) adds ` +
+              `${fmt(uniformLayers.jsUs, 0)} us (uniform) and ${fmt(mixedLayers.jsUs, 0)} us (mixed) per page. Without I/O the ` +
+              `Kysely adapter page costs ${fmt(cpu('kysely-cursor-fresh'), 0)} us of CPU with a fresh \`fromKysely\` per page and ` +
+              `${fmt(cpu('kysely-cursor-reused'), 0)} us with a reused query, the memory-adapter page ${fmt(cpu('memory-cursor-deep'), 0)} us.`,
+            slowOrderings.length > 0
+              ? `Slow SQL plans for ${slowOrderings.join(', ')} (see "Slow Pagewise SQL")` +
+                (droppedNulls
+                  ? ': the adapter orders the non-NULL segment by `"score" desc` without `nulls last`, which the ' +
+                    '`(score DESC NULLS LAST, id DESC)` index cannot serve, so Postgres scans and sorts the table on every page.'
+                  : '.')
+              : '',
+            "Plan: (1) the adapter keeps each term's NULLS placement in every segment's ORDER BY, even where the segment " +
+              'excludes NULLs, so the index written for the ordering serves it; (2) it stops paying for positions in SQL: ' +
+              "read the timestamp column's text through a per-query pg type parser instead of a computed `to_char` column, " +
+              'or skip it for millisecond columns; (3) it sends each window shape as a named prepared statement; ' +
+              '(4) core trims its per-page work (see the CPU target).',
+          ]
+            .filter((part) => part !== '')
+            .join(' '),
   });
 
   const invariance = ORDERING_NAMES.map((o) => ({
@@ -135,7 +185,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     note:
       (countRatio >= 50
         ? 'The exact count is a full `count(*)` scan on every page; the estimate reads the planner statistics.'
-        : 'Below 50x: the exact count of this table is still cheap, or the estimate costs a query of its own.') +
+        : `Below 50x: the estimate is a second round trip (an \`EXPLAIN (FORMAT JSON)\` of the query) after the page: ` +
+          `${fmt(estimated, 3)} ms against ${fmt(median('pagewise-page-none:uniform', first), 3)} ms for the same page with no count. ` +
+          'Plan: run the EXPLAIN concurrently with the page fetch (two pool connections), or cache the estimate per ' +
+          'query shape for a few seconds; either brings the page to about the no-count time, well past 50x.') +
       ' On deep pages both are dominated by OFFSET itself, which is why the ratio is taken on the first page.' +
       (input.meta.rows < 1_000_000 ? ` (Only ${input.meta.rows} rows in this run.)` : ''),
   });
@@ -150,7 +203,12 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     note:
       cpuWorst <= 20
         ? 'Median of tinybench samples: request parsing, cursor decode, the memory fetch and both links.'
-        : 'Over 20 us. Plan: profile the memory-adapter page (cursor decode, position reads, link encoding) and cut the largest share.',
+        : 'Over 20 us on the deep page (the first page, with no cursor to decode, is within). A CPU profile of the deep ' +
+          'page puts the time in building the two links (`replaceQueryParam` re-parses and re-encodes the whole query ' +
+          'string for each), `orderingFingerprint` (a TextEncoder + FNV pass over the ordering three times per page: decode ' +
+          "and both encodes), `positionKey` JSON for position comparisons, the memory adapter's per-fetch sort signature " +
+          '(`JSON.stringify(order)`), and garbage collection. Plan: memoize the fingerprint per ordering, parse the query ' +
+          'string once per page for both links, compare positions without JSON, cache the sort signature.',
   });
 
   const comparisons = input.http?.comparisons ?? [];
