@@ -1,8 +1,8 @@
-import { databaseTarget, describeDatabase } from '../support/databases.js';
+import { databaseTarget, describeDatabase, tableName } from '../support/databases.js';
 import { conformanceCases, sqlBackend } from './conformance-suite.js';
 
 const target = databaseTarget('mariadb');
 
 describeDatabase(target, 'conformance', () => {
-  conformanceCases(target.name, async () => sqlBackend(await target.open(), 'pw_conf_mariadb'));
+  conformanceCases(target.name, async () => sqlBackend(await target.open(), tableName('pw_conf_mariadb')));
 });

@@ -15,6 +15,7 @@ import {
   databaseTargets,
   describeDatabase,
   type TestDatabase,
+  tableName,
 } from '../support/databases.js';
 import { DRF_VALUES, drfDataset, itemsDataset } from '../support/datasets.js';
 import { createTable, dropTable, quote } from '../support/tables.js';
@@ -45,7 +46,7 @@ async function firstNextLink(query: OrderedQuery<Row>, options: CursorPagination
 }
 
 function adapterCases(target: DatabaseTarget): void {
-  const prefix = `pw_adapter_${target.name}`;
+  const prefix = tableName(`pw_adapter_${target.name}`);
   const items = itemsDataset();
   const tables = {
     items: `${prefix}_items`,

@@ -2,7 +2,7 @@ import type { KeyTerm, PositionValue } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { CompiledQuery, type LogEvent, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { DatabaseTarget, TestDatabase } from '../support/databases.js';
+import { type DatabaseTarget, type TestDatabase, tableName } from '../support/databases.js';
 
 const ROWS = 30_000;
 const DEPTH = 20_000;
@@ -157,7 +157,7 @@ function assertSeek(database: TestDatabase, shape: Shape, table: string, plan: s
  * Sort; SQLite `SEARCH ... USING INDEX`; MariaDB/MySQL access type `range`, no filesort.
  */
 export function planCases(target: DatabaseTarget): void {
-  const table = `pw_plan_${target.name}`;
+  const table = tableName(`pw_plan_${target.name}`);
   const statements: CompiledQuery[] = [];
   let database: TestDatabase;
 

@@ -8,6 +8,7 @@ import {
   databaseTarget,
   describeDatabase,
   type TestDatabase,
+  tableName,
 } from '../support/databases.js';
 import { createTable, type Dataset, dropTable, normalizeRow } from '../support/tables.js';
 
@@ -81,7 +82,7 @@ async function transcript(
 }
 
 function differential(target: DatabaseTarget, numRuns: number): void {
-  const table = `pw_prop_${target.name}`;
+  const table = tableName(`pw_prop_${target.name}`);
   let database: TestDatabase;
 
   beforeAll(async () => {

@@ -7,6 +7,14 @@ import pg from 'pg';
 import { describe } from 'vitest';
 import { PGliteDialect } from './pglite-dialect.js';
 
+/**
+ * A table name unique to this file's process: test files run in parallel, and so may two whole
+ * runs against one shared server.
+ */
+export function tableName(base: string): string {
+  return `${base}_${process.pid.toString(36)}`;
+}
+
 /** The SQL backends the suites run on. */
 export type DatabaseName = 'sqlite' | 'pglite' | 'postgres' | 'mariadb';
 
