@@ -15,9 +15,10 @@ import {
 } from 'kysely';
 
 /**
- * A minimal Kysely dialect for PGlite (embedded Postgres in WASM). The published dialect
- * packages either pull in a CLI framework or lag PGlite releases; this is all Kysely needs.
- * PGlite is single-connection, so queries are serialised through one promise chain.
+ * A minimal Kysely dialect for PGlite (embedded Postgres in WASM). Of the published ones,
+ * `kysely-pglite` pulls in a CLI framework (oclif) and `kysely-pglite-dialect` is small but one
+ * more third-party package for what Kysely needs in about eighty lines. PGlite has one
+ * connection, so queries are serialised through one promise chain.
  */
 export class PGliteDialect implements Dialect {
   readonly #pglite: PGlite;
