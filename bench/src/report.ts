@@ -258,7 +258,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     out.push(
       '## Slow Pagewise SQL',
       '',
-      "Pages where Pagewise's own SQL, replayed through pg, took more than 1.5x the hand-written query: the plans.",
+      "Pages where Pagewise's own SQL, replayed through pg, took more than 3x the hand-written query: the plans.",
       '',
     );
     for (const d of results.diagnostics) {

@@ -76,7 +76,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   // Where the time goes, per ordering, as medians over the depths whose SQL plan is sound.
   const layers = (o: OrderingName) => {
     const sound = input.depths.filter(
-      (d) => median(`pagewise-sql:${o}`, d) < 1.5 * median(`raw-unnamed:${o}`, d),
+      (d) => median(`pagewise-sql:${o}`, d) < 3 * median(`raw-unnamed:${o}`, d),
     );
     const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
     return {
@@ -87,7 +87,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     };
   };
   const cpu = (id: string) => input.cpu.find((c) => c.id === id)?.medianUs ?? Number.NaN;
-  const slowPlans = (input.diagnostics ?? []).filter((d) => d.plans.some((p) => /Seq Scan|Sort Key/.test(p)));
+  const slowPlans = (input.diagnostics ?? []).filter((d) => d.plans.some((p) => /Seq Scan/.test(p)));
   const slowOrderings = [...new Set(slowPlans.map((d) => d.ordering))];
   const droppedNulls = slowPlans.some((d) =>
     d.plans.some(
@@ -106,8 +106,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         ? 'Every ordering at every depth, against a named (prepared) statement through pg.'
         : [
             `Where the time goes (medians over depths; "Pagewise's SQL via pg" column): Pagewise's SQL itself costs ` +
-              `${fmt(uniformLayers.sql)}x (uniform) and ${fmt(mixedLayers.sql)}x (mixed) the unnamed raw SQL, mostly the ` +
-              '`to_char("created"::timestamp, ...)` column the adapter adds to read microsecond-exact `timestamptz` positions; ' +
+              `${fmt(uniformLayers.sql)}x (uniform) and ${fmt(mixedLayers.sql)}x (mixed) the unnamed raw SQL through the same pool; ` +
+              'the one difference in the text is the `to_char("created"::timestamp, ...)` column the adapter adds to read ' +
+              'microsecond-exact `timestamptz` positions (51 formatted timestamps per page); ' +
               `the JavaScript side (Pagewise + adapter + Kysely, page minus its SQL replayed through pg) adds ` +
               `${fmt(uniformLayers.jsUs, 0)} us (uniform) and ${fmt(mixedLayers.jsUs, 0)} us (mixed) per page. Without I/O the ` +
               `Kysely adapter page costs ${fmt(cpu('kysely-cursor-fresh'), 0)} us of CPU with a fresh \`fromKysely\` per page and ` +
