@@ -550,8 +550,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * `select ... order by ... limit $1 offset $2`. Keyset windows replace it with the window's
    * order and seek past the bound; on Postgres, for `[created desc, id desc]`:
    * `select ... where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3`;
-   * on MariaDB (no index range for row values), with mixed directions everywhere:
-   * `` where `created` <= ? and (`created` < ? or (`created` = ? and `id` > ?)) ``. A nullable term's
+   * on MariaDB (no index range for row values), and on every dialect for mixed directions, the
+   * expanded form: `` where `created` <= ? and (`created` < ? or (`created` = ? and `id` < ?)) ``. A nullable term's
    * NULL block is fetched by its own query (`where "created" is null order by "id"`) when the
    * page reaches it. Bound values that do not fit their columns throw `InvalidBoundError`.
    *
@@ -602,13 +602,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         ),
       );
       if (!single) values[order.length] = wanted - rows.length;
-      const fetched = await shared.run(template, values, this.#base);
-      if (single) {
-        rows.push(...fetched);
-        break;
-      }
-      rows.push(...fetched);
-      if (rows.length >= wanted) break;
+      rows.push(...(await shared.run(template, values, this.#base)));
+      if (single || rows.length >= wanted) break;
     }
     const page = single ? rows : rows.slice(window.offset, wanted);
     return page.map((row) => ({
