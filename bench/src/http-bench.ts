@@ -80,11 +80,16 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function run(url: string, paths: readonly string[], connections: number, seconds: number) {
+function run(
+  url: string,
+  paths: readonly string[],
+  connections: number,
+  seconds: number | { amount: number },
+) {
   return autocannon({
     url,
     connections,
-    duration: seconds,
+    ...(typeof seconds === 'number' ? { duration: seconds } : seconds),
     requests: paths.map((path) => ({ method: 'GET' as const, path })),
   });
 }
@@ -113,7 +118,8 @@ async function alternate(
   paths: HttpComparison['paths'],
   timing: HttpTiming,
 ): Promise<HttpRun[]> {
-  const warmup = Math.max(1, Math.min(2, timing.seconds / 2));
+  // Short runs (the smoke test) warm up by a request count instead of seconds.
+  const warmup = timing.seconds >= 2 ? Math.min(2, timing.seconds / 2) : { amount: timing.connections * 25 };
   for (const endpoint of ['subject', 'bare'] as const) {
     await run(url, paths[endpoint], timing.connections, warmup);
   }
