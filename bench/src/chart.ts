@@ -38,7 +38,7 @@ function escapeXml(text: string): string {
 
 function depthLabel(depth: number): string {
   if (depth >= 1_000_000 && depth % 1_000_000 === 0) return `${depth / 1_000_000}M`;
-  if (depth >= 1000) return `${Math.round(depth / 100) / 10}k`;
+  if (depth >= 1000) return `${Number((depth / 1000).toFixed(2))}k`;
   return String(depth);
 }
 
