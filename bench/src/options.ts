@@ -94,7 +94,8 @@ export function benchOptions(overrides: Partial<BenchOptions> = {}): BenchOption
   };
 }
 
-const USAGE = `Usage: pnpm bench [-- options]
+/** The `--help` text. */
+export const USAGE = `Usage: pnpm bench [-- options]
   --rows N            rows to seed (default 1000000; accepts 10_000_000, 1e7, 10m, 500k)
   --database URL      Postgres database (default BENCH_DATABASE_URL, else PG_URL's server, database pagewise_bench)
   --table NAME        seeded table (default pagewise_bench_items)
@@ -163,5 +164,3 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   const command = ['pnpm bench', ...(args.length > 0 ? ['--', ...args] : [])].join(' ');
   return benchOptions({ ...overrides, command });
 }
-
-export { USAGE };

@@ -64,7 +64,6 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       ordering: o,
       depth: d,
       ratio: median(`pagewise-cursor:${o}`, d) / median(`raw:${o}`, d),
-      unnamed: median(`raw-unnamed:${o}`, d) / median(`raw:${o}`, d),
     })),
   );
   const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a));
