@@ -191,6 +191,9 @@ export function planCases(target: DatabaseTarget): void {
       const rows = await query.fetch({ order: shape.order, after: bound, offset: 0, limit: PAGE + 1 });
       expect(rows).toHaveLength(PAGE + 1);
       const statement = statements[0]!;
+      // Every value is a bound parameter: no literal from the cursor in the SQL text.
+      expect(statement.sql).not.toMatch(/'[^']*\d|\b\d{3,}\b/);
+      expect(statement.parameters.length).toBeGreaterThanOrEqual(bound.filter((v) => v !== null).length + 1);
       const plan = await explain(database, statement);
       console.log(`EXPLAIN ${target.name} | ${shape.title} | ${plan.map((l) => l.trim()).join(' / ')}`);
       assertSeek(database, shape, table, plan);
