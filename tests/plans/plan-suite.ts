@@ -16,6 +16,8 @@ interface Shape {
   readonly bound: 'depth' | 'null-block';
   /** The column(s) the index range may be on (a regular expression alternative). */
   readonly seekColumn: string;
+  /** Only where indexes declare NULL placement (Postgres). */
+  readonly postgresOnly?: true;
 }
 
 const asc = (field: string, unique?: true): KeyTerm => ({
@@ -59,6 +61,17 @@ const SHAPES: readonly Shape[] = [
     order: [desc('score'), { ...desc('id', true), nulls: 'last' }],
     bound: 'depth',
     seekColumn: 'score',
+  },
+  {
+    title: 'nullable -score NULLs last, -id, on the index declared for it',
+    index: 'score_desc_nulls_last',
+    order: [
+      { ...desc('score'), nulls: 'last' },
+      { ...desc('id', true), nulls: 'last' },
+    ],
+    bound: 'depth',
+    seekColumn: 'score',
+    postgresOnly: true,
   },
   {
     title: 'nullable score, bound inside the NULL block',
@@ -114,6 +127,11 @@ async function seed(database: TestDatabase, table: string): Promise<void> {
     .raw(`create index ${q(`${table}_grp_created_id`)} on ${t} (grp, created desc, id desc)`)
     .execute(db);
   await sql.raw(`create index ${q(`${table}_score_id`)} on ${t} (score, id)`).execute(db);
+  if (dialect === 'postgres') {
+    await sql
+      .raw(`create index ${q(`${table}_score_desc_nulls_last`)} on ${t} (score desc nulls last, id desc)`)
+      .execute(db);
+  }
   await sql.raw(dialect === 'mysql' ? `analyze table ${t}` : `analyze ${t}`).execute(db);
 }
 
@@ -135,6 +153,8 @@ function assertSeek(database: TestDatabase, shape: Shape, table: string, plan: s
       new RegExp(`\\b(?:${shape.seekColumn})\\b`),
     );
     expect(text).not.toMatch(/\bSort\b|Seq Scan/);
+    // The ORDER BY states each term's NULL placement, so the index written for the ordering serves it.
+    if (shape.bound === 'depth') expect(text).toContain(`using ${table}_${shape.index} `);
   } else if (database.dialect === 'sqlite') {
     expect(text).toMatch(
       new RegExp(
@@ -176,6 +196,7 @@ export function planCases(target: DatabaseTarget): void {
   });
 
   for (const shape of SHAPES) {
+    if (shape.postgresOnly && target.name !== 'postgres' && target.name !== 'pglite') continue;
     it(`[${target.name}] EXPLAIN: ${shape.title}: a cursor page at depth ${DEPTH} seeks the index`, async () => {
       const query = fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db });
       let bound: PositionValue[];

@@ -36,6 +36,10 @@ describe('toParameter', () => {
     invalid(() =>
       toParameter('timestamp-text', '2024-02-30T00:00:00.000000', 'created', postgresCapabilities),
     );
+    invalid(() => toParameter('timestamp-text', '2024-02-01 00:00:00.1+99', 'created', postgresCapabilities));
+    invalid(() =>
+      toParameter('timestamp-text', '2024-02-01 00:00:00.1; drop', 'created', postgresCapabilities),
+    );
   });
 
   it('binds dates as ISO text on SQLite and natively elsewhere', () => {
@@ -43,8 +47,12 @@ describe('toParameter', () => {
     expect(toParameter('date', date, 'created', sqliteCapabilities)).toBe('2024-01-01T00:00:00.000Z');
     expect(toParameter('date', date, 'created', postgresCapabilities)).toBe(date);
     expect(toParameter('string', 'a\u0000b', 'name', sqliteCapabilities)).toBe('a\u0000b');
-    expect(toParameter('timestamp-text', '2024-02-29T23:59:59.123456', 'created', postgresCapabilities)).toBe(
+    for (const text of [
       '2024-02-29T23:59:59.123456',
-    );
+      '2024-05-01 12:00:00.1231+00',
+      '2024-11-03 01:30:00-04:00',
+    ]) {
+      expect(toParameter('timestamp-text', text, 'created', postgresCapabilities)).toBe(text);
+    }
   });
 });

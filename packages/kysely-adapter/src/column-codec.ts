@@ -4,7 +4,9 @@ import type { ColumnKind, DialectCapabilities } from './dialect-capabilities.js'
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const EXACT_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{6})Z?$/;
+/** ISO-8601 as Postgres and MySQL write timestamps: optional fraction, optional UTC offset. */
+const EXACT_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::?(\d{2})(?::(\d{2}))?)?)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Turns a value read from a row into the position value of its column's kind. */
@@ -65,6 +67,9 @@ function validExactTimestamp(text: string): boolean {
     number,
     number,
   ];
+  const [oh = 0, om = 0, os = 0] = parts.slice(7, 10).map((p) => (p === undefined ? 0 : Number(p)));
+  // Postgres rejects offsets beyond 15:59:59 with an error.
+  if (oh > 15 || om > 59 || os > 59) return false;
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
   return (
     date.getUTCFullYear() === y &&

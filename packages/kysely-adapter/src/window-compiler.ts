@@ -170,22 +170,32 @@ function condition(
   }
 }
 
+/** Why a term holds no NULL: its column cannot, or the segment's predicate excludes them. */
+export type NonNull = 'column' | 'segment' | false;
+
 /**
  * ORDER BY items for `terms`, keeping each term's NULL placement: native when the dialect
  * already sorts NULLs there, a `NULLS` clause where supported, else a leading `x IS NULL` key.
- * Terms known to be non-NULL get a plain item so the index order serves them.
+ * Terms known to be non-NULL get a plain item so the index order serves them, except where
+ * indexes declare their placement (Postgres): there the clause stays, to match the index
+ * written for the ordering.
  */
 export function orderByItems(
   terms: readonly KeyTerm[],
   exprs: readonly OperationNode[],
-  nonNull: (index: number) => boolean,
+  nonNull: (index: number) => NonNull,
   capabilities: DialectCapabilities,
 ): OrderByItemNode[] {
   const items: OrderByItemNode[] = [];
   terms.forEach((term, i) => {
     const expr = exprs[i]!;
     const direction = RawNode.createWithSql(term.direction);
-    if (nonNull(i) || nullsNative(term, capabilities)) {
+    const known = nonNull(i);
+    if (
+      nullsNative(term, capabilities) ||
+      known === 'column' ||
+      (known === 'segment' && !capabilities.indexNullsOrder)
+    ) {
       items.push(OrderByItemNode.create(expr, direction));
     } else if (capabilities.nullsOrderingSyntax) {
       items.push(OrderByItemNode.cloneWith(OrderByItemNode.create(expr, direction), { nulls: term.nulls }));
@@ -252,9 +262,10 @@ export function compileSegment(
   const items = orderByItems(
     indexes.map((i) => order[i]!),
     indexes.map((i) => exprs[i]!),
-    (k) => {
+    (k): NonNull => {
       const i = indexes[k]!;
-      return !nullable[i] || bounded.has(i) || (segment.keyset !== null && i >= segment.keyset);
+      if (!nullable[i]) return 'column';
+      return bounded.has(i) || (segment.keyset !== null && i >= segment.keyset) ? 'segment' : false;
     },
     capabilities,
   );
