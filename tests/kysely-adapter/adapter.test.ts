@@ -6,7 +6,13 @@ import {
   type OrderedQuery,
   parseOrdering,
 } from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+import {
+  type DialectCapabilities,
+  fromKysely,
+  mysqlCapabilities,
+  postgresCapabilities,
+  sqliteCapabilities,
+} from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -111,6 +117,40 @@ function adapterCases(target: DatabaseTarget): void {
     const expected = (await walk(fromArray(all, { uniqueKey: 'id' }), options)).flat().map((r) => r.id);
     expect(ids).toEqual(expected);
     expect(ids).toHaveLength(items.rows.filter((r) => r.score !== null).length);
+  });
+
+  it(`[${target.name}] capability flags change the SQL, never the pages`, async () => {
+    const { db } = database;
+    const own =
+      database.dialect === 'postgres'
+        ? postgresCapabilities
+        : database.dialect === 'mysql'
+          ? mysqlCapabilities
+          : sqliteCapabilities;
+    const variants: DialectCapabilities[] = [
+      { ...own, name: `${own.name}-expanded`, rowValueSeek: false },
+      { ...own, name: `${own.name}-emulated`, nullsOrderingSyntax: false, indexNullsOrder: false },
+      {
+        ...own,
+        name: `${own.name}-plain`,
+        rowValueSeek: false,
+        nullsOrderingSyntax: false,
+        indexNullsOrder: false,
+      },
+    ];
+    const orderings = [
+      ['-score', 'name'],
+      [{ field: 'score', direction: 'desc' as const, nulls: 'last' as const }],
+      ['big', '-created'],
+    ];
+    for (const dialect of variants) {
+      for (const ordering of orderings) {
+        const query = fromKysely(db.selectFrom(tables.items).selectAll(), { db, dialect });
+        const ids = (await walk(query, { pageSize: 4, ordering })).flat().map((r) => Number(r.id));
+        const expected = (await walk(memory(), { pageSize: 4, ordering })).flat().map((r) => r.id);
+        expect(ids, `${dialect.name} ${JSON.stringify(ordering)}`).toEqual(expected);
+      }
+    }
   });
 
   it(`[${target.name}] works without db, through the builder alone`, async () => {
