@@ -27,6 +27,8 @@ export interface TargetInput {
   }>;
   readonly cpu: readonly CpuResult[];
   readonly http: HttpResult | null;
+  /** The statements Pagewise sent, per contender. */
+  readonly pagewiseSql?: Readonly<Record<string, readonly string[]>>;
   /** Plans of the pages whose Pagewise SQL was slow. */
   readonly diagnostics?: ReadonlyArray<{
     readonly ordering: OrderingName;
@@ -93,6 +95,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       (p) => /order by "score" desc, "id" desc/.test(p) && !/nulls last/i.test(p.split('\n')[0] ?? ''),
     ),
   );
+  // The computed column the adapter selects to read exact positions, if it still adds one.
+  const positionColumn =
+    /to_char\([^)]*\)/.exec((input.pagewiseSql?.['pagewise-cursor:uniform'] ?? []).join('\n'))?.[0] ?? null;
   const uniformLayers = layers('uniform');
   const mixedLayers = layers('mixed');
   out.push({
@@ -106,8 +111,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         : [
             `Where the time goes (medians over depths; "Pagewise's SQL via pg" column): Pagewise's SQL itself costs ` +
               `${fmt(uniformLayers.sql)}x (uniform) and ${fmt(mixedLayers.sql)}x (mixed) the unnamed raw SQL through the same pool; ` +
-              'the one difference in the text is the `to_char("created"::timestamp, ...)` column the adapter adds to read ' +
-              'microsecond-exact `timestamptz` positions (51 formatted timestamps per page); ' +
+              (positionColumn === null
+                ? ''
+                : `the difference in the text is the \`${positionColumn}\` column the adapter adds to read ` +
+                  'microsecond-exact `timestamptz` positions (51 formatted timestamps per page); ') +
               `the JavaScript side (Pagewise + adapter + Kysely, page minus its SQL replayed through pg) adds ` +
               `${fmt(uniformLayers.jsUs, 0)} us (uniform) and ${fmt(mixedLayers.jsUs, 0)} us (mixed) per page. Without I/O the ` +
               `Kysely adapter page costs ${fmt(cpu('kysely-cursor-fresh'), 0)} us of CPU with a fresh \`fromKysely\` per page and ` +
