@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { KIND_LABELS } from '../src/contenders.js';
 import { benchOptions, parseArgs } from '../src/options.js';
@@ -27,11 +28,14 @@ describe('bench options', () => {
 describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
   it('measures every contender on a few thousand rows and writes the report elsewhere', async () => {
     const outDir = await mkdtemp(join(tmpdir(), 'pagewise-bench-'));
+    // Per-process names: parallel runs sharing one server do not drop each other's tables.
+    const table = `pagewise_bench_smoke_${process.pid}`;
+    const demoSchema = `pagewise_bench_smoke_demo_${process.pid}`;
     try {
       const { results, files } = await runBenchmark(
         benchOptions({
           databaseUrl: PG_URL!,
-          table: 'pagewise_bench_smoke',
+          table,
           rows: 3000,
           depths: [0, 1000, Number.POSITIVE_INFINITY],
           maxSamples: 3,
@@ -41,7 +45,7 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
           httpSeconds: 1,
           httpRounds: 1,
           httpConnections: 2,
-          demoSchema: 'pagewise_bench_smoke_demo',
+          demoSchema,
           demoArticles: 300,
           cpuTimeMs: 20,
           outDir,
@@ -83,6 +87,11 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
       expect(await readFile(files.chart, 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
     } finally {
       await rm(outDir, { recursive: true, force: true });
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`DROP TABLE IF EXISTS ${table}`);
+      await client.query(`DROP SCHEMA IF EXISTS ${demoSchema} CASCADE`);
+      await client.end();
     }
   });
 });
