@@ -95,9 +95,11 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       (p) => /order by "score" desc, "id" desc/.test(p) && !/nulls last/i.test(p.split('\n')[0] ?? ''),
     ),
   );
-  // The computed column the adapter selects to read exact positions, if it still adds one.
+  // The computed column the adapter selects after the query's own columns to read exact positions, if any.
   const positionColumn =
-    /to_char\([^)]*\)/.exec((input.pagewiseSql?.['pagewise-cursor:uniform'] ?? []).join('\n'))?.[0] ?? null;
+    /"title", (.+?) as "__pagewise_\d+"/.exec(
+      (input.pagewiseSql?.['pagewise-cursor:uniform'] ?? []).join('\n'),
+    )?.[1] ?? null;
   const uniformLayers = layers('uniform');
   const mixedLayers = layers('mixed');
   out.push({
