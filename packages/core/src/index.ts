@@ -40,6 +40,7 @@ export {
   compareCodePoints,
   decodeFormComponent,
   encodeFormComponent,
+  LinkTemplate,
   parseQueryString,
   removeQueryParam,
   replaceQueryParam,

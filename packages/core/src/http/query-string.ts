@@ -29,8 +29,24 @@ export function decodeFormComponent(text: string): string {
   return lenientUtf8.decode(new Uint8Array(bytes));
 }
 
+const PLAIN = /^[A-Za-z0-9_.\-~]*$/;
+const URI_EXTRA = /[!'()*]/g;
+
 /** Encodes like `quote_plus`: only `A-Z a-z 0-9 _ . - ~` stay, space becomes `+`. */
 export function encodeFormComponent(text: string): string {
+  if (PLAIN.test(text)) return text;
+  try {
+    // encodeURIComponent also leaves ! ' ( ) * alone and writes space as %20; it throws on lone
+    // surrogates, which the loop below encodes as U+FFFD like TextEncoder.
+    return encodeURIComponent(text)
+      .replace(URI_EXTRA, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
+      .replace(/%20/g, '+');
+  } catch {
+    return encodeSlowly(text);
+  }
+}
+
+function encodeSlowly(text: string): string {
   let out = '';
   for (const chunk of text) {
     if (chunk === ' ') out += '+';
@@ -56,33 +72,74 @@ export function parseQueryString(query: string): Array<[string, string]> {
   return pairs;
 }
 
-/** Compares by Unicode code point, as Python sorts strings. */
+/** Compares by Unicode code point, as Python sorts strings (surrogate pairs above U+E000..U+FFFF). */
 export function compareCodePoints(a: string, b: string): number {
-  const left = Array.from(a);
-  const right = Array.from(b);
-  const n = Math.min(left.length, right.length);
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i += 1) {
-    const d = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
   }
-  return left.length - right.length;
+  return a.length - b.length;
 }
 
-function rewriteQuery(url: string | URL, edit: (params: Map<string, string[]>) => void): string {
-  const target = new URL(url);
-  const params = new Map<string, string[]>();
-  for (const [key, value] of parseQueryString(target.search.slice(1))) {
-    const values = params.get(key);
-    if (values) values.push(value);
-    else params.set(key, [value]);
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+/**
+ * A URL whose query is parsed, sorted and form-encoded once, so that many DRF-style links can be
+ * derived from it cheaply (a page's next, previous and numbered links all start from one URL).
+ *
+ * @example
+ * const links = new LinkTemplate('http://testserver/?b=2&a=1&page=1');
+ * links.with('page', 5);    // 'http://testserver/?a=1&b=2&page=5'
+ * links.with('page', null); // 'http://testserver/?a=1&b=2'
+ */
+export class LinkTemplate {
+  readonly #head: string;
+  readonly #hash: string;
+  /** Sorted by key: each key with all its values already encoded (`k=v1&k=v2`). */
+  readonly #entries: ReadonlyArray<readonly [string, string]>;
+
+  constructor(url: string | URL) {
+    const target = new URL(url);
+    const params = new Map<string, string[]>();
+    for (const [key, value] of parseQueryString(target.search.slice(1))) {
+      const values = params.get(key);
+      if (values) values.push(value);
+      else params.set(key, [value]);
+    }
+    this.#entries = [...params.entries()]
+      .sort(([a], [b]) => compareCodePoints(a, b))
+      .map(([key, values]) => {
+        const k = encodeFormComponent(key);
+        return [key, values.map((v) => `${k}=${encodeFormComponent(v)}`).join('&')] as const;
+      });
+    this.#hash = target.hash;
+    target.search = '';
+    target.hash = '';
+    this.#head = target.href;
   }
-  edit(params);
-  const encoded = [...params.entries()]
-    .sort(([a], [b]) => compareCodePoints(a, b))
-    .flatMap(([key, values]) => values.map((v) => `${encodeFormComponent(key)}=${encodeFormComponent(v)}`))
-    .join('&');
-  target.search = encoded;
-  return target.href;
+
+  /** The URL with `key` set to `value` (every earlier value dropped), or removed when `value` is `null`. */
+  with(key: string, value: string | number | null): string {
+    const parts: string[] = [];
+    const mine = value === null ? null : `${encodeFormComponent(key)}=${encodeFormComponent(String(value))}`;
+    let placed = mine === null;
+    for (const [k, encoded] of this.#entries) {
+      if (k === key) continue;
+      if (!placed && compareCodePoints(key, k) < 0) {
+        parts.push(mine!);
+        placed = true;
+      }
+      parts.push(encoded);
+    }
+    if (!placed) parts.push(mine!);
+    return parts.length > 0 ? `${this.#head}?${parts.join('&')}${this.#hash}` : `${this.#head}${this.#hash}`;
+  }
 }
 
 /**
@@ -93,9 +150,7 @@ function rewriteQuery(url: string | URL, edit: (params: Map<string, string[]>) =
  * // 'http://testserver/?a=1&b=2&page=5'
  */
 export function replaceQueryParam(url: string | URL, key: string, value: string | number): string {
-  return rewriteQuery(url, (params) => {
-    params.set(key, [String(value)]);
-  });
+  return new LinkTemplate(url).with(key, value);
 }
 
 /**
@@ -105,7 +160,5 @@ export function replaceQueryParam(url: string | URL, key: string, value: string 
  * removeQueryParam('http://testserver/?page=1&page=2', 'page') // 'http://testserver/'
  */
 export function removeQueryParam(url: string | URL, key: string): string {
-  return rewriteQuery(url, (params) => {
-    params.delete(key);
-  });
+  return new LinkTemplate(url).with(key, null);
 }

@@ -1,3 +1,4 @@
+import { compareCodePoints } from '../http/query-string.js';
 import type { PositionValue } from './ordered-query.js';
 import type { KeyTerm } from './ordering.js';
 
@@ -29,21 +30,7 @@ export function compareValues(a: Exclude<PositionValue, null>, b: Exclude<Positi
 }
 
 /** Code-point order without allocating: surrogates (astral characters) sort above U+E000..U+FFFF. */
-export function compareStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i += 1) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-function codePointRank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  if (unit >= 0xe000) return unit - 0x800;
-  return unit;
-}
+export const compareStrings: (a: string, b: string) => number = compareCodePoints;
 
 /** Compares two values under one ordering term, NULL placement included. */
 export function compareUnderTerm(term: KeyTerm, a: PositionValue, b: PositionValue): number {

@@ -35,7 +35,7 @@ const MAX_DATE_MS = 8.64e15;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /**
- * A short, stable hash of an ordering (FNV-1a, 32 bits): it only has to tell orderings apart,
+ * A short, stable hash of an ordering (FNV-1a over UTF-16 code units, 32 bits): it only has to tell orderings apart,
  * tampering is the signature's job.
  */
 export function orderingFingerprint(order: readonly KeyTerm[]): string {
@@ -43,8 +43,8 @@ export function orderingFingerprint(order: readonly KeyTerm[]): string {
     .map((t) => `${t.field}\u0000${t.direction}\u0000${t.nulls}${t.unique ? '\u0000u' : ''}`)
     .join('\u0001');
   let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash ^= byte;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash.toString(36);

@@ -6,7 +6,7 @@ import {
 } from '../html/pagination-html.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { ApiResponse } from '../http/api-response.js';
-import { replaceQueryParam } from '../http/query-string.js';
+import { LinkTemplate } from '../http/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -67,6 +67,8 @@ export interface CursorPage<Row> {
   readonly order: readonly KeyTerm[];
   readonly pageSize: number;
   readonly url: string;
+  /** `url` parsed once, for the links. */
+  readonly link: LinkTemplate;
   readonly cursor: Cursor | null;
   readonly positions: ReadonlyArray<readonly PositionValue[]>;
   readonly hasNext: boolean;
@@ -194,12 +196,14 @@ export class CursorPagination extends BasePagination {
     const following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
     if (reverse) page.reverse();
     const started = currentPosition !== null || offset > 0;
+    const url = request.buildAbsoluteUri();
     return {
       rows: page.map((r) => r.row),
       positions: page.map((r) => r.position),
       order,
       pageSize,
-      url: request.buildAbsoluteUri(),
+      url,
+      link: new LinkTemplate(url),
       cursor,
       hasNext: reverse ? started : following !== null,
       hasPrevious: reverse ? following !== null : started,
@@ -306,19 +310,35 @@ export class CursorPagination extends BasePagination {
   /** The URL of `cursor` on `page`. */
   encodeCursorUrl(page: CursorPage<unknown>, cursor: Cursor): string {
     const token = encodeCursor(cursor, { order: page.order, secret: this.cursorSecret });
-    return replaceQueryParam(page.url, this.cursorQueryParam, token);
+    return page.link.with(this.cursorQueryParam, token);
+  }
+
+  /** Links of the current page, each computed once (the body and the `Link` header share them). */
+  #links: { page: CursorPage<unknown>; next?: string | null; previous?: string | null } | null = null;
+
+  #memo(page: CursorPage<unknown>) {
+    if (this.#links?.page !== page) this.#links = { page };
+    return this.#links;
   }
 
   override getNextLink(): string | null {
     const page = this.#current();
-    const cursor = this.nextCursor(page);
-    return cursor === null ? null : this.encodeCursorUrl(page, cursor);
+    const memo = this.#memo(page);
+    if (memo.next === undefined) {
+      const cursor = this.nextCursor(page);
+      memo.next = cursor === null ? null : this.encodeCursorUrl(page, cursor);
+    }
+    return memo.next;
   }
 
   override getPreviousLink(): string | null {
     const page = this.#current();
-    const cursor = this.previousCursor(page);
-    return cursor === null ? null : this.encodeCursorUrl(page, cursor);
+    const memo = this.#memo(page);
+    if (memo.previous === undefined) {
+      const cursor = this.previousCursor(page);
+      memo.previous = cursor === null ? null : this.encodeCursorUrl(page, cursor);
+    }
+    return memo.previous;
   }
 
   getPaginatedResponse(data: unknown[]): ApiResponse {

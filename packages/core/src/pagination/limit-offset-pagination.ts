@@ -2,7 +2,7 @@ import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '..
 import type { ApiRequest } from '../http/api-request.js';
 import type { ApiResponse } from '../http/api-response.js';
 import { positiveIntOr } from '../http/positive-int.js';
-import { removeQueryParam, replaceQueryParam } from '../http/query-string.js';
+import { LinkTemplate, removeQueryParam, replaceQueryParam } from '../http/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -52,6 +52,8 @@ export interface LimitOffsetPage<Row> {
   readonly limit: number;
   readonly offset: number;
   readonly url: string;
+  /** `url` parsed once, for the links. */
+  readonly link: LinkTemplate;
 }
 
 /** Ceiling division with true ceiling semantics for negative numerators, as DRF's `_divide_with_ceil`. */
@@ -112,7 +114,8 @@ export class LimitOffsetPagination extends BasePagination {
       count === 0 || offset >= count || limit === 0
         ? []
         : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
-    return { rows, count, limit, offset, url: request.buildAbsoluteUri() };
+    const url = request.buildAbsoluteUri();
+    return { rows, count, limit, offset, url, link: new LinkTemplate(url) };
   }
 
   async paginateQueryset<Row>(
@@ -187,16 +190,15 @@ export class LimitOffsetPagination extends BasePagination {
    * while next/previous carry the effective limit.
    */
   override getHtmlContext(): NumberedHtmlContext {
-    const { offset, limit, count, url } = this.#current();
+    const { offset, limit, count, link } = this.#current();
     const base = { previousUrl: this.getPreviousLink(), nextUrl: this.getNextLink() };
     if (limit <= 0) return { ...base, pageLinks: [] };
     let current = divideWithCeil(offset, limit) + 1;
     const final = Math.max(1, divideWithCeil(count - offset, limit) + divideWithCeil(offset, limit));
     if (current > final) current = final;
+    // Numbered links keep the client's raw limit text, as DRF's do.
     const pageUrl = (n: number) =>
-      n === 1
-        ? removeQueryParam(url, this.offsetQueryParam)
-        : replaceQueryParam(url, this.offsetQueryParam, offset + (n - current) * limit);
+      link.with(this.offsetQueryParam, n === 1 ? null : offset + (n - current) * limit);
     return { ...base, pageLinks: getPageLinks(current, final, pageUrl) };
   }
 

@@ -2,7 +2,7 @@ import { NotFound } from '../errors.js';
 import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { ApiResponse } from '../http/api-response.js';
-import { removeQueryParam, replaceQueryParam } from '../http/query-string.js';
+import { LinkTemplate } from '../http/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -69,6 +69,8 @@ export interface PageNumberPage<Row> {
   readonly hasNext: boolean;
   readonly hasPrevious: boolean;
   readonly url: string;
+  /** `url` parsed once, for the links. */
+  readonly link: LinkTemplate;
 }
 
 /**
@@ -152,6 +154,7 @@ export class PageNumberPagination extends BasePagination {
         hasNext: page.hasNext,
         hasPrevious: page.hasPrevious,
         url: request.buildAbsoluteUri(),
+        link: new LinkTemplate(request.buildAbsoluteUri()),
       };
     } catch (error) {
       if (error instanceof InvalidPage) {
@@ -200,15 +203,13 @@ export class PageNumberPagination extends BasePagination {
 
   override getNextLink(): string | null {
     const page = this.#current();
-    return page.hasNext ? replaceQueryParam(page.url, this.pageQueryParam, page.number + 1) : null;
+    return page.hasNext ? page.link.with(this.pageQueryParam, page.number + 1) : null;
   }
 
   override getPreviousLink(): string | null {
     const page = this.#current();
     if (!page.hasPrevious) return null;
-    return page.number - 1 === 1
-      ? removeQueryParam(page.url, this.pageQueryParam)
-      : replaceQueryParam(page.url, this.pageQueryParam, page.number - 1);
+    return page.link.with(this.pageQueryParam, page.number - 1 === 1 ? null : page.number - 1);
   }
 
   getPaginatedResponse(data: unknown[]): ApiResponse {
@@ -257,10 +258,7 @@ export class PageNumberPagination extends BasePagination {
   override getHtmlContext(): NumberedHtmlContext {
     const page = this.#current();
     const final = page.numPages ?? (page.hasNext ? page.number + 1 : page.number);
-    const pageUrl = (n: number) =>
-      n === 1
-        ? removeQueryParam(page.url, this.pageQueryParam)
-        : replaceQueryParam(page.url, this.pageQueryParam, n);
+    const pageUrl = (n: number) => page.link.with(this.pageQueryParam, n === 1 ? null : n);
     return {
       previousUrl: this.getPreviousLink(),
       nextUrl: this.getNextLink(),
