@@ -128,11 +128,19 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
                     '`(score DESC NULLS LAST, id DESC)` index cannot serve, so Postgres scans and sorts the table on every page.'
                   : '.')
               : '',
-            "Plan: (1) the adapter keeps each term's NULLS placement in every segment's ORDER BY, even where the segment " +
-              'excludes NULLs, so the index written for the ordering serves it; (2) it stops paying for positions in SQL: ' +
-              "read the timestamp column's text through a per-query pg type parser instead of a computed `to_char` column, " +
-              'or skip it for millisecond columns; (3) it sends each window shape as a named prepared statement; ' +
-              '(4) core trims its per-page work (see the CPU target).',
+            `Plan: ${[
+              droppedNulls
+                ? "keep each term's NULLS placement in every segment's ORDER BY, even where the segment excludes NULLs, so the index written for the ordering serves it"
+                : '',
+              positionColumn === null
+                ? ''
+                : `stop selecting \`${positionColumn}\` per row: read the column's exact text through a per-query pg type parser (no extra column), or skip it for millisecond-precision columns`,
+              'send each window shape as a named prepared statement (the adapter already compiles each shape once)',
+              'cut the JavaScript per page: the core page (cursor decode, two links) and the adapter around one query (see the CPU target and table)',
+            ]
+              .filter((step) => step !== '')
+              .map((step, i) => `(${i + 1}) ${step}`)
+              .join('; ')}.`,
           ]
             .filter((part) => part !== '')
             .join(' '),
