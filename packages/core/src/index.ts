@@ -136,6 +136,7 @@ export {
   PageNumberPagination,
   type PageNumberPaginationOptions,
 } from './pagination/page-number-pagination.js';
+export { type PageSnapshot, PageStyle } from './pagination/page-style.js';
 export {
   type CountMode,
   EmptyPage,

@@ -116,8 +116,3 @@ export function assignOptions(target: object, options: object): void {
     if (value !== undefined) (target as Record<string, unknown>)[key] = value;
   }
 }
-
-/** Throws the error `paginateQueryset` would need before a synchronous method can answer. */
-export function noPageYet(style: string): never {
-  throw new Error(`${style}: call paginateQueryset() before asking for the response or links`);
-}

@@ -17,8 +17,6 @@ import {
 import { ApiSettings } from '../settings.js';
 import {
   assignOptions,
-  BasePagination,
-  noPageYet,
   type OrderingSource,
   type PaginationView,
   paginatedResponse,
@@ -34,6 +32,7 @@ import {
   settleNulls,
 } from './ordering.js';
 import { requestedPageSize } from './page-size.js';
+import { PageStyle } from './page-style.js';
 
 /** Options of `CursorPagination`; each may also be set as a field of a subclass. */
 export interface CursorPaginationOptions {
@@ -96,7 +95,7 @@ function isOrderingSource(backend: unknown): backend is OrderingSource {
  * @example
  * const pagination = new CursorPagination({ pageSize: 50, ordering: ['-published_at', '-id'] });
  */
-export class CursorPagination extends BasePagination {
+export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNextHtmlContext> {
   pageSize?: number | null;
   cursorQueryParam = 'cursor';
   cursorQueryDescription = 'The pagination cursor value.';
@@ -105,13 +104,11 @@ export class CursorPagination extends BasePagination {
   pageSizeQueryDescription = 'Number of results to return per page.';
   maxPageSize: number | null = null;
   offsetCutoff: number | null = 1000;
-  template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
+  override template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
   invalidCursorMessage = 'Invalid cursor';
   cursorSecret: string | null = null;
   maxCursorLength = 1024;
   settings: ApiSettings = ApiSettings.defaults;
-  /** The page of the last `paginateQueryset` call. */
-  page: CursorPage<unknown> | null = null;
 
   constructor(options: CursorPaginationOptions = {}) {
     super();
@@ -166,7 +163,7 @@ export class CursorPagination extends BasePagination {
   }
 
   /** Stateless: the page for this request, or `null` when it is not paginated. */
-  async paginate<Row>(
+  override async paginate<Row>(
     query: OrderedQuery<Row>,
     request: ApiRequest,
     view?: PaginationView,
@@ -212,22 +209,8 @@ export class CursorPagination extends BasePagination {
     };
   }
 
-  async paginateQueryset<Row>(
-    query: OrderedQuery<Row>,
-    request: ApiRequest,
-    view?: PaginationView,
-  ): Promise<Row[] | null> {
-    this.page = null;
-    this.displayPageControls = false;
-    const page = await this.paginate(query, request, view);
-    this.page = page;
-    if (page === null) return null;
-    this.displayPageControls = this.template !== null && (page.hasNext || page.hasPrevious);
-    return page.rows;
-  }
-
-  #current(): CursorPage<unknown> {
-    return this.page ?? noPageYet('CursorPagination');
+  protected override hasControls(page: CursorPage<unknown>): boolean {
+    return page.hasNext || page.hasPrevious;
   }
 
   /**
@@ -322,7 +305,7 @@ export class CursorPagination extends BasePagination {
   }
 
   override getNextLink(): string | null {
-    const page = this.#current();
+    const page = this.current();
     const memo = this.#memo(page);
     if (memo.next === undefined) {
       const cursor = this.nextCursor(page);
@@ -332,7 +315,7 @@ export class CursorPagination extends BasePagination {
   }
 
   override getPreviousLink(): string | null {
-    const page = this.#current();
+    const page = this.current();
     const memo = this.#memo(page);
     if (memo.previous === undefined) {
       const cursor = this.previousCursor(page);
@@ -379,9 +362,5 @@ export class CursorPagination extends BasePagination {
 
   override getHtmlContext(): PreviousNextHtmlContext {
     return { previousUrl: this.getPreviousLink(), nextUrl: this.getNextLink() };
-  }
-
-  override toHtml(): string {
-    return this.template === null ? '' : this.template(this.getHtmlContext());
   }
 }

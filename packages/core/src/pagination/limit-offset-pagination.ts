@@ -11,17 +11,12 @@ import {
   type SchemaOptions,
 } from '../openapi/schema-types.js';
 import { ApiSettings } from '../settings.js';
-import {
-  assignOptions,
-  BasePagination,
-  noPageYet,
-  type PaginationView,
-  paginatedResponse,
-} from './base-pagination.js';
+import { assignOptions, type PaginationView, paginatedResponse } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import { offsetTooLarge } from './max-offset.js';
 import type { OrderedQuery } from './ordered-query.js';
 import { requestedPageSize } from './page-size.js';
+import { PageStyle } from './page-style.js';
 import { warnIfUnordered } from './unordered-warning.js';
 
 /** Options of `LimitOffsetPagination`; each may also be set as a field of a subclass. */
@@ -69,7 +64,7 @@ function divideWithCeil(a: number, b: number): number {
  * @example
  * const pagination = new LimitOffsetPagination({ defaultLimit: 20, maxLimit: 100 });
  */
-export class LimitOffsetPagination extends BasePagination {
+export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, NumberedHtmlContext> {
   defaultLimit?: number | null;
   limitQueryParam = 'limit';
   limitQueryDescription = 'Number of results to return per page.';
@@ -77,10 +72,8 @@ export class LimitOffsetPagination extends BasePagination {
   offsetQueryDescription = 'The initial index from which to return the results.';
   maxLimit: number | null = null;
   maxOffset: number | null = null;
-  template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
+  override template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
   settings: ApiSettings = ApiSettings.defaults;
-  /** The window of the last `paginateQueryset` call. */
-  page: LimitOffsetPage<unknown> | null = null;
 
   constructor(options: LimitOffsetPaginationOptions = {}) {
     super();
@@ -99,7 +92,7 @@ export class LimitOffsetPagination extends BasePagination {
   }
 
   /** Stateless: the window for this request, or `null` when it is not paginated. */
-  async paginate<Row>(
+  override async paginate<Row>(
     query: OrderedQuery<Row>,
     request: ApiRequest,
     _view?: PaginationView,
@@ -118,26 +111,12 @@ export class LimitOffsetPagination extends BasePagination {
     return { rows, count, limit, offset, url, link: new LinkTemplate(url) };
   }
 
-  async paginateQueryset<Row>(
-    query: OrderedQuery<Row>,
-    request: ApiRequest,
-    view?: PaginationView,
-  ): Promise<Row[] | null> {
-    this.page = null;
-    this.displayPageControls = false;
-    const page = await this.paginate(query, request, view);
-    this.page = page;
-    if (page === null) return null;
-    this.displayPageControls = this.template !== null && page.count > page.limit;
-    return page.rows;
-  }
-
-  #current(): LimitOffsetPage<unknown> {
-    return this.page ?? noPageYet('LimitOffsetPagination');
+  protected override hasControls(page: LimitOffsetPage<unknown>): boolean {
+    return page.count > page.limit;
   }
 
   override getNextLink(): string | null {
-    const { offset, limit, count, url } = this.#current();
+    const { offset, limit, count, url } = this.current();
     if (offset + limit >= count) return null;
     return replaceQueryParam(
       replaceQueryParam(url, this.limitQueryParam, limit),
@@ -147,7 +126,7 @@ export class LimitOffsetPagination extends BasePagination {
   }
 
   override getPreviousLink(): string | null {
-    const { offset, limit, url } = this.#current();
+    const { offset, limit, url } = this.current();
     if (offset <= 0) return null;
     const withLimit = replaceQueryParam(url, this.limitQueryParam, limit);
     return offset - limit <= 0
@@ -156,7 +135,7 @@ export class LimitOffsetPagination extends BasePagination {
   }
 
   getPaginatedResponse(data: unknown[]): ApiResponse {
-    const { count } = this.#current();
+    const { count } = this.current();
     const next = this.getNextLink();
     const previous = this.getPreviousLink();
     return paginatedResponse({ count, next, previous, results: data }, next, previous);
@@ -190,7 +169,7 @@ export class LimitOffsetPagination extends BasePagination {
    * while next/previous carry the effective limit.
    */
   override getHtmlContext(): NumberedHtmlContext {
-    const { offset, limit, count, link } = this.#current();
+    const { offset, limit, count, link } = this.current();
     const base = { previousUrl: this.getPreviousLink(), nextUrl: this.getNextLink() };
     if (limit <= 0) return { ...base, pageLinks: [] };
     let current = divideWithCeil(offset, limit) + 1;
@@ -200,9 +179,5 @@ export class LimitOffsetPagination extends BasePagination {
     const pageUrl = (n: number) =>
       link.with(this.offsetQueryParam, n === 1 ? null : offset + (n - current) * limit);
     return { ...base, pageLinks: getPageLinks(current, final, pageUrl) };
-  }
-
-  override toHtml(): string {
-    return this.template === null ? '' : this.template(this.getHtmlContext());
   }
 }

@@ -11,17 +11,12 @@ import {
   type SchemaOptions,
 } from '../openapi/schema-types.js';
 import { ApiSettings } from '../settings.js';
-import {
-  assignOptions,
-  BasePagination,
-  noPageYet,
-  type PaginationView,
-  paginatedResponse,
-} from './base-pagination.js';
+import { assignOptions, type PaginationView, paginatedResponse } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import { offsetTooLarge } from './max-offset.js';
 import type { OrderedQuery } from './ordered-query.js';
 import { requestedPageSize } from './page-size.js';
+import { PageStyle } from './page-style.js';
 import { type CountMode, InvalidPage, Paginator, type PaginatorOptions } from './paginator.js';
 
 /** Options of `PageNumberPagination`; each may also be set as a field of a subclass. */
@@ -98,7 +93,7 @@ function formatMessage(template: string, values: Record<string, string>): string
  * const rows = await pagination.paginateQueryset(query, request);
  * return pagination.getPaginatedResponse(rows.map(serialize));
  */
-export class PageNumberPagination extends BasePagination {
+export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, NumberedHtmlContext> {
   pageSize?: number | null;
   pageQueryParam = 'page';
   pageQueryDescription = 'A page number within the paginated result set.';
@@ -106,14 +101,12 @@ export class PageNumberPagination extends BasePagination {
   pageSizeQueryDescription = 'Number of results to return per page.';
   maxPageSize: number | null = null;
   lastPageStrings: readonly string[] = ['last'];
-  template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
+  override template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
   invalidPageMessage = 'Invalid page.';
   hostPaginatorClass: NonNullable<PageNumberPaginationOptions['hostPaginatorClass']> = Paginator;
   count: CountMode = 'exact';
   maxOffset: number | null = null;
   settings: ApiSettings = ApiSettings.defaults;
-  /** The page of the last `paginateQueryset` call. */
-  page: PageNumberPage<unknown> | null = null;
 
   constructor(options: PageNumberPaginationOptions = {}) {
     super();
@@ -127,7 +120,7 @@ export class PageNumberPagination extends BasePagination {
   }
 
   /** Stateless: the page for this request, or `null` when it is not paginated. */
-  async paginate<Row>(
+  override async paginate<Row>(
     query: OrderedQuery<Row>,
     request: ApiRequest,
     _view?: PaginationView,
@@ -183,37 +176,23 @@ export class PageNumberPagination extends BasePagination {
     return page.hasNext ? Math.max(numPages, page.number + 1) : page.number;
   }
 
-  async paginateQueryset<Row>(
-    query: OrderedQuery<Row>,
-    request: ApiRequest,
-    view?: PaginationView,
-  ): Promise<Row[] | null> {
-    this.page = null;
-    this.displayPageControls = false;
-    const page = await this.paginate(query, request, view);
-    this.page = page;
-    if (page === null) return null;
-    this.displayPageControls = this.template !== null && (page.hasNext || page.hasPrevious);
-    return page.rows;
-  }
-
-  #current(): PageNumberPage<unknown> {
-    return this.page ?? noPageYet('PageNumberPagination');
+  protected override hasControls(page: PageNumberPage<unknown>): boolean {
+    return page.hasNext || page.hasPrevious;
   }
 
   override getNextLink(): string | null {
-    const page = this.#current();
+    const page = this.current();
     return page.hasNext ? page.link.with(this.pageQueryParam, page.number + 1) : null;
   }
 
   override getPreviousLink(): string | null {
-    const page = this.#current();
+    const page = this.current();
     if (!page.hasPrevious) return null;
     return page.link.with(this.pageQueryParam, page.number - 1 === 1 ? null : page.number - 1);
   }
 
   getPaginatedResponse(data: unknown[]): ApiResponse {
-    const page = this.#current();
+    const page = this.current();
     const next = this.getNextLink();
     const previous = this.getPreviousLink();
     const body =
@@ -256,7 +235,7 @@ export class PageNumberPagination extends BasePagination {
   }
 
   override getHtmlContext(): NumberedHtmlContext {
-    const page = this.#current();
+    const page = this.current();
     const final = page.numPages ?? (page.hasNext ? page.number + 1 : page.number);
     const pageUrl = (n: number) => page.link.with(this.pageQueryParam, n === 1 ? null : n);
     return {
@@ -264,9 +243,5 @@ export class PageNumberPagination extends BasePagination {
       nextUrl: this.getNextLink(),
       pageLinks: getPageLinks(page.number, Math.max(final, page.number), pageUrl),
     };
-  }
-
-  override toHtml(): string {
-    return this.template === null ? '' : this.template(this.getHtmlContext());
   }
 }
