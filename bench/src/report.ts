@@ -154,6 +154,15 @@ export function renderReport(results: BenchResults, chartFile: string): string {
       '',
     );
     if (!hasKp) out.push('kysely-paginate cannot place NULLs, so it has no column here.', '');
+    else if (o === 'uniform') {
+      out.push(
+        "kysely-paginate's OR-chain (`created < $1 OR (created = $1 AND id < $2)`) is no index bound: between the first",
+        'and the last pages Postgres walks the index from the top and filters every row before the cursor. Near the',
+        'end it is fast again only because the planner then sees few matching rows and turns the OR into two bitmap',
+        'index scans plus a sort.',
+        '',
+      );
+    }
   }
 
   out.push(
