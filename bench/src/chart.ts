@@ -75,6 +75,7 @@ export function renderChart(results: BenchResults): string {
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+    `<title>Median latency per page vs depth, ${results.meta.rows} rows</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     `<text x="${left}" y="24" font-size="16" font-weight="bold">Median latency per ${results.meta.pageSize}-row page vs depth (${results.meta.rows.toLocaleString('en-US')} rows, log scale)</text>`,
   );

@@ -183,7 +183,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
           );
         }
         // Each distinct statement shape once, with the depth it first appeared at.
-        const seen = (pagewiseSql[c.id] ??= []);
+        const seen = pagewiseSql[c.id] ?? [];
+        pagewiseSql[c.id] = seen;
         for (const q of queries) {
           if (seen.some((text) => text.startsWith(`${q.sql}\n`))) continue;
           seen.push(`${q.sql}\n-- depth ${depth}, parameters: ${JSON.stringify(q.parameters)}`);
