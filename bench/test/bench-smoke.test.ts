@@ -8,6 +8,7 @@ import { benchOptions, parseArgs } from '../src/options.js';
 import { clampDepths, runBenchmark } from '../src/run-benchmark.js';
 
 const PG_URL = process.env.PG_URL;
+if (!PG_URL) console.warn('bench smoke run skipped: it needs Postgres, and PG_URL is not set');
 
 describe('bench options', () => {
   it('reads the row count after the `--` pnpm forwards', () => {
@@ -96,7 +97,3 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
   });
 });
 
-it.runIf(!PG_URL)('bench smoke run skipped: PG_URL is not set', () => {
-  // Visible in the output instead of a silent skip.
-  expect(PG_URL).toBeUndefined();
-});
