@@ -96,4 +96,3 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
     }
   });
 });
-
