@@ -589,6 +589,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const wanted = window.offset + window.limit;
     values.push(single ? window.limit : wanted, window.offset);
     const rows: Row[] = [];
+    // Several segments cannot share one SQL OFFSET: skip the first rows as they arrive, keeping
+    // only the page (a result is never spread into push, which overflows the stack when large).
+    let toSkip = single ? 0 : window.offset;
     for (let s = 0; s < segments.length; s += 1) {
       const segment = segments[s]!;
       const template = shared.template(this.#cache, `w${orderKey}|${mask}|${s}|${withOffset}`, () =>
@@ -602,12 +605,14 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           shared.capabilities,
         ),
       );
-      if (!single) values[order.length] = wanted - rows.length;
-      rows.push(...(await shared.run(template, values, this.#base)));
-      if (single || rows.length >= wanted) break;
+      if (!single) values[order.length] = toSkip + window.limit - rows.length;
+      for (const row of await shared.run(template, values, this.#base)) {
+        if (toSkip > 0) toSkip -= 1;
+        else rows.push(row);
+      }
+      if (single || rows.length >= window.limit) break;
     }
-    const page = single ? rows : rows.slice(window.offset, wanted);
-    return page.map((row) => ({
+    return rows.map((row) => ({
       row: (plan.added ? this.#strip(row) : row) as O,
       position: fields.map((p, i): PositionValue => toPosition(p.info.kind, row[p.readKey], order[i]!.field)),
     }));
