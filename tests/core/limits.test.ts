@@ -26,7 +26,7 @@ function countingQuery() {
       orderBy: (terms: Parameters<typeof query.orderBy>[0]) => query.orderBy(terms),
       count: () => query.count(),
       fetch: async (window: Parameters<typeof query.fetch>[0]) => {
-        fetched.push(window.limit);
+        fetched.push(window.limit ?? Number.POSITIVE_INFINITY);
         return query.fetch(window);
       },
     },

@@ -115,6 +115,7 @@ export {
 export {
   type CountResult,
   InvalidBoundError,
+  isPositionValue,
   type OrderedQuery,
   type PositionValue,
   type RowOf,

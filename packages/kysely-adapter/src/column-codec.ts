@@ -1,4 +1,4 @@
-import { ConfigurationError, InvalidBoundError, type PositionValue } from '@pagewise/core';
+import { ConfigurationError, InvalidBoundError, isPositionValue, type PositionValue } from '@pagewise/core';
 import type { ColumnKind, DialectCapabilities } from './dialect-capabilities.js';
 
 const ADAPTER = 'kysely';
@@ -38,15 +38,7 @@ export function toPosition(kind: ColumnKind, raw: unknown, field: string): Posit
       if (typeof raw === 'string') return raw;
       break;
     case 'unknown':
-      if (
-        typeof raw === 'string' ||
-        typeof raw === 'number' ||
-        typeof raw === 'bigint' ||
-        typeof raw === 'boolean' ||
-        raw instanceof Date
-      ) {
-        return raw;
-      }
+      if (raw !== null && isPositionValue(raw)) return raw;
       break;
   }
   throw new ConfigurationError(`${ADAPTER} adapter: field "${field}" holds a ${typeof raw}, not a ${kind}`);

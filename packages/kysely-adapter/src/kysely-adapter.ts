@@ -442,7 +442,6 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     this.#shared = shared;
     this.#node = node;
     this.#base = base;
-    this.#terms = terms;
     this.uniqueKey = shared.uniqueKey;
     const items = node.orderBy?.items ?? [];
     this.ordered = items.length > 0;
@@ -454,6 +453,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         const term: OrderTerm = { field, direction: directionOf(item) };
         return [item.nulls ? { ...term, nulls: item.nulls } : term];
       });
+    this.#terms = terms;
     const froms = node.from?.froms ?? [];
     this.#tables = [...froms, ...(node.joins ?? []).map((j) => j.table)].flatMap((t) => sourceTable(t) ?? []);
     const first = this.#tables[0];
@@ -586,8 +586,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     }
     const single = segments.length === 1;
     const withOffset = single && window.offset > 0;
-    const wanted = window.offset + window.limit;
-    values.push(single ? window.limit : wanted, window.offset);
+    // A keyset window without a limit reads to the end; SQL needs a number either way.
+    const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
+    values.push(single ? limit : window.offset + limit, window.offset);
     const rows: Row[] = [];
     // Several segments cannot share one SQL OFFSET: skip the first rows as they arrive, keeping
     // only the page (a result is never spread into push, which overflows the stack when large).
@@ -605,12 +606,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           shared.capabilities,
         ),
       );
-      if (!single) values[order.length] = toSkip + window.limit - rows.length;
+      if (!single) values[order.length] = toSkip + limit - rows.length;
       for (const row of await shared.run(template, values, this.#base)) {
         if (toSkip > 0) toSkip -= 1;
         else rows.push(row);
       }
-      if (single || rows.length >= window.limit) break;
+      if (single || rows.length >= limit) break;
     }
     return rows.map((row) => ({
       row: (plan.added ? this.#strip(row) : row) as O,
@@ -636,12 +637,16 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       );
       node = SelectQueryNode.cloneWithOrderByItems(this.#coreNode, items);
     }
-    const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0, shared.planKey]);
+    // No limit and no offset: every row, without a LIMIT clause. MySQL wants a LIMIT before any
+    // OFFSET, so an offset without a limit gets the largest safe one.
+    const unlimited = window.limit === null && window.offset === 0;
+    const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0, unlimited, shared.planKey]);
     const ordered = node;
     const template = shared.template(this.#cache, key, () =>
-      withLimit(ordered, 0, window.offset > 0 ? 1 : null),
+      unlimited ? ordered : withLimit(ordered, 0, window.offset > 0 ? 1 : null),
     );
-    const rows = await shared.run(template, [window.limit, window.offset], this.#base);
+    const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
+    const rows = await shared.run(template, unlimited ? [] : [limit, window.offset], this.#base);
     return rows.map((row) => ({ row: row as O, position: [] }));
   }
 

@@ -3,6 +3,7 @@ import {
   type CountResult,
   comparePositions,
   InvalidBoundError,
+  isPositionValue,
   type KeyTerm,
   kindOf,
   type OrderedQuery,
@@ -48,16 +49,8 @@ function defaultGetField(row: unknown, field: string): unknown {
 }
 
 function asPositionValue(value: unknown, field: string): PositionValue {
-  if (value === undefined || value === null) return null;
-  if (
-    typeof value === 'string' ||
-    typeof value === 'number' ||
-    typeof value === 'bigint' ||
-    typeof value === 'boolean' ||
-    value instanceof Date
-  ) {
-    return value;
-  }
+  if (value === undefined) return null;
+  if (isPositionValue(value)) return value;
   throw new ConfigurationError(
     `memory adapter: field "${field}" holds a ${typeof value}, which cannot be ordered`,
   );
@@ -107,7 +100,8 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
       start = this.#firstAfter(order, entries, window.after);
     }
     start += window.offset;
-    return entries.slice(start, start + window.limit).map((entry) => ({
+    const end = window.limit === null ? entries.length : start + window.limit;
+    return entries.slice(start, end).map((entry) => ({
       row: entry.row,
       position: this.#position(order, entry),
     }));

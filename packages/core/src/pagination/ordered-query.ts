@@ -17,8 +17,20 @@ export interface WindowSpec {
   readonly after: readonly PositionValue[] | null;
   /** Rows to skip after the bound (page offsets; the residual offset of cursors with ties). */
   readonly offset: number;
-  /** Rows to return at most. */
-  readonly limit: number;
+  /** Rows to return at most; `null` returns every row (an unpaginated list, one query). */
+  readonly limit: number | null;
+}
+
+/** Whether `value` is something a cursor position can hold (adapters check the rows they read). */
+export function isPositionValue(value: unknown): value is PositionValue {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'bigint' ||
+    typeof value === 'boolean' ||
+    value instanceof Date
+  );
 }
 
 /** A fetched row with its position: the values of the window's order terms, in order. */

@@ -134,11 +134,9 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
     return this.serializer ? this.serializer(row, { request, view: this }) : row;
   }
 
-  /** Every row of an unpaginated list, in the query's order. */
+  /** Every row of an unpaginated list, in the query's order: one query, no count. */
   async fetchAll(query: OrderedQuery<Row>): Promise<Row[]> {
-    const { value } = await query.count();
-    if (value <= 0) return [];
-    const rows = await query.fetch({ order: null, after: null, offset: 0, limit: value });
+    const rows = await query.fetch({ order: null, after: null, offset: 0, limit: null });
     return rows.map((entry) => entry.row);
   }
 
