@@ -419,7 +419,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   readonly #node: SelectQueryNode;
   /** The query without ORDER BY, LIMIT and OFFSET: what windows and counts start from. */
   #core: SelectQueryNode | undefined;
-  /** Set when `orderBy` chose the ordering: offset windows then honour its NULL placement. */
+  /**
+   * The ordering offset windows compile with core's NULL placement: `orderBy`'s terms, or the
+   * builder's ORDER BY when every item is a plain column (expressions are kept as written).
+   */
   readonly #terms: readonly OrderTerm[] | null;
   readonly #tables: readonly SourceTable[];
   /** Values of the query's own clauses, in the order of their base `Slot`s. */
@@ -453,7 +456,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         const term: OrderTerm = { field, direction: directionOf(item) };
         return [item.nulls ? { ...term, nulls: item.nulls } : term];
       });
-    this.#terms = terms;
+    this.#terms = terms ?? (items.length > 0 && this.ordering.length === items.length ? this.ordering : null);
     const froms = node.from?.froms ?? [];
     this.#tables = [...froms, ...(node.joins ?? []).map((j) => j.table)].flatMap((t) => sourceTable(t) ?? []);
     const first = this.#tables[0];
