@@ -138,6 +138,7 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
       const offset = (number - 1) * pageSize;
       if (this.maxOffset !== null && offset > this.maxOffset) throw offsetTooLarge(offset, this.maxOffset);
       const page = await paginator.page(number);
+      const url = request.buildAbsoluteUri();
       return {
         rows: page.rows,
         number: page.number,
@@ -146,8 +147,8 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
         countMode: await this.#countModeUsed(paginator),
         hasNext: page.hasNext,
         hasPrevious: page.hasPrevious,
-        url: request.buildAbsoluteUri(),
-        link: new LinkTemplate(request.buildAbsoluteUri()),
+        url,
+        link: new LinkTemplate(url),
       };
     } catch (error) {
       if (error instanceof InvalidPage) {

@@ -71,7 +71,10 @@ const DEFAULT_PARAM = '[^/]+';
 const PATH_SAFE = /[A-Za-z0-9_.\-~!$&'()*+,;=:@/]/;
 const utf8 = new TextEncoder();
 
+const ALL_PATH_SAFE = /^[A-Za-z0-9_.\-~!$&'()*+,;=:@/]*$/;
+
 function quotePath(text: string): string {
+  if (ALL_PATH_SAFE.test(text)) return text;
   let out = '';
   for (const ch of text) {
     if (PATH_SAFE.test(ch)) out += ch;
@@ -179,6 +182,17 @@ function decodeParam(value: string): string {
  */
 export class Routes {
   readonly #routes: CompiledRoute[] = [];
+  /** Routes by full name, last added first (the order `reversePath` tries them): serializers reverse once per row. */
+  readonly #byName = new Map<string, CompiledRoute[]>();
+
+  #push(route: CompiledRoute): void {
+    this.#routes.push(route);
+    if (route.fullName !== null) {
+      const named = this.#byName.get(route.fullName);
+      if (named) named.unshift(route);
+      else this.#byName.set(route.fullName, [route]);
+    }
+  }
 
   /** The routes in the order they are tried. */
   get routes(): readonly Route[] {
@@ -192,7 +206,7 @@ export class Routes {
    * routes.add('/articles/:pk/', 'article-detail', handler);
    */
   add(pattern: string, name: string | null, handler?: RouteHandler | null): this {
-    this.#routes.push(compile(pattern, name, null, handler ?? null));
+    this.#push(compile(pattern, name, null, handler ?? null));
     return this;
   }
 
@@ -212,7 +226,7 @@ export class Routes {
     const child = new Routes();
     build(child);
     for (const route of child.#routes) {
-      this.#routes.push(
+      this.#push(
         compile(
           joinPattern(prefix, route.pattern),
           route.name,
@@ -256,7 +270,7 @@ export class Routes {
     args: ReadonlyArray<string | number> = [],
     kwargs: Readonly<Record<string, string | number>> = {},
   ): string {
-    const candidates = this.#routes.filter((route) => route.fullName === name).reverse();
+    const candidates = this.#byName.get(name) ?? [];
     if (candidates.length === 0) {
       const namespace = name.includes(':') ? name.slice(0, name.lastIndexOf(':')) : null;
       if (namespace !== null && !this.#routes.some((r) => r.namespace === namespace)) {
