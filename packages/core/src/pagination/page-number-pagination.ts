@@ -128,6 +128,9 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
     const paginator = new this.hostPaginatorClass(query, pageSize, { count: this.count }) as Paginator<Row>;
+    // Nothing waits for an estimate before fetching the page: ask for both at once (a second
+    // connection, not a second round trip). The promise is cached; its errors surface when awaited.
+    if (this.count === 'estimated') paginator.countResult().catch(() => {});
     let raw: string | number = request.queryParams.get(this.pageQueryParam) || 1;
     try {
       if (typeof raw === 'string' && this.lastPageStrings.includes(raw)) {
