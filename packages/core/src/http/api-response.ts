@@ -16,24 +16,54 @@ export class ApiResponse<Data = unknown> {
   }
 
   /**
-   * A Web `Response`. A string body with a `Content-Type` already set is sent as it is;
-   * anything else is sent as JSON.
+   * A Web `Response` with `toWire`'s rules: a string body with a `Content-Type` already set is
+   * sent as it is, anything else as JSON; no body for HEAD, 204 and 304.
+   *
+   * @example
+   * new ApiResponse({ ok: true }).toFetchResponse() // 200, application/json, '{"ok":true}'
    */
-  toFetchResponse(): Response {
-    const headers = new Headers(this.headers);
-    const noBody = this.status === 204 || this.status === 304;
-    if (typeof this.data === 'string' && headers.has('content-type')) {
-      return new Response(noBody ? null : this.data, { status: this.status, headers });
-    }
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    return new Response(noBody ? null : JSON.stringify(this.data, jsonReplacer), {
-      status: this.status,
-      headers,
-    });
+  toFetchResponse(method = 'GET'): Response {
+    const wire = toWire(this, method);
+    return new Response(wire.body, { status: wire.status, headers: wire.headers });
   }
 }
 
 /** JSON has no bigint: send it as a decimal string, as DRF's encoder does for Decimal. */
 export function jsonReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/**
+ * A response as bytes to send: the body is `null` for HEAD, 204 and 304.
+ *
+ * @example
+ * toWire(new ApiResponse({ a: 1 }), 'GET').body // '{"a":1}'
+ */
+export interface WireResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string | null;
+}
+
+/**
+ * What goes on the wire for `response`, with `toFetchResponse`'s rules: a string body with a
+ * `Content-Type` is sent as it is, anything else as JSON.
+ *
+ * @example
+ * toWire(new ApiResponse([1]), 'HEAD') // { status: 200, headers, body: null }
+ */
+export function toWire(response: ApiResponse, method: string): WireResponse {
+  const headers = new Headers(response.headers);
+  let body: string;
+  if (typeof response.data === 'string' && headers.has('content-type')) {
+    body = response.data;
+  } else {
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    body = JSON.stringify(response.data, jsonReplacer) ?? '';
+  }
+  const empty = method === 'HEAD' || response.status === 204 || response.status === 304;
+  if (response.status !== 204 && response.status !== 304) {
+    headers.set('content-length', String(new TextEncoder().encode(body).byteLength));
+  }
+  return { status: response.status, headers, body: empty ? null : body };
 }

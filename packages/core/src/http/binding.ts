@@ -2,8 +2,11 @@ import { ApiError, NotFound } from '../errors.js';
 import type { Routes } from '../routes/routes.js';
 import { toApiResponse } from '../views/api-view.js';
 import { ApiRequest, type FromHttpInit } from './api-request.js';
-import { ApiResponse, jsonReplacer } from './api-response.js';
+import { ApiResponse, toWire, type WireResponse } from './api-response.js';
 import type { TrustedOriginOptions } from './trusted-origin.js';
+
+export { toWire, type WireResponse };
+
 import { patchVaryHeaders } from './vary.js';
 
 /**
@@ -91,41 +94,6 @@ export async function answerRequest(
     (options.onError ?? logError)(error, request);
     return new ApiResponse({ detail: SERVER_ERROR_DETAIL }, { status: 500 });
   }
-}
-
-/**
- * A response as bytes to send: the body is `null` for HEAD, 204 and 304.
- *
- * @example
- * toWire(new ApiResponse({ a: 1 }), 'GET').body // '{"a":1}'
- */
-export interface WireResponse {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: string | null;
-}
-
-/**
- * What goes on the wire for `response`, with `toFetchResponse`'s rules: a string body with a
- * `Content-Type` is sent as it is, anything else as JSON.
- *
- * @example
- * toWire(new ApiResponse([1]), 'HEAD') // { status: 200, headers, body: null }
- */
-export function toWire(response: ApiResponse, method: string): WireResponse {
-  const headers = new Headers(response.headers);
-  let body: string;
-  if (typeof response.data === 'string' && headers.has('content-type')) {
-    body = response.data;
-  } else {
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    body = JSON.stringify(response.data, jsonReplacer) ?? '';
-  }
-  const empty = method === 'HEAD' || response.status === 204 || response.status === 304;
-  if (response.status !== 204 && response.status !== 304) {
-    headers.set('content-length', String(new TextEncoder().encode(body).byteLength));
-  }
-  return { status: response.status, headers, body: empty ? null : body };
 }
 
 /**

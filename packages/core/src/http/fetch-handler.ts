@@ -1,5 +1,5 @@
 import { ApiRequest } from './api-request.js';
-import { answerRequest, type BindingOptions, toWire } from './binding.js';
+import { answerRequest, type BindingOptions } from './binding.js';
 
 /**
  * A Fetch API handler (`Request` in, `Response` out) serving a route table: Hono, Deno, Bun,
@@ -11,8 +11,7 @@ import { answerRequest, type BindingOptions, toWire } from './binding.js';
 export function createFetchHandler(options: BindingOptions): (request: Request) => Promise<Response> {
   return async (request) => {
     const response = await answerRequest((init) => ApiRequest.fromFetch(request, init), options);
-    const wire = toWire(response!, request.method);
-    return new Response(wire.body, { status: wire.status, headers: wire.headers });
+    return response!.toFetchResponse(request.method);
   };
 }
 
