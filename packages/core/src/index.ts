@@ -1,3 +1,21 @@
+export {
+  answerRequest,
+  type BindingOptions,
+  headerRecord,
+  SERVER_ERROR_DETAIL,
+  toWire,
+  type WireResponse,
+} from './bindings/binding.js';
+export { createExpressMiddleware, type ExpressMiddlewareOptions } from './bindings/express-middleware.js';
+export {
+  createFastifyHandler,
+  createFastifyPlugin,
+  type FastifyInstanceLike,
+  type FastifyReplyLike,
+  type FastifyRequestLike,
+} from './bindings/fastify-plugin.js';
+export { createFetchHandler, createHonoHandler, type HonoContextLike } from './bindings/fetch-handler.js';
+export { createNodeHandler, type NodeResponseLike, writeNodeResponse } from './bindings/node-handler.js';
 export { ApiError, ConfigurationError, NotAcceptable, NotFound, ValidationError } from './errors.js';
 export {
   escapeHtml,
@@ -7,44 +25,12 @@ export {
   type PreviousNextHtmlContext,
   previousNextTemplate,
 } from './html/pagination-html.js';
-export type { FromHttpInit, NodeRequestLike } from './http/api-request.js';
-export { ApiRequest, type ApiRequestInit, type RouteParams } from './http/api-request.js';
-export { ApiResponse, jsonReplacer } from './http/api-response.js';
-export {
-  answerRequest,
-  type BindingOptions,
-  headerRecord,
-  SERVER_ERROR_DETAIL,
-  toWire,
-  type WireResponse,
-} from './http/binding.js';
 export {
   forcedRenderer,
   type Negotiated,
   type NegotiationInput,
   selectRenderer,
 } from './http/content-negotiation.js';
-export { createExpressMiddleware, type ExpressMiddlewareOptions } from './http/express-middleware.js';
-export {
-  createFastifyHandler,
-  createFastifyPlugin,
-  type FastifyInstanceLike,
-  type FastifyReplyLike,
-  type FastifyRequestLike,
-} from './http/fastify-plugin.js';
-export { createFetchHandler, createHonoHandler, type HonoContextLike } from './http/fetch-handler.js';
-export { createNodeHandler, type NodeResponseLike, writeNodeResponse } from './http/node-handler.js';
-export { parsePythonInt, positiveInt, positiveIntOr } from './http/positive-int.js';
-export { QueryParams } from './http/query-params.js';
-export {
-  compareCodePoints,
-  decodeFormComponent,
-  encodeFormComponent,
-  LinkTemplate,
-  parseQueryString,
-  removeQueryParam,
-  replaceQueryParam,
-} from './http/query-string.js';
 export {
   browsableHtmlRenderer,
   defaultRenderers,
@@ -52,16 +38,6 @@ export {
   type RenderContext,
   type Renderer,
 } from './http/renderers.js';
-export {
-  DEFAULT_ALLOWED_HOSTS,
-  DisallowedHost,
-  isAllowedHost,
-  type OriginEvidence,
-  splitDomainPort,
-  type TrustedOriginOptions,
-  trustedOrigin,
-} from './http/trusted-origin.js';
-export { patchVaryHeaders } from './http/vary.js';
 export {
   buildOpenApiDocument,
   nullableType,
@@ -148,6 +124,31 @@ export {
   type PaginatorOptions,
 } from './pagination/paginator.js';
 export { UnorderedObjectListWarning } from './pagination/unordered-warning.js';
+export type { FromHttpInit, NodeRequestLike } from './request/api-request.js';
+export { ApiRequest, type ApiRequestInit, type RouteParams } from './request/api-request.js';
+export { ApiResponse, jsonReplacer } from './request/api-response.js';
+export { type MediaType, mediaTypePrecedence, parseAccept, parseMediaType } from './request/media-type.js';
+export { parsePythonInt, positiveInt, positiveIntOr } from './request/positive-int.js';
+export { QueryParams } from './request/query-params.js';
+export {
+  compareCodePoints,
+  decodeFormComponent,
+  encodeFormComponent,
+  LinkTemplate,
+  parseQueryString,
+  removeQueryParam,
+  replaceQueryParam,
+} from './request/query-string.js';
+export {
+  DEFAULT_ALLOWED_HOSTS,
+  DisallowedHost,
+  isAllowedHost,
+  type OriginEvidence,
+  splitDomainPort,
+  type TrustedOriginOptions,
+  trustedOrigin,
+} from './request/trusted-origin.js';
+export { patchVaryHeaders } from './request/vary.js';
 export { plainReverse, preserveBuiltinQueryParams, type ReverseOptions, reverse } from './routes/reverse.js';
 export { NoReverseMatch, type Route, type RouteHandler, type RouteMatch, Routes } from './routes/routes.js';
 export { ApiSettings, type ApiSettingsOptions, W001_MESSAGE } from './settings.js';
@@ -158,7 +159,6 @@ export {
   type VersioningOptions,
 } from './versioning/base-versioning.js';
 export { HostNameVersioning, type HostNameVersioningOptions } from './versioning/host-name-versioning.js';
-export { type MediaType, mediaTypePrecedence, parseAccept, parseMediaType } from './versioning/media-type.js';
 export { NamespaceVersioning } from './versioning/namespace-versioning.js';
 export { QueryParameterVersioning } from './versioning/query-parameter-versioning.js';
 export { URLPathVersioning } from './versioning/url-path-versioning.js';

@@ -1,4 +1,4 @@
-import { parsePythonInt } from '../http/positive-int.js';
+import { parsePythonInt } from '../request/positive-int.js';
 import type { CountResult, OrderedQuery } from './ordered-query.js';
 import { warnIfUnordered } from './unordered-warning.js';
 

@@ -1,5 +1,5 @@
-import { ApiRequest, type NodeRequestLike } from './api-request.js';
-import type { ApiResponse } from './api-response.js';
+import { ApiRequest, type NodeRequestLike } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
 import { answerRequest, type BindingOptions, headerRecord, toWire } from './binding.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ApiRequest, type NodeRequestLike } from './api-request.js';
+import { ApiRequest, type NodeRequestLike } from '../request/api-request.js';
 import { answerRequest, type BindingOptions, headerRecord, toWire } from './binding.js';
 
 /**

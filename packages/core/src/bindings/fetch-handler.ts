@@ -1,4 +1,4 @@
-import { ApiRequest } from './api-request.js';
+import { ApiRequest } from '../request/api-request.js';
 import { answerRequest, type BindingOptions } from './binding.js';
 
 /**
