@@ -182,3 +182,4 @@ export {
   OrderingFilter,
   type OrderingFilterOptions,
 } from './views/ordering-filter.js';
+export { emitWarning, type WarningHook, type WarningOptions } from './warnings.js';

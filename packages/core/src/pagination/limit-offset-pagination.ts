@@ -99,7 +99,7 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
   ): Promise<LimitOffsetPage<Row> | null> {
     const limit = this.getLimit(request);
     if (limit === null) return null;
-    warnIfUnordered(query);
+    warnIfUnordered(query, this.settings.onWarning);
     const offset = this.getOffset(request);
     if (this.maxOffset !== null && offset > this.maxOffset) throw offsetTooLarge(offset, this.maxOffset);
     const { value: count } = await query.count();

@@ -127,7 +127,10 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
   ): Promise<PageNumberPage<Row> | null> {
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
-    const paginator = new this.hostPaginatorClass(query, pageSize, { count: this.count }) as Paginator<Row>;
+    const paginator = new this.hostPaginatorClass(query, pageSize, {
+      count: this.count,
+      onWarning: this.settings.onWarning,
+    }) as Paginator<Row>;
     // Nothing waits for an estimate before fetching the page: ask for both at once (a second
     // connection, not a second round trip). The promise is cached; its errors surface when awaited.
     if (this.count === 'estimated') paginator.countResult().catch(() => {});
