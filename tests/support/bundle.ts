@@ -6,6 +6,7 @@ import ts from 'typescript';
 /** Where `@pagewise/core` resolves from (the tests package depends on it). */
 const RESOLVE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const CORE_SRC = 'packages/core/src/';
+const ENTRY = 'virtual-bundle-entry.ts';
 
 /** The subpaths of `@pagewise/core`'s `exports` map, as specifiers (`@pagewise/core`, `@pagewise/core/http`, ...). */
 export function coreEntryPoints(): string[] {
@@ -34,7 +35,7 @@ export async function bundle(
   { minify = false }: { minify?: boolean } = {},
 ): Promise<Bundle> {
   const result = await build({
-    stdin: { contents, resolveDir: RESOLVE_DIR, loader: 'ts', sourcefile: 'entry.ts' },
+    stdin: { contents, resolveDir: RESOLVE_DIR, loader: 'ts', sourcefile: ENTRY },
     bundle: true,
     write: false,
     metafile: true,
@@ -49,7 +50,7 @@ export async function bundle(
   const code = result.outputFiles[0]!.text;
   const inputs = Object.values(result.metafile.outputs)[0]!.inputs;
   const modules = Object.keys(inputs)
-    .filter((path) => path !== 'entry.ts')
+    .filter((path) => !path.endsWith(ENTRY))
     .map((path) => (path.includes(CORE_SRC) ? path.slice(path.indexOf(CORE_SRC) + CORE_SRC.length) : path));
   return { code, bytes: new TextEncoder().encode(code).byteLength, modules };
 }

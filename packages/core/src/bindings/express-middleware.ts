@@ -2,6 +2,8 @@ import { ApiRequest, type NodeRequestLike } from '../request/api-request.js';
 import { answerRequest, type BindingOptions } from './binding.js';
 import { type NodeResponseLike, writeNodeResponse } from './node-handler.js';
 
+export type { BindingOptions, NodeRequestLike, NodeResponseLike };
+
 /**
  * Options of the Express middleware.
  *
