@@ -1,3 +1,6 @@
+import { createContext, runInContext } from 'node:vm';
+import type * as Core from '@pagewise/core';
+import type * as Memory from '@pagewise/memory-adapter';
 import { describe, expect, it } from 'vitest';
 import { bundle, coreEntryPoints, nodeGlobalReferences } from '../support/bundle.js';
 
@@ -29,4 +32,66 @@ describe('runtime-neutral core', () => {
       expect(nodeGlobalReferences(code)).toEqual([]);
     });
   }
+
+  it('serves a signed cursor walk in a context with Web globals only (no process, no Buffer)', async () => {
+    const { code } = await bundle(
+      "export * from '@pagewise/core';\nexport { fromArray } from '@pagewise/memory-adapter';",
+      { globalName: 'pagewise' },
+    );
+    // What a Worker offers: the language's own built-ins plus the Web APIs, nothing of Node.
+    const context = createContext({
+      URL,
+      URLSearchParams,
+      Headers,
+      Request,
+      Response,
+      TextEncoder,
+      TextDecoder,
+      console,
+    });
+    runInContext(code, context);
+    expect(runInContext('[typeof process, typeof Buffer, typeof require]', context)).toEqual([
+      'undefined',
+      'undefined',
+      'undefined',
+    ]);
+    const api = (context as { pagewise: typeof Core & typeof Memory }).pagewise;
+    const rows = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, title: `t${(i * 5) % 8}` }));
+    class Signed extends api.CursorPagination {
+      override pageSize = 3;
+      override ordering = 'title';
+      override cursorSecret = 'worker secret';
+    }
+    const routes = new api.Routes().add(
+      '/items/',
+      'items',
+      api.ListView.asView({
+        queryset: () => api.fromArray(rows),
+        paginationClass: Signed,
+        versioningClass: null,
+        serializer: (row: { id: number }) => row.id,
+      }),
+    );
+    const handle = api.createFetchHandler({ routes, allowedHosts: ['worker.example'] });
+    const seen: number[] = [];
+    let url: string | null = 'https://worker.example/items/';
+    while (url !== null) {
+      const response = await handle(new Request(url));
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { next: string | null; results: number[] };
+      seen.push(...body.results);
+      url = body.next;
+    }
+    expect(seen).toEqual([...rows].sort((a, b) => a.title.localeCompare(b.title)).map((row) => row.id));
+    const second = (await (await handle(new Request('https://worker.example/items/'))).json()) as {
+      next: string;
+    };
+    const tampered = second.next.replace(
+      /cursor=([^.]*)\.(.)/,
+      (_, payload, first) => `cursor=${payload}.${first === 'A' ? 'B' : 'A'}`,
+    );
+    expect(tampered).not.toBe(second.next);
+    const refused = await handle(new Request(tampered));
+    expect([refused.status, await refused.json()]).toEqual([404, { detail: 'Invalid cursor' }]);
+  });
 });

@@ -32,14 +32,15 @@ export interface Bundle {
  */
 export async function bundle(
   contents: string,
-  { minify = false }: { minify?: boolean } = {},
+  { minify = false, globalName }: { minify?: boolean; globalName?: string } = {},
 ): Promise<Bundle> {
   const result = await build({
     stdin: { contents, resolveDir: RESOLVE_DIR, loader: 'ts', sourcefile: ENTRY },
     bundle: true,
     write: false,
     metafile: true,
-    format: 'esm',
+    // A global name makes a classic script (for a bare VM context); otherwise an ES module.
+    ...(globalName ? { format: 'iife' as const, globalName } : { format: 'esm' as const }),
     platform: 'neutral',
     // The workspace's own condition for sources, when the exports map has one.
     conditions: ['@pagewise/source'],
