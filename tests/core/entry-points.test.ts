@@ -302,6 +302,12 @@ describe('the cursor paginator bundles alone', () => {
     });
   }
 
+  it('BasePagination, for a custom style, brings no html/ or openapi/ module at all', async () => {
+    const { modules } = await bundle("export { BasePagination } from '@pagewise/core/pagination';");
+    expect(modules.filter((path) => NEVER.test(path))).toEqual([]);
+    expect(modules).toContain('pagination/base-pagination.ts');
+  });
+
   it('the cursor codec alone is pagination/ and the HMAC, nothing else', async ({ annotate }) => {
     const { bytes, modules } = await bundle("export { decodeCursor, encodeCursor } from '@pagewise/core';", {
       minify: true,
