@@ -2,8 +2,9 @@ import { emitWarning, type WarningHook } from '../warnings.js';
 import type { OrderedQuery } from './ordered-query.js';
 
 /**
- * Emitted through the warning hook (by default `process.emitWarning`) when an offset-based style pages a query without a
- * defined order: pages may then overlap or skip rows between requests.
+ * Emitted through the warning hook (by default `process.emitWarning`) when an offset-based
+ * style pages a query without a defined order: pages may then overlap or skip rows between
+ * requests.
  */
 export class UnorderedObjectListWarning extends Error {
   constructor(message: string) {
