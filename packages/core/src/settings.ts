@@ -1,4 +1,5 @@
 import { ConfigurationError } from './errors.js';
+import { emitWarning, type WarningHook } from './warnings.js';
 
 /** What `new ApiSettings()` takes. Every key is optional; omitted keys take DRF's defaults. */
 export interface ApiSettingsOptions {
@@ -18,6 +19,11 @@ export interface ApiSettingsOptions {
   urlFormatOverride?: string | null;
   /** Query parameter of the ordering filter. @default 'ordering' */
   orderingParam?: string;
+  /**
+   * Receives warnings: the W001 check and `UnorderedObjectListWarning` from the offset styles.
+   * @default emitWarning (`process.emitWarning` where it exists, else `console.warn`)
+   */
+  onWarning?: WarningHook;
 }
 
 /** DRF settings that no longer exist; naming one is a mistake worth failing loudly on. */
@@ -48,6 +54,7 @@ export class ApiSettings {
   readonly versionParam: string;
   readonly urlFormatOverride: string | null;
   readonly orderingParam: string;
+  readonly onWarning: WarningHook;
 
   /** The defaults, shared: every field is readonly and frozen. */
   static readonly defaults: ApiSettings = new ApiSettings({}, { check: false });
@@ -69,9 +76,10 @@ export class ApiSettings {
     this.versionParam = options.versionParam ?? 'version';
     this.urlFormatOverride = options.urlFormatOverride === undefined ? 'format' : options.urlFormatOverride;
     this.orderingParam = options.orderingParam ?? 'ordering';
+    this.onWarning = options.onWarning ?? emitWarning;
     Object.freeze(this);
     if (check && this.checks().length > 0) {
-      process.emitWarning(W001_MESSAGE, {
+      this.onWarning(W001_MESSAGE, {
         type: 'PagewiseWarning',
         code: 'pagewise.W001',
         detail: W001_HINT,

@@ -1,4 +1,13 @@
-import type { PageLink } from '../pagination/displayed-page-numbers.js';
+/**
+ * One entry of a numbered control. A break is `{ url: null, number: null, isActive: false, isBreak: true }`.
+ * It lives with the markup so that html/ stays a leaf that pagination/ can use.
+ */
+export interface PageLink {
+  readonly url: string | null;
+  readonly number: number | null;
+  readonly isActive: boolean;
+  readonly isBreak: boolean;
+}
 
 /** Context of the numbered control (page number and limit/offset styles). */
 export interface NumberedHtmlContext {

@@ -1,10 +1,5 @@
 import { NotAcceptable, NotFound } from '../errors.js';
-import {
-  type MediaType,
-  mediaTypePrecedence,
-  parseAccept,
-  parseMediaType,
-} from '../versioning/media-type.js';
+import { type MediaType, mediaTypePrecedence, parseAccept, parseMediaType } from '../request/media-type.js';
 import type { Renderer } from './renderers.js';
 
 /**

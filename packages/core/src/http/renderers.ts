@@ -1,7 +1,7 @@
 import { escapeHtml } from '../html/pagination-html.js';
-import { type MediaType, parseMediaType } from '../versioning/media-type.js';
-import type { ApiRequest } from './api-request.js';
-import { jsonReplacer } from './api-response.js';
+import type { ApiRequest } from '../request/api-request.js';
+import { jsonReplacer } from '../request/api-response.js';
+import { type MediaType, parseMediaType } from '../request/media-type.js';
 
 /**
  * What a renderer is told besides the data.

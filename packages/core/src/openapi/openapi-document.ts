@@ -1,5 +1,13 @@
-import type { BasePagination } from '../pagination/base-pagination.js';
-import type { JsonSchema, OpenApiParameter, OpenApiVersion } from './schema-types.js';
+import type { JsonSchema, OpenApiParameter, OpenApiVersion, SchemaOptions } from './schema-types.js';
+
+/**
+ * What the document asks of a paginator: every `BasePagination` fits. Written out here so that
+ * openapi/ does not import pagination/, which itself returns these schema types.
+ */
+export interface SchemaPagination {
+  getPaginatedResponseSchema(schema: JsonSchema, options?: SchemaOptions): JsonSchema;
+  getSchemaOperationParameters(view?: unknown): OpenApiParameter[];
+}
 
 /** One operation of an API, described well enough to document it. */
 export interface OpenApiOperation {
@@ -19,7 +27,7 @@ export interface OpenApiOperation {
   /** A list operation answers an array of items, wrapped by its paginator when it has one. @default false */
   readonly list?: boolean;
   /** The paginator of a list operation; `null` for an unpaginated list. */
-  readonly pagination?: BasePagination | null;
+  readonly pagination?: SchemaPagination | null;
   /** Extra response codes and their descriptions, e.g. `{ '404': 'Invalid page.' }`. */
   readonly errors?: Readonly<Record<string, string>>;
 }

@@ -1,6 +1,6 @@
-import type { ApiRequest } from '../http/api-request.js';
-import { ApiResponse } from '../http/api-response.js';
 import type { JsonSchema, OpenApiParameter, SchemaOptions } from '../openapi/schema-types.js';
+import type { ApiRequest } from '../request/api-request.js';
+import { ApiResponse } from '../request/api-response.js';
 import type { OrderedQuery } from './ordered-query.js';
 import type { OrderingInput } from './ordering.js';
 

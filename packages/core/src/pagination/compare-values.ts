@@ -1,4 +1,4 @@
-import { compareCodePoints } from '../http/query-string.js';
+import { compareCodePoints } from '../request/query-string.js';
 import type { PositionValue } from './ordered-query.js';
 import type { KeyTerm } from './ordering.js';
 

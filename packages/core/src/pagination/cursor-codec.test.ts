@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
@@ -114,6 +115,49 @@ describe('cursor codec', () => {
         const changed = signed.slice(0, at) + ch + signed.slice(at + 1);
         expect(() => decodeCursor(changed, { order, secret: 'k' })).toThrow(CursorDecodeError);
       }),
+    );
+  });
+
+  test('tokens keep their format: the same bytes as the node:crypto codec minted (golden tokens)', () => {
+    const cursor = {
+      offset: 3,
+      reverse: true,
+      position: [new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 678)), 42n],
+    };
+    const payload = 'eyJrIjoiNzkwbmZrIiwibyI6MywiciI6MSwicCI6WyJkMTcwNDE2NDY0NTY3OCIsImI0MiJdfQ';
+    expect(encodeCursor(cursor, { order })).toBe(payload);
+    expect(encodeCursor(cursor, { order, secret: 's3cret' })).toBe(`${payload}.5obkztEvaZEnH871qf8cvg`);
+    const unicode = { offset: 0, reverse: false, position: ['héllo ☃ 𝄞', -0] };
+    const signed = 'eyJrIjoiNzkwbmZrIiwicCI6WyJzaMOpbGxvIOKYgyDwnYSeIiwibi0wIl19.3-kobdU-0M9y80qFkTR5xA';
+    expect(encodeCursor(unicode, { order, secret: 'ключ' })).toBe(signed);
+    expect(encodeCursor({ offset: 0, reverse: false, position: null }, { order })).toBe(
+      'eyJrIjoiNzkwbmZrIn0',
+    );
+    expect(positionKey(decodeCursor(signed, { order, secret: 'ключ' }).position)).toBe(
+      positionKey(unicode.position),
+    );
+  });
+
+  test('payloads are base64url of the UTF-8 JSON and signatures the first 16 bytes of HMAC-SHA256', () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(valueArbitrary, valueArbitrary),
+        fc.string({ unit: 'binary', minLength: 1 }),
+        (position, secret) => {
+          const [payload, signature] = encodeCursor(
+            { offset: 0, reverse: false, position },
+            { order, secret },
+          ).split('.') as [string, string];
+          expect(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).p).toHaveLength(2);
+          expect(Buffer.from(payload, 'base64url').toString('base64url')).toBe(payload);
+          const mac = createHmac('sha256', secret)
+            .update(payload)
+            .digest()
+            .subarray(0, 16)
+            .toString('base64url');
+          expect(signature).toBe(mac);
+        },
+      ),
     );
   });
 });

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { decodeBase64url, encodeBase64url } from './base64url.js';
+import { signPayload, verifySignature } from './cursor-signature.js';
 import type { PositionValue } from './ordered-query.js';
 import type { KeyTerm } from './ordering.js';
 
@@ -30,7 +31,6 @@ export interface CursorCodecOptions {
   readonly maxLength?: number | undefined;
 }
 
-const SIGNATURE_BYTES = 16;
 const MAX_DATE_MS = 8.64e15;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
@@ -105,14 +105,6 @@ export function positionKey(position: readonly PositionValue[] | null): string {
   return position === null ? '' : JSON.stringify(position.map(encodeValue));
 }
 
-function sign(payload: string, secret: string): string {
-  return createHmac('sha256', secret)
-    .update(payload)
-    .digest()
-    .subarray(0, SIGNATURE_BYTES)
-    .toString('base64url');
-}
-
 /**
  * Encodes a cursor as an opaque base64url token (`<payload>` or `<payload>.<signature>`).
  *
@@ -124,8 +116,8 @@ export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): strin
   if (cursor.offset !== 0) body.o = cursor.offset;
   if (cursor.reverse) body.r = 1;
   if (cursor.position !== null) body.p = cursor.position.map(encodeValue);
-  const payload = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
-  return options.secret ? `${payload}.${sign(payload, options.secret)}` : payload;
+  const payload = encodeBase64url(new TextEncoder().encode(JSON.stringify(body)));
+  return options.secret ? `${payload}.${signPayload(payload, options.secret)}` : payload;
 }
 
 /**
@@ -141,16 +133,14 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
   }
   if (options.secret) {
     if (signature === undefined || !BASE64URL.test(signature)) throw new CursorDecodeError('unsigned');
-    const expected = Buffer.from(sign(payload, options.secret));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new CursorDecodeError('bad signature');
-    }
+    if (!verifySignature(payload, signature, options.secret)) throw new CursorDecodeError('bad signature');
   } else if (signature !== undefined) {
     throw new CursorDecodeError('signed, but no secret is configured');
   }
-  const bytes = Buffer.from(payload, 'base64url');
-  if (bytes.toString('base64url') !== payload) throw new CursorDecodeError('not canonical base64url');
+  const bytes = decodeBase64url(payload);
+  if (bytes === null || encodeBase64url(bytes) !== payload) {
+    throw new CursorDecodeError('not canonical base64url');
+  }
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));

@@ -4,9 +4,6 @@ import {
   type PreviousNextHtmlContext,
   previousNextTemplate,
 } from '../html/pagination-html.js';
-import type { ApiRequest } from '../http/api-request.js';
-import type { ApiResponse } from '../http/api-response.js';
-import { LinkTemplate } from '../http/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -14,6 +11,9 @@ import {
   type OpenApiParameter,
   type SchemaOptions,
 } from '../openapi/schema-types.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import { LinkTemplate } from '../request/query-string.js';
 import { ApiSettings } from '../settings.js';
 import {
   assignOptions,

@@ -1,3 +1,7 @@
+import type { PageLink } from '../html/pagination-html.js';
+
+export type { PageLink };
+
 /**
  * DRF's `_get_displayed_page_numbers`: the page numbers a numbered control shows, with `null`
  * for a break. One neighbour each side of the current page, two at the edges, and a gap of a
@@ -24,14 +28,6 @@ export function getDisplayedPageNumbers(current: number, final: number): Array<n
   if (current > 4) numbers.splice(1, 0, null);
   if (current < final - 3) numbers.splice(numbers.length - 1, 0, null);
   return numbers;
-}
-
-/** One entry of a numbered control. A break is `{ url: null, number: null, isActive: false, isBreak: true }`. */
-export interface PageLink {
-  readonly url: string | null;
-  readonly number: number | null;
-  readonly isActive: boolean;
-  readonly isBreak: boolean;
 }
 
 /** Turns displayed numbers into `PageLink`s, asking `urlFor` for each page's URL. */

@@ -1,8 +1,4 @@
 import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
-import type { ApiRequest } from '../http/api-request.js';
-import type { ApiResponse } from '../http/api-response.js';
-import { positiveIntOr } from '../http/positive-int.js';
-import { LinkTemplate, removeQueryParam, replaceQueryParam } from '../http/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -10,6 +6,10 @@ import {
   type OpenApiParameter,
   type SchemaOptions,
 } from '../openapi/schema-types.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import { positiveIntOr } from '../request/positive-int.js';
+import { LinkTemplate, removeQueryParam, replaceQueryParam } from '../request/query-string.js';
 import { ApiSettings } from '../settings.js';
 import { assignOptions, type PaginationView, paginatedResponse } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
@@ -99,7 +99,7 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
   ): Promise<LimitOffsetPage<Row> | null> {
     const limit = this.getLimit(request);
     if (limit === null) return null;
-    warnIfUnordered(query);
+    warnIfUnordered(query, this.settings.onWarning);
     const offset = this.getOffset(request);
     if (this.maxOffset !== null && offset > this.maxOffset) throw offsetTooLarge(offset, this.maxOffset);
     const { value: count } = await query.count();

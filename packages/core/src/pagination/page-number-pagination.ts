@@ -1,8 +1,5 @@
 import { NotFound } from '../errors.js';
 import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
-import type { ApiRequest } from '../http/api-request.js';
-import type { ApiResponse } from '../http/api-response.js';
-import { LinkTemplate } from '../http/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -10,6 +7,9 @@ import {
   type OpenApiParameter,
   type SchemaOptions,
 } from '../openapi/schema-types.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import { LinkTemplate } from '../request/query-string.js';
 import { ApiSettings } from '../settings.js';
 import { assignOptions, type PaginationView, paginatedResponse } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
@@ -127,7 +127,10 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
   ): Promise<PageNumberPage<Row> | null> {
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
-    const paginator = new this.hostPaginatorClass(query, pageSize, { count: this.count }) as Paginator<Row>;
+    const paginator = new this.hostPaginatorClass(query, pageSize, {
+      count: this.count,
+      onWarning: this.settings.onWarning,
+    }) as Paginator<Row>;
     // Nothing waits for an estimate before fetching the page: ask for both at once (a second
     // connection, not a second round trip). The promise is cached; its errors surface when awaited.
     if (this.count === 'estimated') paginator.countResult().catch(() => {});

@@ -1,5 +1,5 @@
-import type { ApiRequest } from '../http/api-request.js';
-import { positiveIntOr } from '../http/positive-int.js';
+import type { ApiRequest } from '../request/api-request.js';
+import { positiveIntOr } from '../request/positive-int.js';
 
 /**
  * DRF's `get_page_size`: the client's page size when the parameter is set and holds a positive

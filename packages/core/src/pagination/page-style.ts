@@ -1,5 +1,5 @@
 import type { HtmlTemplate } from '../html/pagination-html.js';
-import type { ApiRequest } from '../http/api-request.js';
+import type { ApiRequest } from '../request/api-request.js';
 import { BasePagination, type PaginationView } from './base-pagination.js';
 import type { OrderedQuery } from './ordered-query.js';
 

@@ -1,4 +1,5 @@
-import { parsePythonInt } from '../http/positive-int.js';
+import { parsePythonInt } from '../request/positive-int.js';
+import type { WarningHook } from '../warnings.js';
 import type { CountResult, OrderedQuery } from './ordered-query.js';
 import { warnIfUnordered } from './unordered-warning.js';
 
@@ -33,6 +34,8 @@ export interface PaginatorOptions {
   orphans?: number;
   /** @default true */
   allowEmptyFirstPage?: boolean;
+  /** Receives `UnorderedObjectListWarning`. @default emitWarning (`process.emitWarning` where it exists) */
+  onWarning?: WarningHook;
 }
 
 /**
@@ -60,7 +63,7 @@ export class Paginator<Row> {
     this.countMode = options.count ?? 'exact';
     this.orphans = options.orphans ?? 0;
     this.allowEmptyFirstPage = options.allowEmptyFirstPage ?? true;
-    warnIfUnordered(query);
+    warnIfUnordered(query, options.onWarning);
   }
 
   /** Total number of rows (cached); an estimate in `estimated` mode, `NaN` in `none` mode. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors.js';
-import { ApiRequest } from '../http/api-request.js';
+import { ApiRequest } from '../request/api-request.js';
 import { ApiSettings } from '../settings.js';
 import { BaseVersioning } from '../versioning/base-versioning.js';
 import { NamespaceVersioning } from '../versioning/namespace-versioning.js';

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors.js';
-import type { ApiRequest } from '../http/api-request.js';
-import { replaceQueryParam } from '../http/query-string.js';
+import type { ApiRequest } from '../request/api-request.js';
+import { replaceQueryParam } from '../request/query-string.js';
 import { ApiSettings } from '../settings.js';
 import { NoReverseMatch, Routes } from './routes.js';
 

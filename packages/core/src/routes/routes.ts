@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors.js';
-import type { ApiRequest, RouteParams } from '../http/api-request.js';
+import type { ApiRequest, RouteParams } from '../request/api-request.js';
 
 /**
  * What a route runs. Views made with `ListView.asView()` or `apiView()` answer an `ApiResponse`;

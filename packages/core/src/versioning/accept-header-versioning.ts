@@ -1,9 +1,9 @@
 import { NotAcceptable } from '../errors.js';
-import type { ApiRequest, RouteParams } from '../http/api-request.js';
 import { selectRenderer } from '../http/content-negotiation.js';
 import { defaultRenderers } from '../http/renderers.js';
+import type { ApiRequest, RouteParams } from '../request/api-request.js';
+import { parseMediaType } from '../request/media-type.js';
 import { BaseVersioning } from './base-versioning.js';
-import { parseMediaType } from './media-type.js';
 
 /**
  * The version is a parameter of the negotiated media type: `Accept: application/json;

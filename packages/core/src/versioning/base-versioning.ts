@@ -1,4 +1,4 @@
-import type { ApiRequest, RouteParams } from '../http/api-request.js';
+import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import { plainReverse, type ReverseOptions } from '../routes/reverse.js';
 import { ApiSettings } from '../settings.js';
 

@@ -1,5 +1,5 @@
 import { NotFound } from '../errors.js';
-import type { ApiRequest, RouteParams } from '../http/api-request.js';
+import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import type { ReverseOptions } from '../routes/reverse.js';
 import { BaseVersioning } from './base-versioning.js';
 

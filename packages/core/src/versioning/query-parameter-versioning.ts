@@ -1,6 +1,6 @@
 import { NotFound } from '../errors.js';
-import type { ApiRequest, RouteParams } from '../http/api-request.js';
-import { replaceQueryParam } from '../http/query-string.js';
+import type { ApiRequest, RouteParams } from '../request/api-request.js';
+import { replaceQueryParam } from '../request/query-string.js';
 import type { ReverseOptions } from '../routes/reverse.js';
 import { BaseVersioning } from './base-versioning.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotAcceptable, NotFound } from '../errors.js';
-import { ApiRequest } from '../http/api-request.js';
+import { ApiRequest } from '../request/api-request.js';
 import { ApiSettings } from '../settings.js';
 import { AcceptHeaderVersioning } from './accept-header-versioning.js';
 import { BaseVersioning } from './base-versioning.js';

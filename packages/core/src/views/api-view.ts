@@ -1,9 +1,9 @@
 import { ApiError } from '../errors.js';
-import type { ApiRequest } from '../http/api-request.js';
-import { ApiResponse } from '../http/api-response.js';
 import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
 import { defaultRenderers, type Renderer } from '../http/renderers.js';
-import { patchVaryHeaders } from '../http/vary.js';
+import type { ApiRequest } from '../request/api-request.js';
+import { ApiResponse } from '../request/api-response.js';
+import { patchVaryHeaders } from '../request/vary.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { ApiSettings } from '../settings.js';
 import type { BaseVersioning, VersioningClass } from '../versioning/base-versioning.js';

@@ -1,9 +1,9 @@
 import { ConfigurationError } from '../errors.js';
-import type { ApiRequest } from '../http/api-request.js';
-import { ApiResponse } from '../http/api-response.js';
 import { BasePagination } from '../pagination/base-pagination.js';
 import type { OrderedQuery } from '../pagination/ordered-query.js';
 import type { OrderingInput } from '../pagination/ordering.js';
+import type { ApiRequest } from '../request/api-request.js';
+import { ApiResponse } from '../request/api-response.js';
 import type { ApiSettings } from '../settings.js';
 import { ApiView, type ApiViewOptions } from './api-view.js';
 import type { FilterBackend, FilterView } from './ordering-filter.js';

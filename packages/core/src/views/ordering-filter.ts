@@ -1,7 +1,7 @@
-import type { ApiRequest } from '../http/api-request.js';
 import type { OrderingSource, PaginationView } from '../pagination/base-pagination.js';
 import type { OrderedQuery } from '../pagination/ordered-query.js';
 import { type OrderingInput, parseOrdering } from '../pagination/ordering.js';
+import type { ApiRequest } from '../request/api-request.js';
 import { ApiSettings } from '../settings.js';
 
 /**

@@ -1,6 +1,8 @@
-import { ApiRequest, type NodeRequestLike } from './api-request.js';
-import type { ApiResponse } from './api-response.js';
-import { answerRequest, type BindingOptions, headerRecord, toWire } from './binding.js';
+import { ApiRequest, type NodeRequestLike } from '../request/api-request.js';
+import { type ApiResponse, toWire } from '../request/api-response.js';
+import { answerRequest, type BindingOptions, headerRecord } from './binding.js';
+
+export type { BindingOptions, NodeRequestLike };
 
 /**
  * The parts of a Node `ServerResponse` the bindings use.

@@ -1,13 +1,10 @@
 import { ApiError, NotFound } from '../errors.js';
+import { ApiRequest, type FromHttpInit } from '../request/api-request.js';
+import { ApiResponse } from '../request/api-response.js';
+import type { TrustedOriginOptions } from '../request/trusted-origin.js';
+import { patchVaryHeaders } from '../request/vary.js';
 import type { Routes } from '../routes/routes.js';
 import { toApiResponse } from '../views/api-view.js';
-import { ApiRequest, type FromHttpInit } from './api-request.js';
-import { ApiResponse, toWire, type WireResponse } from './api-response.js';
-import type { TrustedOriginOptions } from './trusted-origin.js';
-
-export { toWire, type WireResponse };
-
-import { patchVaryHeaders } from './vary.js';
 
 /**
  * What every HTTP binding takes.

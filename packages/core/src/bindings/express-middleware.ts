@@ -1,6 +1,8 @@
-import { ApiRequest, type NodeRequestLike } from './api-request.js';
+import { ApiRequest, type NodeRequestLike } from '../request/api-request.js';
 import { answerRequest, type BindingOptions } from './binding.js';
 import { type NodeResponseLike, writeNodeResponse } from './node-handler.js';
+
+export type { BindingOptions, NodeRequestLike, NodeResponseLike };
 
 /**
  * Options of the Express middleware.
