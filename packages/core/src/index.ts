@@ -137,7 +137,21 @@ export {
   PageNumberPagination,
   type PageNumberPaginationOptions,
 } from './pagination/page-number-pagination.js';
-export { type PageSnapshot, PageStyle } from './pagination/page-style.js';
+export {
+  type ClientPageSizeOptions,
+  type PageFields,
+  type PageSizeOptions,
+  type PageSnapshot,
+  PageStyle,
+  type PageStyleOptions,
+  usesPageValues,
+} from './pagination/page-style.js';
+export type {
+  CursorPaginated,
+  LimitOffsetPaginated,
+  PageNumberPaginated,
+  Paginated,
+} from './pagination/paginated.js';
 export {
   type CountMode,
   EmptyPage,
