@@ -187,8 +187,10 @@ export {
 export {
   ListView,
   type ListViewOptions,
+  type OrderingField,
   type PaginationClass,
   type SerializerContext,
+  type TypedOrdering,
 } from './views/list-view.js';
 export {
   type FilterBackend,
