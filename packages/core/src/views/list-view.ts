@@ -54,7 +54,9 @@ export type OrderingField<Row> = unknown extends Row
 export type TypedOrdering<Row> =
   | OrderingField<Row>
   | `-${OrderingField<Row>}`
-  | ReadonlyArray<OrderingField<Row> | `-${OrderingField<Row>}` | (OrderTerm & { field: OrderingField<Row> })>;
+  | ReadonlyArray<
+      OrderingField<Row> | `-${OrderingField<Row>}` | (OrderTerm & { field: OrderingField<Row> })
+    >;
 
 /**
  * Options of `ListView`; each may also be set as a field of a subclass.
@@ -210,13 +212,21 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
    * ListView.asView({ queryset: fromArray(articles), serializer: (row) => ({ ...row, url: urlOf(row) }) })
    */
   static override asView<Row, V extends ApiView>(
-    this: new (options?: ListViewOptions<Row>) => V,
+    this: new (
+      options?: ListViewOptions<Row>,
+    ) => V,
     options?: ListViewOptions<Row>,
   ): RouteHandler;
   // ApiView's signature, for the static side. `NoInfer` keeps a `ListView` from matching it with
   // `Row = unknown`, which would let unchecked orderings through.
-  static override asView<V extends ApiView, O>(this: new (options?: NoInfer<O>) => V, options?: O): RouteHandler;
+  static override asView<V extends ApiView, O>(
+    this: new (
+      options?: NoInfer<O>,
+    ) => V,
+    options?: O,
+  ): RouteHandler;
   static override asView(this: new (options?: unknown) => ApiView, options?: unknown): RouteHandler {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being routed, as in ApiView.asView
     return ApiView.asView.call(this, options);
   }
 }
