@@ -77,4 +77,34 @@ describe('the issue 11 report: one paginator shared by concurrent requests', () 
       expect((following.data as { previous: string | null }).previous).not.toBeNull();
     }
   });
+
+  it('links, body, Link header and html controls are functions of the page value alone', async () => {
+    const styles = [
+      new PageNumberPagination({ pageSize: 10 }),
+      new LimitOffsetPagination({ defaultLimit: 10 }),
+      new CursorPagination({ pageSize: 10, ordering: 'id' }),
+    ];
+    for (const pagination of styles) {
+      const first = await pagination.paginate(fromArray(rows), request(''));
+      const before = {
+        response: first!.response([1, 2]),
+        html: first!.toHtml(),
+        context: first!.htmlContext(),
+        links: [first!.next, first!.previous],
+      };
+      expect(first!.next).not.toBeNull();
+      expect(first!.displayPageControls).toBe(true);
+      await Promise.all(
+        ['?page=5', '?offset=50', '?page=9&limit=3', '?cursor=junk'].map((search) =>
+          pagination.paginate(fromArray(rows), request(search)).catch(() => null),
+        ),
+      );
+      const after = first!.response([1, 2]);
+      expect(after.data).toEqual(before.response.data);
+      expect(after.headers.get('link')).toBe(before.response.headers.get('link'));
+      expect(first!.toHtml()).toBe(before.html);
+      expect(first!.htmlContext()).toEqual(before.context);
+      expect([first!.next, first!.previous]).toEqual(before.links);
+    }
+  });
 });

@@ -80,7 +80,14 @@ export interface PageSnapshot<Row = unknown, Context extends object = object> {
   toHtml(): string;
 }
 
-/** What a style computes itself; the base adds the links, the response and the controls. */
+/**
+ * What a style computes itself; the base adds the links, the response and the controls.
+ *
+ * @example
+ * protected override pageBody(page: PageFields<PageNumberPage<unknown>>, data: unknown[], next, previous) {
+ *   return { ...super.pageBody(page, data, next, previous), page: page.number };
+ * }
+ */
 export type PageFields<Page> = Omit<Page, Exclude<keyof PageSnapshot, 'rows'>>;
 
 /**
@@ -135,6 +142,11 @@ function ownerOf(object: object, name: string): object | null {
  * paginator per request (views make one). When calls on one instance overlap, their pages are
  * refused with a `ConfigurationError` rather than answered with another request's links; use
  * `paginate()` to share an instance.
+ *
+ * @example
+ * const pagination = new PageNumberPagination({ pageSize: 20 }); // frozen, safe to share
+ * const page = await pagination.paginate(query, request);
+ * return page === null ? everything() : page.response(page.rows.map(serialize));
  */
 export abstract class PageStyle<Page extends PageSnapshot, Context extends object> extends BasePagination {
   /** Renders the html controls; `null` disables them. */
