@@ -1,5 +1,7 @@
 import {
   ApiRequest,
+  type ApiResponse,
+  type BasePagination,
   CursorPagination,
   type CursorPaginationOptions,
   encodeCursor,
@@ -141,6 +143,60 @@ async function limitOffsetPage(query: OrderedQuery<Row>, dataset: Dataset, url: 
   const rows = await pagination.paginateQueryset(query, new ApiRequest({ url }));
   const data = pagination.getPaginatedResponse(rows ?? []).data as PageRecord;
   return { ...data, url, results: (rows ?? []).map((r) => normalizeRow(dataset, r)) };
+}
+
+/** One answer as a client sees it: the body (rows normalized) and the `Link` header. */
+interface Answer {
+  readonly body: { readonly results: Row[]; readonly [key: string]: unknown };
+  readonly link: string | null;
+}
+
+/** What DRF's way answers: a fresh paginator for the one request, through the two-step API. */
+async function freshAnswer(
+  pagination: BasePagination,
+  query: OrderedQuery<Row>,
+  dataset: Dataset,
+  url: string,
+): Promise<Answer> {
+  const rows = await pagination.paginateQueryset(query, new ApiRequest({ url }));
+  const response = pagination.getPaginatedResponse((rows ?? []).map((r) => normalizeRow(dataset, r)));
+  return { body: response.data as Answer['body'], link: response.headers.get('link') };
+}
+
+/** The stateless path on a paginator that may be serving other requests at the same time. */
+interface SharedStyle {
+  paginate(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+  ): Promise<{ readonly rows: readonly Row[]; response(data: Row[]): ApiResponse } | null>;
+}
+
+async function sharedAnswer(
+  pagination: SharedStyle,
+  query: OrderedQuery<Row>,
+  dataset: Dataset,
+  url: string,
+): Promise<Answer> {
+  const page = await pagination.paginate(query, new ApiRequest({ url }));
+  const response = page!.response(page!.rows.map((r) => normalizeRow(dataset, r)));
+  return { body: response.data as Answer['body'], link: response.headers.get('link') };
+}
+
+/** The ids `?page=`/`?size=` or `?limit=`/`?offset=` select from ids 1..total in id order. */
+function expectedIds(url: string, total: number, style: 'page number' | 'limit/offset'): number[] {
+  const params = new URL(url).searchParams;
+  let from: number;
+  let size: number;
+  if (style === 'page number') {
+    size = Math.min(Number(params.get('size') ?? 4), 10);
+    const last = Math.ceil(total / size);
+    const page = params.get('page') === 'last' ? last : Number(params.get('page') ?? 1);
+    from = (page - 1) * size;
+  } else {
+    size = Math.min(Number(params.get('limit') ?? 4), 10);
+    from = Number(params.get('offset') ?? 0);
+  }
+  return Array.from({ length: Math.max(0, Math.min(size, total - from)) }, (_, i) => from + i + 1);
 }
 
 /** The key order cursor pagination builds for `ordering` with `id` as the unique key. */
@@ -418,6 +474,106 @@ export function conformanceCases(name: string, open: () => Promise<ConformanceBa
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it(`[${name}] one shared instance of each style answers 200 concurrent requests of mixed pages`, async () => {
+    const byId = await backend.orderedById('items', items);
+    const unorderedQuery = await backend.query('items', items);
+    const memory = await reference.query('items', items);
+    const total = items.rows.length;
+    const cursorOptions = { pageSize: 4, ordering: '-created', pageSizeQueryParam: 'size', maxPageSize: 10 };
+    // Every URL a client may hold: numbered pages at two sizes, offsets past the end, and each
+    // cursor a walk forward and back hands out at two sizes.
+    const pageUrls = [
+      ...[1, 2, 3, 4, 5, 6].map((n) => `${ORIGIN}?page=${n}`),
+      `${ORIGIN}?page=last`,
+      ...[1, 2, 3, 4].map((n) => `${ORIGIN}?size=7&page=${n}`),
+    ];
+    const offsetUrls = [0, 3, 4, 9, 20, 22, 23, 40].flatMap((offset) => [
+      `${ORIGIN}?offset=${offset}`,
+      `${ORIGIN}?limit=6&offset=${offset}`,
+    ]);
+    const cursorUrls: string[] = [];
+    for (const start of [ORIGIN, `${ORIGIN}?size=6`]) {
+      let url: string | null = start;
+      let last = start;
+      while (url !== null) {
+        cursorUrls.push(url);
+        last = url;
+        url = (await freshAnswer(new CursorPagination(cursorOptions), memory, items, url)).body.next as
+          | string
+          | null;
+      }
+      url = (await freshAnswer(new CursorPagination(cursorOptions), memory, items, last)).body.previous as
+        | string
+        | null;
+      while (url !== null) {
+        cursorUrls.push(url);
+        url = (await freshAnswer(new CursorPagination(cursorOptions), memory, items, url)).body.previous as
+          | string
+          | null;
+      }
+    }
+    expect(cursorUrls.length).toBeGreaterThan(15);
+
+    const styles = [
+      {
+        style: 'page number' as const,
+        shared: new PageNumberPagination({ pageSize: 4, pageSizeQueryParam: 'size', maxPageSize: 10 }),
+        fresh: () => new PageNumberPagination({ pageSize: 4, pageSizeQueryParam: 'size', maxPageSize: 10 }),
+        query: byId,
+        expectedQuery: byId,
+        urls: pageUrls,
+      },
+      {
+        style: 'limit/offset' as const,
+        shared: new LimitOffsetPagination({ defaultLimit: 4, maxLimit: 10 }),
+        fresh: () => new LimitOffsetPagination({ defaultLimit: 4, maxLimit: 10 }),
+        query: byId,
+        expectedQuery: byId,
+        urls: offsetUrls,
+      },
+      {
+        style: 'cursor' as const,
+        shared: new CursorPagination(cursorOptions),
+        fresh: () => new CursorPagination(cursorOptions),
+        query: unorderedQuery,
+        // Cursor pages are checked against the reference model, links included.
+        expectedQuery: memory,
+        urls: cursorUrls,
+      },
+    ];
+    for (const { style, shared } of styles) {
+      expect(Object.isFrozen(shared), `${style}: options frozen at construction`).toBe(true);
+    }
+
+    let checked = 0;
+    await Promise.all(
+      styles.map(async ({ style, shared, fresh, query, expectedQuery, urls }) => {
+        const expected = new Map<string, Answer>();
+        for (const url of urls) expected.set(url, await freshAnswer(fresh(), expectedQuery, items, url));
+        // 200 requests, every URL several times, in an order that mixes neighbours and repeats.
+        const requests = Array.from(
+          { length: 200 },
+          (_, i) => urls[(i * 7 + Math.floor(i / 3)) % urls.length]!,
+        );
+        const answers = await Promise.all(
+          requests.map((url) => sharedAnswer(shared as SharedStyle, query, items, url)),
+        );
+        answers.forEach((answer, i) => {
+          const url = requests[i]!;
+          expect(answer, `${style} ${url}`).toEqual(expected.get(url));
+          if (style !== 'cursor') {
+            expect(
+              answer.body.results.map((r) => r.id),
+              `${style} ${url}`,
+            ).toEqual(expectedIds(url, total, style));
+          }
+          checked += 1;
+        });
+      }),
+    );
+    expect(checked).toBe(600);
   });
 }
 

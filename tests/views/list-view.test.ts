@@ -1,7 +1,7 @@
 // ListView wiring (drf-behaviors.md 1.3) and the OrderingFilter / CursorPagination interplay (4.3).
 import {
   ApiRequest,
-  type ApiResponse,
+  ApiResponse,
   ApiSettings,
   CursorPagination,
   type FilterBackend,
@@ -9,9 +9,12 @@ import {
   type OrderedQuery,
   OrderingFilter,
   type OrderTerm,
+  type PageFields,
+  type PageNumberPage,
   PageNumberPagination,
   QueryParameterVersioning,
   URLPathVersioning,
+  usesPageValues,
 } from '@pagewise/core';
 import { fromArray } from '@pagewise/memory-adapter';
 import { describe, expect, it } from 'vitest';
@@ -233,5 +236,71 @@ describe('OrderingFilter', () => {
       settings: new ApiSettings({ orderingParam: 'sort' }),
     });
     expect(filter.getOrdering(request('/?sort=-name&ordering=name'), fromArray(ROWS))).toEqual(['-name']);
+  });
+});
+
+describe('ListView and the two paginator APIs', () => {
+  class Layout extends PageNumberPagination {
+    override pageSize = 2;
+    override getPaginatedResponse(data: unknown[]): ApiResponse {
+      return new ApiResponse({ total: this.page!.count, items: data, next: this.getNextLink() });
+    }
+  }
+
+  it('a built-in style is used through paginate(): the paginator keeps no page, controls still render', async () => {
+    const view = new RowList();
+    const html = await view.dispatch(request('/?page=2', { headers: { accept: 'text/html' } }));
+    expect(html.data).toContain('aria-label="Pagination"');
+    expect(html.data).toContain('href="http://testserver/?page=3"');
+    const paginator = view.paginator as TwoPerPage;
+    expect(paginator.page).toBeNull();
+    expect(usesPageValues(paginator)).toBe(true);
+  });
+
+  it('a style that overrides the two-step methods keeps its layout', async () => {
+    const view = new ListView<Row>({
+      queryset: fromArray(ROWS),
+      paginationClass: Layout,
+      serializer: (r) => r.id,
+    });
+    expect(usesPageValues(view.paginator!)).toBe(false);
+    expect(await body(await view.dispatch(request('/?page=2')))).toEqual({
+      total: 5,
+      items: [3, 4],
+      next: 'http://testserver/?page=3',
+    });
+  });
+
+  it('a pageBody override holds for paginate(), the two-step API and views alike', async () => {
+    class WithPage extends PageNumberPagination {
+      override pageSize = 2;
+      protected override pageBody(
+        page: PageFields<PageNumberPage<unknown>>,
+        data: unknown[],
+        next: string | null,
+        previous: string | null,
+      ) {
+        return { ...super.pageBody(page, data, next, previous), page: page.number };
+      }
+    }
+    const expected = {
+      count: 5,
+      next: 'http://testserver/?page=3',
+      previous: 'http://testserver/',
+      results: [3, 4],
+      page: 2,
+    };
+    const shared = new WithPage();
+    const page = await shared.paginate(fromArray(ROWS), request('/?page=2'));
+    expect(page!.response(page!.rows.map((r) => r.id)).data).toEqual(expected);
+    const twoStep = new WithPage();
+    const rows = await twoStep.paginateQueryset(fromArray(ROWS), request('/?page=2'));
+    expect(twoStep.getPaginatedResponse(rows!.map((r) => r.id)).data).toEqual(expected);
+    const view = new ListView<Row>({
+      queryset: fromArray(ROWS),
+      paginationClass: WithPage,
+      serializer: (r) => r.id,
+    });
+    expect(await body(await view.dispatch(request('/?page=2')))).toEqual(expected);
   });
 });

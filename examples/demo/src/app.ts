@@ -115,7 +115,7 @@ export async function createDemoApp({
     paginationClass: typeof ArticlePages | typeof ArticleOffsets | typeof ArticleFeed,
     title: string,
   ) =>
-    ListView.asView<ListView<ArticleRow>, ConstructorParameters<typeof ListView<ArticleRow>>[0]>({
+    ListView.asView({
       settings,
       title,
       queryset: articleQuery,
@@ -190,7 +190,7 @@ export async function createDemoApp({
         `${prefix}/authors/`,
         'author-list',
         withDatabaseErrors(
-          ListView.asView<ListView<AuthorRow>, ConstructorParameters<typeof ListView<AuthorRow>>[0]>({
+          ListView.asView({
             settings,
             title: 'Authors',
             paginationClass: null,

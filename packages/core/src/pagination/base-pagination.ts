@@ -27,12 +27,23 @@ export interface PaginatedData {
  *
  * `paginateQueryset` remembers the page it produced so that the synchronous methods
  * (`getPaginatedResponse`, `getNextLink`, `toHtml`, ...) can answer for it; each call replaces
- * that page entirely, so nothing leaks from one request into the next. Views make one
- * paginator per request; `paginate()` on the built-in styles is the stateless form.
+ * that page entirely, so nothing leaks from one request into the next, but one instance serves
+ * one request at a time. Views make one paginator per request; `paginate()` on the built-in
+ * styles is the stateless form, safe to share.
  */
 export abstract class BasePagination {
-  /** Whether a browsable page should show the controls. @default false */
-  displayPageControls = false;
+  // An accessor over a private field: the built-in styles freeze their instances (options), and
+  // the two-step API still records this per request.
+  #displayPageControls = false;
+
+  /** Whether a browsable page should show the controls of the last page. @default false */
+  get displayPageControls(): boolean {
+    return this.#displayPageControls;
+  }
+
+  set displayPageControls(value: boolean) {
+    this.#displayPageControls = value;
+  }
 
   /** The rows of this request's page, or `null` when this request is not paginated. */
   abstract paginateQueryset<Row>(

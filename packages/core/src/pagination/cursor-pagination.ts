@@ -4,6 +4,9 @@ import {
   type PreviousNextHtmlContext,
   previousNextTemplate,
 } from '../html/pagination-html.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import { LinkTemplate } from '../request/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -11,16 +14,7 @@ import {
   type OpenApiParameter,
   type SchemaOptions,
 } from '../openapi/schema-types.js';
-import type { ApiRequest } from '../request/api-request.js';
-import type { ApiResponse } from '../request/api-response.js';
-import { LinkTemplate } from '../request/query-string.js';
-import { ApiSettings } from '../settings.js';
-import {
-  assignOptions,
-  type OrderingSource,
-  type PaginationView,
-  paginatedResponse,
-} from './base-pagination.js';
+import type { OrderingSource, PaginationView } from './base-pagination.js';
 import { type Cursor, CursorDecodeError, decodeCursor, encodeCursor, positionKey } from './cursor-codec.js';
 import { InvalidBoundError, type OrderedQuery, type PositionValue, type WindowRow } from './ordered-query.js';
 import {
@@ -31,38 +25,36 @@ import {
   parseOrdering,
   settleNulls,
 } from './ordering.js';
-import { requestedPageSize } from './page-size.js';
-import { PageStyle } from './page-style.js';
+import {
+  type ClientPageSizeOptions,
+  type PageFields,
+  type PageSizeOptions,
+  type PageSnapshot,
+  PageStyle,
+  type PageStyleOptions,
+} from './page-style.js';
+import type { CursorPaginated } from './paginated.js';
 
 /** Options of `CursorPagination`; each may also be set as a field of a subclass. */
-export interface CursorPaginationOptions {
-  /** Rows per page. @default settings.pageSize */
-  pageSize?: number | null;
+export interface CursorPaginationOptions
+  extends ClientPageSizeOptions,
+    PageStyleOptions<PreviousNextHtmlContext> {
   /** @default 'cursor' */
   cursorQueryParam?: string;
   /** Field names with an optional `-`, or terms with `nulls`. @default '-created' */
   ordering?: OrderingInput;
-  /** @default null */
-  pageSizeQueryParam?: string | null;
-  /** @default null */
-  maxPageSize?: number | null;
   /** Largest residual offset a cursor may carry (only used without a unique key). @default 1000 */
   offsetCutoff?: number | null;
-  /** Renders the html controls; `null` disables them. @default previousNextTemplate */
-  template?: HtmlTemplate<PreviousNextHtmlContext> | null;
   /** 404 detail for a cursor that cannot be used. @default 'Invalid cursor' */
   invalidCursorMessage?: string;
   /** Signs cursors with HMAC-SHA256; tampered or unsigned cursors are then 404. @default null */
   cursorSecret?: string | null;
   /** Longer cursors are rejected before decoding. @default 1024 */
   maxCursorLength?: number;
-  /** @default ApiSettings.defaults */
-  settings?: ApiSettings;
 }
 
-/** The page one request produced, with what its links are made from. */
-export interface CursorPage<Row> {
-  readonly rows: Row[];
+/** The page one request produced, with what its links are made from: a frozen value (see `PageSnapshot`). */
+export interface CursorPage<Row> extends PageSnapshot<Row, PreviousNextHtmlContext> {
   readonly order: readonly KeyTerm[];
   readonly pageSize: number;
   readonly url: string;
@@ -74,6 +66,7 @@ export interface CursorPage<Row> {
   readonly hasPrevious: boolean;
   readonly nextPosition: readonly PositionValue[] | null;
   readonly previousPosition: readonly PositionValue[] | null;
+  response<T>(data: T[]): ApiResponse<CursorPaginated<T>>;
 }
 
 function samePosition(a: readonly PositionValue[] | null, b: readonly PositionValue[] | null): boolean {
@@ -108,17 +101,14 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
   invalidCursorMessage = 'Invalid cursor';
   cursorSecret: string | null = null;
   maxCursorLength = 1024;
-  settings: ApiSettings = ApiSettings.defaults;
 
   constructor(options: CursorPaginationOptions = {}) {
     super();
-    assignOptions(this, options);
+    this.init(options, new.target === CursorPagination);
   }
 
-  /** The client's page size (clamped to `maxPageSize`) or the default; never stored. */
-  getPageSize(request: ApiRequest): number | null {
-    const fallback = this.pageSize === undefined ? this.settings.pageSize : this.pageSize;
-    return requestedPageSize(request, this.pageSizeQueryParam, this.maxPageSize, fallback);
+  protected override pageSizeOptions(): PageSizeOptions {
+    return { size: this.pageSize, param: this.pageSizeQueryParam, max: this.maxPageSize };
   }
 
   /**
@@ -168,6 +158,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     request: ApiRequest,
     view?: PaginationView,
   ): Promise<CursorPage<Row> | null> {
+    this.seal();
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
     const order = this.#keyOrder(this.getOrdering(request, query, view), query);
@@ -194,10 +185,10 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     if (reverse) page.reverse();
     const started = currentPosition !== null || offset > 0;
     const url = request.buildAbsoluteUri();
-    return {
+    return this.makePage({
       rows: page.map((r) => r.row),
-      positions: page.map((r) => r.position),
-      order,
+      positions: Object.freeze(page.map((r) => r.position)),
+      order: Object.freeze(order),
       pageSize,
       url,
       link: new LinkTemplate(url),
@@ -206,10 +197,10 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
       hasPrevious: reverse ? following !== null : started,
       nextPosition: reverse ? currentPosition : following,
       previousPosition: reverse ? following : currentPosition,
-    };
+    }) as CursorPage<Row>;
   }
 
-  protected override hasControls(page: CursorPage<unknown>): boolean {
+  protected override hasControls(page: PageFields<CursorPage<unknown>>): boolean {
     return page.hasNext || page.hasPrevious;
   }
 
@@ -217,7 +208,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
    * The next page's cursor: normally "after the last row". Only when rows share a position (no
    * unique key) does it need DRF's offset walk.
    */
-  nextCursor(page: CursorPage<unknown>): Cursor | null {
+  nextCursor(page: PageFields<CursorPage<unknown>>): Cursor | null {
     if (!page.hasNext) return null;
     const { positions, cursor } = page;
     let compare =
@@ -253,7 +244,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
   }
 
   /** The previous page's cursor: "before the first row", mirrored from `nextCursor`. */
-  previousCursor(page: CursorPage<unknown>): Cursor | null {
+  previousCursor(page: PageFields<CursorPage<unknown>>): Cursor | null {
     if (!page.hasPrevious) return null;
     const { positions, cursor } = page;
     let compare =
@@ -291,43 +282,28 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
   }
 
   /** The URL of `cursor` on `page`. */
-  encodeCursorUrl(page: CursorPage<unknown>, cursor: Cursor): string {
+  encodeCursorUrl(page: PageFields<CursorPage<unknown>>, cursor: Cursor): string {
     const token = encodeCursor(cursor, { order: page.order, secret: this.cursorSecret });
     return page.link.with(this.cursorQueryParam, token);
   }
 
-  /** Links of the current page, each computed once (the body and the `Link` header share them). */
-  #links: { page: CursorPage<unknown>; next?: string | null; previous?: string | null } | null = null;
-
-  #memo(page: CursorPage<unknown>) {
-    if (this.#links?.page !== page) this.#links = { page };
-    return this.#links;
+  protected override nextLink(page: PageFields<CursorPage<unknown>>): string | null {
+    const cursor = this.nextCursor(page);
+    return cursor === null ? null : this.encodeCursorUrl(page, cursor);
   }
 
-  override getNextLink(): string | null {
-    const page = this.current();
-    const memo = this.#memo(page);
-    if (memo.next === undefined) {
-      const cursor = this.nextCursor(page);
-      memo.next = cursor === null ? null : this.encodeCursorUrl(page, cursor);
-    }
-    return memo.next;
+  protected override previousLink(page: PageFields<CursorPage<unknown>>): string | null {
+    const cursor = this.previousCursor(page);
+    return cursor === null ? null : this.encodeCursorUrl(page, cursor);
   }
 
-  override getPreviousLink(): string | null {
-    const page = this.current();
-    const memo = this.#memo(page);
-    if (memo.previous === undefined) {
-      const cursor = this.previousCursor(page);
-      memo.previous = cursor === null ? null : this.encodeCursorUrl(page, cursor);
-    }
-    return memo.previous;
-  }
-
-  getPaginatedResponse(data: unknown[]): ApiResponse {
-    const next = this.getNextLink();
-    const previous = this.getPreviousLink();
-    return paginatedResponse({ next, previous, results: data }, next, previous);
+  protected override pageBody(
+    _page: PageFields<CursorPage<unknown>>,
+    data: unknown[],
+    next: string | null,
+    previous: string | null,
+  ): CursorPaginated<unknown> {
+    return { next, previous, results: data };
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
@@ -360,7 +336,11 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     return parameters;
   }
 
-  override getHtmlContext(): PreviousNextHtmlContext {
-    return { previousUrl: this.getPreviousLink(), nextUrl: this.getNextLink() };
+  protected override pageHtmlContext(
+    _page: PageFields<CursorPage<unknown>>,
+    previousUrl: string | null,
+    nextUrl: string | null,
+  ): PreviousNextHtmlContext {
+    return { previousUrl, nextUrl };
   }
 }

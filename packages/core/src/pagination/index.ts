@@ -56,7 +56,16 @@ export {
   PageNumberPagination,
   type PageNumberPaginationOptions,
 } from './page-number-pagination.js';
-export { type PageSnapshot, PageStyle } from './page-style.js';
+export {
+  type ClientPageSizeOptions,
+  type PageFields,
+  type PageSizeOptions,
+  type PageSnapshot,
+  PageStyle,
+  type PageStyleOptions,
+  usesPageValues,
+} from './page-style.js';
+export type { CursorPaginated, LimitOffsetPaginated, PageNumberPaginated, Paginated } from './paginated.js';
 export {
   type CountMode,
   EmptyPage,

@@ -1,4 +1,8 @@
 import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import { positiveIntOr } from '../request/positive-int.js';
+import { LinkTemplate, removeQueryParam, replaceQueryParam } from '../request/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -6,21 +10,22 @@ import {
   type OpenApiParameter,
   type SchemaOptions,
 } from '../openapi/schema-types.js';
-import type { ApiRequest } from '../request/api-request.js';
-import type { ApiResponse } from '../request/api-response.js';
-import { positiveIntOr } from '../request/positive-int.js';
-import { LinkTemplate, removeQueryParam, replaceQueryParam } from '../request/query-string.js';
-import { ApiSettings } from '../settings.js';
-import { assignOptions, type PaginationView, paginatedResponse } from './base-pagination.js';
+import type { PaginationView } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import { offsetTooLarge } from './max-offset.js';
 import type { OrderedQuery } from './ordered-query.js';
-import { requestedPageSize } from './page-size.js';
-import { PageStyle } from './page-style.js';
+import {
+  type PageFields,
+  type PageSizeOptions,
+  type PageSnapshot,
+  PageStyle,
+  type PageStyleOptions,
+} from './page-style.js';
+import type { LimitOffsetPaginated } from './paginated.js';
 import { warnIfUnordered } from './unordered-warning.js';
 
 /** Options of `LimitOffsetPagination`; each may also be set as a field of a subclass. */
-export interface LimitOffsetPaginationOptions {
+export interface LimitOffsetPaginationOptions extends PageStyleOptions<NumberedHtmlContext> {
   /** Limit when the client sends none. @default settings.pageSize */
   defaultLimit?: number | null;
   /** @default 'limit' */
@@ -29,26 +34,22 @@ export interface LimitOffsetPaginationOptions {
   offsetQueryParam?: string;
   /** Upper bound of a client-chosen limit. @default null */
   maxLimit?: number | null;
-  /** Renders the html controls; `null` disables them. @default numbersTemplate */
-  template?: HtmlTemplate<NumberedHtmlContext> | null;
   /**
    * Largest offset a client may ask for; beyond it the answer is 404. Deep OFFSETs cost the
    * database a scan of every skipped row, so public APIs often cap them. @default null (no cap)
    */
   maxOffset?: number | null;
-  /** @default ApiSettings.defaults */
-  settings?: ApiSettings;
 }
 
-/** The window one request produced. */
-export interface LimitOffsetPage<Row> {
-  readonly rows: Row[];
+/** The window one request produced: a frozen value (see `PageSnapshot`). */
+export interface LimitOffsetPage<Row> extends PageSnapshot<Row, NumberedHtmlContext> {
   readonly count: number;
   readonly limit: number;
   readonly offset: number;
   readonly url: string;
   /** `url` parsed once, for the links. */
   readonly link: LinkTemplate;
+  response<T>(data: T[]): ApiResponse<LimitOffsetPaginated<T>>;
 }
 
 /** Ceiling division with true ceiling semantics for negative numerators, as DRF's `_divide_with_ceil`. */
@@ -73,17 +74,19 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
   maxLimit: number | null = null;
   maxOffset: number | null = null;
   override template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
-  settings: ApiSettings = ApiSettings.defaults;
 
   constructor(options: LimitOffsetPaginationOptions = {}) {
     super();
-    assignOptions(this, options);
+    this.init(options, new.target === LimitOffsetPagination);
   }
 
-  /** The client's limit (clamped to `maxLimit`) or the default. */
+  protected override pageSizeOptions(): PageSizeOptions {
+    return { size: this.defaultLimit, param: this.limitQueryParam, max: this.maxLimit };
+  }
+
+  /** The client's limit (clamped to `maxLimit`) or the default (`getPageSize` under DRF's name). */
   getLimit(request: ApiRequest): number | null {
-    const fallback = this.defaultLimit === undefined ? this.settings.pageSize : this.defaultLimit;
-    return requestedPageSize(request, this.limitQueryParam, this.maxLimit, fallback);
+    return this.getPageSize(request);
   }
 
   /** The client's offset; negative or junk offsets are 0. */
@@ -97,6 +100,7 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
     request: ApiRequest,
     _view?: PaginationView,
   ): Promise<LimitOffsetPage<Row> | null> {
+    this.seal();
     const limit = this.getLimit(request);
     if (limit === null) return null;
     warnIfUnordered(query, this.settings.onWarning);
@@ -108,15 +112,26 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
         ? []
         : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
     const url = request.buildAbsoluteUri();
-    return { rows, count, limit, offset, url, link: new LinkTemplate(url) };
+    return this.makePage({
+      rows,
+      count,
+      limit,
+      offset,
+      url,
+      link: new LinkTemplate(url),
+    }) as LimitOffsetPage<Row>;
   }
 
-  protected override hasControls(page: LimitOffsetPage<unknown>): boolean {
+  protected override hasControls(page: PageFields<LimitOffsetPage<unknown>>): boolean {
     return page.count > page.limit;
   }
 
-  override getNextLink(): string | null {
-    const { offset, limit, count, url } = this.current();
+  protected override nextLink({
+    offset,
+    limit,
+    count,
+    url,
+  }: PageFields<LimitOffsetPage<unknown>>): string | null {
     if (offset + limit >= count) return null;
     return replaceQueryParam(
       replaceQueryParam(url, this.limitQueryParam, limit),
@@ -125,8 +140,11 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
     );
   }
 
-  override getPreviousLink(): string | null {
-    const { offset, limit, url } = this.current();
+  protected override previousLink({
+    offset,
+    limit,
+    url,
+  }: PageFields<LimitOffsetPage<unknown>>): string | null {
     if (offset <= 0) return null;
     const withLimit = replaceQueryParam(url, this.limitQueryParam, limit);
     return offset - limit <= 0
@@ -134,11 +152,13 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
       : replaceQueryParam(withLimit, this.offsetQueryParam, offset - limit);
   }
 
-  getPaginatedResponse(data: unknown[]): ApiResponse {
-    const { count } = this.current();
-    const next = this.getNextLink();
-    const previous = this.getPreviousLink();
-    return paginatedResponse({ count, next, previous, results: data }, next, previous);
+  protected override pageBody(
+    page: PageFields<LimitOffsetPage<unknown>>,
+    data: unknown[],
+    next: string | null,
+    previous: string | null,
+  ): LimitOffsetPaginated<unknown> {
+    return { count: page.count, next, previous, results: data };
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
@@ -168,9 +188,12 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
    * Numbered links over offsets. As in DRF, the page links keep the client's raw `limit` text
    * while next/previous carry the effective limit.
    */
-  override getHtmlContext(): NumberedHtmlContext {
-    const { offset, limit, count, link } = this.current();
-    const base = { previousUrl: this.getPreviousLink(), nextUrl: this.getNextLink() };
+  protected override pageHtmlContext(
+    { offset, limit, count, link }: PageFields<LimitOffsetPage<unknown>>,
+    previousUrl: string | null,
+    nextUrl: string | null,
+  ): NumberedHtmlContext {
+    const base = { previousUrl, nextUrl };
     if (limit <= 0) return { ...base, pageLinks: [] };
     let current = divideWithCeil(offset, limit) + 1;
     const final = Math.max(1, divideWithCeil(count - offset, limit) + divideWithCeil(offset, limit));

@@ -1,5 +1,8 @@
 import { NotFound } from '../errors.js';
 import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import { LinkTemplate } from '../request/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -7,32 +10,29 @@ import {
   type OpenApiParameter,
   type SchemaOptions,
 } from '../openapi/schema-types.js';
-import type { ApiRequest } from '../request/api-request.js';
-import type { ApiResponse } from '../request/api-response.js';
-import { LinkTemplate } from '../request/query-string.js';
-import { ApiSettings } from '../settings.js';
-import { assignOptions, type PaginationView, paginatedResponse } from './base-pagination.js';
+import type { PaginationView } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import { offsetTooLarge } from './max-offset.js';
 import type { OrderedQuery } from './ordered-query.js';
-import { requestedPageSize } from './page-size.js';
-import { PageStyle } from './page-style.js';
+import {
+  type ClientPageSizeOptions,
+  type PageFields,
+  type PageSizeOptions,
+  type PageSnapshot,
+  PageStyle,
+  type PageStyleOptions,
+} from './page-style.js';
+import type { PageNumberPaginated } from './paginated.js';
 import { type CountMode, InvalidPage, Paginator, type PaginatorOptions } from './paginator.js';
 
 /** Options of `PageNumberPagination`; each may also be set as a field of a subclass. */
-export interface PageNumberPaginationOptions {
-  /** Rows per page. @default settings.pageSize */
-  pageSize?: number | null;
+export interface PageNumberPaginationOptions
+  extends ClientPageSizeOptions,
+    PageStyleOptions<NumberedHtmlContext> {
   /** @default 'page' */
   pageQueryParam?: string;
-  /** Lets the client choose the page size with this parameter. @default null */
-  pageSizeQueryParam?: string | null;
-  /** Upper bound of a client-chosen page size. @default null */
-  maxPageSize?: number | null;
   /** Page values that mean "the last page". @default ['last'] */
   lastPageStrings?: readonly string[];
-  /** Renders the html controls; `null` disables them. @default numbersTemplate */
-  template?: HtmlTemplate<NumberedHtmlContext> | null;
   /** 404 detail; `{page_number}` and `{message}` are replaced. @default 'Invalid page.' */
   invalidPageMessage?: string;
   /** The host paginator class (DRF's `django_paginator_class`). @default Paginator */
@@ -49,13 +49,10 @@ export interface PageNumberPaginationOptions {
   count?: CountMode;
   /** Largest row offset a page may start at; a deeper page is 404. @default null (no cap) */
   maxOffset?: number | null;
-  /** @default ApiSettings.defaults */
-  settings?: ApiSettings;
 }
 
-/** The page one request produced. */
-export interface PageNumberPage<Row> {
-  readonly rows: Row[];
+/** The page one request produced: a frozen value (see `PageSnapshot`). */
+export interface PageNumberPage<Row> extends PageSnapshot<Row, NumberedHtmlContext> {
   readonly number: number;
   /** Total number of pages; `null` when the count was skipped. */
   readonly numPages: number | null;
@@ -66,6 +63,7 @@ export interface PageNumberPage<Row> {
   readonly url: string;
   /** `url` parsed once, for the links. */
   readonly link: LinkTemplate;
+  response<T>(data: T[]): ApiResponse<PageNumberPaginated<T>>;
 }
 
 /**
@@ -90,8 +88,8 @@ function formatMessage(template: string, values: Record<string, string>): string
  *
  * @example
  * const pagination = new PageNumberPagination({ pageSize: 20, pageSizeQueryParam: 'page_size', maxPageSize: 100 });
- * const rows = await pagination.paginateQueryset(query, request);
- * return pagination.getPaginatedResponse(rows.map(serialize));
+ * const page = await pagination.paginate(query, request);
+ * return page && page.response(page.rows.map(serialize));
  */
 export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, NumberedHtmlContext> {
   pageSize?: number | null;
@@ -106,17 +104,14 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
   hostPaginatorClass: NonNullable<PageNumberPaginationOptions['hostPaginatorClass']> = Paginator;
   count: CountMode = 'exact';
   maxOffset: number | null = null;
-  settings: ApiSettings = ApiSettings.defaults;
 
   constructor(options: PageNumberPaginationOptions = {}) {
     super();
-    assignOptions(this, options);
+    this.init(options, new.target === PageNumberPagination);
   }
 
-  /** The page size for this request: the client's (clamped) or the default. */
-  getPageSize(request: ApiRequest): number | null {
-    const fallback = this.pageSize === undefined ? this.settings.pageSize : this.pageSize;
-    return requestedPageSize(request, this.pageSizeQueryParam, this.maxPageSize, fallback);
+  protected override pageSizeOptions(): PageSizeOptions {
+    return { size: this.pageSize, param: this.pageSizeQueryParam, max: this.maxPageSize };
   }
 
   /** Stateless: the page for this request, or `null` when it is not paginated. */
@@ -125,6 +120,7 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
     request: ApiRequest,
     _view?: PaginationView,
   ): Promise<PageNumberPage<Row> | null> {
+    this.seal();
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
     const paginator = new this.hostPaginatorClass(query, pageSize, {
@@ -145,7 +141,7 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
       if (this.maxOffset !== null && offset > this.maxOffset) throw offsetTooLarge(offset, this.maxOffset);
       const page = await paginator.page(number);
       const url = request.buildAbsoluteUri();
-      return {
+      return this.makePage({
         rows: page.rows,
         number: page.number,
         numPages: await this.#numPages(paginator, page),
@@ -155,7 +151,7 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
         hasPrevious: page.hasPrevious,
         url,
         link: new LinkTemplate(url),
-      };
+      }) as PageNumberPage<Row>;
     } catch (error) {
       if (error instanceof InvalidPage) {
         throw new NotFound(
@@ -183,30 +179,28 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
     return page.hasNext ? Math.max(numPages, page.number + 1) : page.number;
   }
 
-  protected override hasControls(page: PageNumberPage<unknown>): boolean {
+  protected override hasControls(page: PageFields<PageNumberPage<unknown>>): boolean {
     return page.hasNext || page.hasPrevious;
   }
 
-  override getNextLink(): string | null {
-    const page = this.current();
+  protected override nextLink(page: PageFields<PageNumberPage<unknown>>): string | null {
     return page.hasNext ? page.link.with(this.pageQueryParam, page.number + 1) : null;
   }
 
-  override getPreviousLink(): string | null {
-    const page = this.current();
+  protected override previousLink(page: PageFields<PageNumberPage<unknown>>): string | null {
     if (!page.hasPrevious) return null;
     return page.link.with(this.pageQueryParam, page.number - 1 === 1 ? null : page.number - 1);
   }
 
-  getPaginatedResponse(data: unknown[]): ApiResponse {
-    const page = this.current();
-    const next = this.getNextLink();
-    const previous = this.getPreviousLink();
-    const body =
-      page.countMode === 'exact'
-        ? { count: page.count, next, previous, results: data }
-        : { count: page.count, countMode: page.countMode, next, previous, results: data };
-    return paginatedResponse(body, next, previous);
+  protected override pageBody(
+    page: PageFields<PageNumberPage<unknown>>,
+    data: unknown[],
+    next: string | null,
+    previous: string | null,
+  ): PageNumberPaginated<unknown> {
+    return page.countMode === 'exact'
+      ? { count: page.count, next, previous, results: data }
+      : { count: page.count, countMode: page.countMode, next, previous, results: data };
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
@@ -241,13 +235,16 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
     return parameters;
   }
 
-  override getHtmlContext(): NumberedHtmlContext {
-    const page = this.current();
+  protected override pageHtmlContext(
+    page: PageFields<PageNumberPage<unknown>>,
+    previousUrl: string | null,
+    nextUrl: string | null,
+  ): NumberedHtmlContext {
     const final = page.numPages ?? (page.hasNext ? page.number + 1 : page.number);
     const pageUrl = (n: number) => page.link.with(this.pageQueryParam, n === 1 ? null : n);
     return {
-      previousUrl: this.getPreviousLink(),
-      nextUrl: this.getNextLink(),
+      previousUrl,
+      nextUrl,
       pageLinks: getPageLinks(page.number, Math.max(final, page.number), pageUrl),
     };
   }

@@ -7,7 +7,14 @@ export {
   toApiResponse,
   type ViewFunction,
 } from './api-view.js';
-export { ListView, type ListViewOptions, type PaginationClass, type SerializerContext } from './list-view.js';
+export {
+  ListView,
+  type ListViewOptions,
+  type OrderingField,
+  type PaginationClass,
+  type SerializerContext,
+  type TypedOrdering,
+} from './list-view.js';
 export {
   type FilterBackend,
   type FilterView,

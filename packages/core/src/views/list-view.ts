@@ -1,9 +1,11 @@
 import { ConfigurationError } from '../errors.js';
 import { BasePagination } from '../pagination/base-pagination.js';
 import type { OrderedQuery } from '../pagination/ordered-query.js';
-import type { OrderingInput } from '../pagination/ordering.js';
 import type { ApiRequest } from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
+import type { OrderingInput, OrderTerm } from '../pagination/ordering.js';
+import { type PageSnapshot, usesPageValues } from '../pagination/page-style.js';
+import type { RouteHandler } from '../routes/routes.js';
 import type { ApiSettings } from '../settings.js';
 import { ApiView, type ApiViewOptions } from './api-view.js';
 import type { FilterBackend, FilterView } from './ordering-filter.js';
@@ -28,6 +30,35 @@ export interface SerializerContext<Row> {
 }
 
 /**
+ * The field names of `Row` a client or a default may order by: its string keys when the adapter
+ * types its rows (`fromKysely` of a typed builder, `fromArray` of typed objects), any string when
+ * it does not (`unknown`, `any`, records, plain values).
+ *
+ * @example
+ * type F = OrderingField<{ id: number; created: Date }>; // 'id' | 'created'
+ */
+export type OrderingField<Row> = unknown extends Row
+  ? string
+  : Row extends object
+    ? string extends keyof Row
+      ? string
+      : Extract<keyof Row, string>
+    : string;
+
+/**
+ * An ordering checked against the row's fields: `'-created'` only when `created` is a field.
+ *
+ * @example
+ * const ordering: TypedOrdering<{ id: number; created: Date }> = ['-created', 'id'];
+ */
+export type TypedOrdering<Row> =
+  | OrderingField<Row>
+  | `-${OrderingField<Row>}`
+  | ReadonlyArray<
+      OrderingField<Row> | `-${OrderingField<Row>}` | (OrderTerm & { field: OrderingField<Row> })
+    >;
+
+/**
  * Options of `ListView`; each may also be set as a field of a subclass.
  *
  * @example
@@ -46,16 +77,21 @@ export interface ListViewOptions<Row> extends ApiViewOptions {
   paginationClass?: PaginationClass | null;
   /** Run in order before paginating. @default [] */
   filterBackends?: readonly FilterBackend[];
-  /** The default ordering an `OrderingFilter` falls back to. @default null */
-  ordering?: OrderingInput | null;
-  /** Fields an `OrderingFilter` lets clients order by. @default null */
-  orderingFields?: readonly string[] | null;
+  /**
+   * The default ordering an `OrderingFilter` falls back to; checked against the row's fields
+   * when the queryset's rows are typed. @default null
+   */
+  ordering?: TypedOrdering<NoInfer<Row>> | null;
+  /** Fields an `OrderingFilter` lets clients order by (the row's fields when typed). @default null */
+  orderingFields?: readonly OrderingField<NoInfer<Row>>[] | null;
 }
 
 /**
  * DRF's `ListAPIView`: filter the query, then paginate it automatically, then serialize the page
- * (or everything, as a bare array, when the request is not paginated). A fresh view, and so a
- * fresh paginator, serves each request.
+ * (or everything, as a bare array, when the request is not paginated). A fresh view serves each
+ * request. A built-in style is used through its stateless `paginate()`, so the page lives on
+ * this view, not on the paginator; a style that overrides DRF's two-step methods is used
+ * through them, on the paginator this view made.
  *
  * @example
  * class ArticleList extends ListView<Article> {
@@ -80,6 +116,8 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
   /** Fields an `OrderingFilter` lets clients order by. @default null (none) */
   orderingFields: readonly string[] | null = null;
   #paginator: BasePagination | null | undefined;
+  /** The page of this request when the paginator was used through `paginate()`. */
+  #page: PageSnapshot | null = null;
 
   constructor(options: ListViewOptions<Row> = {}) {
     super(options);
@@ -120,10 +158,16 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
   /** The page's rows, or `null` when this request is not paginated. */
   async paginateQueryset(query: OrderedQuery<Row>, request: ApiRequest): Promise<Row[] | null> {
     const paginator = this.paginator;
-    return paginator === null ? null : paginator.paginateQueryset(query, request, this);
+    this.#page = null;
+    if (paginator === null) return null;
+    if (!usesPageValues(paginator)) return paginator.paginateQueryset(query, request, this);
+    const page = await paginator.paginate(query, request, this);
+    this.#page = page;
+    return page === null ? null : ([...page.rows] as Row[]);
   }
 
   getPaginatedResponse(data: unknown[]): ApiResponse {
+    if (this.#page !== null) return this.#page.response(data);
     const paginator = this.paginator;
     if (paginator === null) throw new ConfigurationError('getPaginatedResponse() needs a paginator');
     return paginator.getPaginatedResponse(data);
@@ -154,7 +198,35 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
   }
 
   override controlsHtml(): string {
+    if (this.#page !== null) return this.#page.displayPageControls ? this.#page.toHtml() : '';
     const paginator = this.#paginator;
     return paginator?.displayPageControls ? paginator.toHtml() : '';
+  }
+
+  /**
+   * A route handler making a fresh view per request. The row type comes from the `queryset`
+   * (or from a subclass's `ListView<Row>`), so a serializer needs no annotation and `ordering`
+   * and `orderingFields` are checked against the row's fields.
+   *
+   * @example
+   * ListView.asView({ queryset: fromArray(articles), serializer: (row) => ({ ...row, url: urlOf(row) }) })
+   */
+  static override asView<Row, V extends ApiView>(
+    this: new (
+      options?: ListViewOptions<Row>,
+    ) => V,
+    options?: ListViewOptions<Row>,
+  ): RouteHandler;
+  // ApiView's signature, for the static side. `NoInfer` keeps a `ListView` from matching it with
+  // `Row = unknown`, which would let unchecked orderings through.
+  static override asView<V extends ApiView, O>(
+    this: new (
+      options?: NoInfer<O>,
+    ) => V,
+    options?: O,
+  ): RouteHandler;
+  static override asView(this: new (options?: unknown) => ApiView, options?: unknown): RouteHandler {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being routed, as in ApiView.asView
+    return ApiView.asView.call(this, options);
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * The response bodies of the built-in styles, as `page.response(data).data` types them. Key order
+ * is part of the contract: page number and limit/offset `{ count, next, previous, results }`,
+ * cursor `{ next, previous, results }`.
+ */
+
+/**
+ * The body of a page-number page, key order included. `countMode` is there only when the count
+ * was not exact (`count: 'estimated' | 'none'` options); `count` is `null` with `'none'`.
+ *
+ * @example
+ * const body: PageNumberPaginated<Article> = page.response(articles).data;
+ */
+export interface PageNumberPaginated<T> {
+  readonly count: number | null;
+  readonly countMode?: 'estimated' | 'none';
+  readonly next: string | null;
+  readonly previous: string | null;
+  readonly results: T[];
+}
+
+/**
+ * The body of a limit/offset page, key order included.
+ *
+ * @example
+ * const body: LimitOffsetPaginated<Article> = page.response(articles).data;
+ */
+export interface LimitOffsetPaginated<T> {
+  readonly count: number;
+  readonly next: string | null;
+  readonly previous: string | null;
+  readonly results: T[];
+}
+
+/**
+ * The body of a cursor page, key order included.
+ *
+ * @example
+ * const body: CursorPaginated<Article> = page.response(articles).data;
+ */
+export interface CursorPaginated<T> {
+  readonly next: string | null;
+  readonly previous: string | null;
+  readonly results: T[];
+}
+
+/**
+ * The body of any built-in style's page.
+ *
+ * @example
+ * const body: Paginated<Article> = (await pagination.paginate(query, request))!.response(articles).data;
+ */
+export type Paginated<T> = PageNumberPaginated<T> | LimitOffsetPaginated<T> | CursorPaginated<T>;
