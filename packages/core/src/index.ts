@@ -1,4 +1,12 @@
-export { ApiError, ConfigurationError, NotAcceptable, NotFound, ValidationError } from './errors.js';
+export {
+  ApiError,
+  ConfigurationError,
+  isApiError,
+  isConfigurationError,
+  NotAcceptable,
+  NotFound,
+  ValidationError,
+} from './errors.js';
 export {
   escapeHtml,
   type HtmlTemplate,
@@ -115,6 +123,7 @@ export {
 export {
   type CountResult,
   InvalidBoundError,
+  isInvalidBoundError,
   isPositionValue,
   type OrderedQuery,
   type PositionValue,

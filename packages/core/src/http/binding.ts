@@ -1,4 +1,4 @@
-import { ApiError, NotFound } from '../errors.js';
+import { isApiError, NotFound } from '../errors.js';
 import type { Routes } from '../routes/routes.js';
 import { toApiResponse } from '../views/api-view.js';
 import { ApiRequest, type FromHttpInit } from './api-request.js';
@@ -88,7 +88,7 @@ export async function answerRequest(
     request.routes = options.routes;
     return withSchemeVary(toApiResponse(await match.handler(request)), request);
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (isApiError(error)) {
       return withSchemeVary(new ApiResponse(error.toJSON(), { status: error.status }), request);
     }
     (options.onError ?? logError)(error, request);

@@ -22,7 +22,12 @@ import {
   paginatedResponse,
 } from './base-pagination.js';
 import { type Cursor, CursorDecodeError, decodeCursor, encodeCursor, positionKey } from './cursor-codec.js';
-import { InvalidBoundError, type OrderedQuery, type PositionValue, type WindowRow } from './ordered-query.js';
+import {
+  isInvalidBoundError,
+  type OrderedQuery,
+  type PositionValue,
+  type WindowRow,
+} from './ordered-query.js';
 import {
   invertOrdering,
   type KeyTerm,
@@ -185,7 +190,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
         limit: pageSize + 1,
       });
     } catch (error) {
-      if (error instanceof InvalidBoundError) throw new NotFound(this.invalidCursorMessage);
+      if (isInvalidBoundError(error)) throw new NotFound(this.invalidCursorMessage);
       throw error;
     }
 
