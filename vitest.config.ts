@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+// Workspace packages resolve to their TypeScript sources through the "@pagewise/source" export
+// condition, so tests never need a build (or run a stale one); published packages point at dist.
+// Setting conditions replaces Vite's defaults, so they are repeated after it.
+const SOURCE = '@pagewise/source';
+
 export default defineConfig({
+  ssr: { resolve: { conditions: [SOURCE, 'module', 'node', 'development|production'] } },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',

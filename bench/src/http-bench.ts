@@ -45,14 +45,14 @@ export interface HttpResult {
   readonly comparisons: readonly HttpComparison[];
 }
 
-/** Forks `file` under tsx and resolves once it listens. */
+/** Forks `file` under tsx (workspace packages from their sources) and resolves once it listens. */
 async function startServer(
   file: string,
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; port: number }> {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
-    execArgv: ['--import', loader],
+    execArgv: ['--conditions=@pagewise/source', '--import', loader],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -8,14 +8,17 @@ const RESOLVE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const CORE_SRC = 'packages/core/src/';
 const ENTRY = 'virtual-bundle-entry.ts';
 
-/** The subpaths of `@pagewise/core`'s `exports` map, as specifiers (`@pagewise/core`, `@pagewise/core/http`, ...). */
+/**
+ * The code subpaths of `@pagewise/core`'s `exports` map, as specifiers (`@pagewise/core`,
+ * `@pagewise/core/http`, ...); `./package.json` is metadata, not code.
+ */
 export function coreEntryPoints(): string[] {
   const manifest = JSON.parse(
     readFileSync(new URL('../../packages/core/package.json', import.meta.url), 'utf8'),
   ) as { exports: Record<string, unknown> };
-  return Object.keys(manifest.exports).map((key) =>
-    key === '.' ? '@pagewise/core' : `@pagewise/core/${key.slice(2)}`,
-  );
+  return Object.keys(manifest.exports)
+    .filter((key) => !key.endsWith('.json'))
+    .map((key) => (key === '.' ? '@pagewise/core' : `@pagewise/core/${key.slice(2)}`));
 }
 
 export interface Bundle {

@@ -16,10 +16,14 @@ describe.skipIf(!PG_URL)('load: the cursor feed on Postgres (100,000 articles)',
 
   beforeAll(async () => {
     databaseUrl = await freshPostgres(PG_URL!, '_load');
-    server = spawn(join(DEMO, 'node_modules', '.bin', 'tsx'), ['src/server.ts'], {
-      cwd: DEMO,
-      env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl },
-    });
+    server = spawn(
+      join(DEMO, 'node_modules', '.bin', 'tsx'),
+      ['--conditions=@pagewise/source', 'src/server.ts'],
+      {
+        cwd: DEMO,
+        env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl },
+      },
+    );
     base = await new Promise<string>((resolve, reject) => {
       let output = '';
       const onData = (chunk: Buffer) => {

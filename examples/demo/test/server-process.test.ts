@@ -20,7 +20,10 @@ function start(
   env: Record<string, string>,
 ): Promise<{ url: string | null; code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, ['src/server.ts'], { cwd: DEMO, env: { ...process.env, PORT: '0', ...env } });
+    const child = spawn(TSX, ['--conditions=@pagewise/source', 'src/server.ts'], {
+      cwd: DEMO,
+      env: { ...process.env, PORT: '0', ...env },
+    });
     running.push(child);
     let output = '';
     const onData = (chunk: Buffer) => {

@@ -1,4 +1,21 @@
 /**
+ * Brand on Pagewise's error classes. An adapter may get its own copy of `@pagewise/core` (a nested
+ * `node_modules`, another version), whose classes are not this copy's: `instanceof` fails across
+ * copies, so the `is...Error` checks also accept this registry-wide symbol's value.
+ */
+export const ERROR_KIND: unique symbol = Symbol.for('@pagewise/core.error-kind');
+
+/** The kinds of error recognised across copies of `@pagewise/core`. */
+export type ErrorKind = 'ApiError' | 'ConfigurationError' | 'InvalidBoundError';
+
+/** Whether `value` carries the brand of `kind`, whichever copy of core made it. */
+export function hasErrorKind(value: unknown, kind: ErrorKind): boolean {
+  return (
+    value instanceof Error && (value as Partial<Record<typeof ERROR_KIND, unknown>>)[ERROR_KIND] === kind
+  );
+}
+
+/**
  * Base class of every error an API answers with a status: DRF's `APIException`.
  * The body of the answer is `{ "detail": "<detail>" }`.
  *
@@ -19,6 +36,11 @@ export class ApiError extends Error {
     this.status = options.status ?? 500;
     this.code = options.code ?? 'error';
     this.detail = detail;
+  }
+
+  /** Brand for `isApiError`, shared by every subclass. */
+  get [ERROR_KIND](): ErrorKind {
+    return 'ApiError';
   }
 
   /** The JSON body DRF sends for this error. */
@@ -66,4 +88,25 @@ export class ConfigurationError extends Error {
     super(message);
     this.name = 'ConfigurationError';
   }
+
+  /** Brand for `isConfigurationError`. */
+  get [ERROR_KIND](): ErrorKind {
+    return 'ConfigurationError';
+  }
+}
+
+/**
+ * Whether `value` is an `ApiError` (any subclass), from this or another installed copy of core.
+ * @example if (isApiError(error)) return new Response(JSON.stringify(error.toJSON()), { status: error.status });
+ */
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError || hasErrorKind(value, 'ApiError');
+}
+
+/**
+ * Whether `value` is a `ConfigurationError`, from this or another installed copy of core.
+ * @example expect(isConfigurationError(error)).toBe(true);
+ */
+export function isConfigurationError(value: unknown): value is ConfigurationError {
+  return value instanceof ConfigurationError || hasErrorKind(value, 'ConfigurationError');
 }

@@ -5,7 +5,15 @@
 // `exports`). With `sideEffects: false`, a bundler keeps only what is imported.
 
 export * from './bindings/index.js';
-export { ApiError, ConfigurationError, NotAcceptable, NotFound, ValidationError } from './errors.js';
+export {
+  ApiError,
+  ConfigurationError,
+  isApiError,
+  isConfigurationError,
+  NotAcceptable,
+  NotFound,
+  ValidationError,
+} from './errors.js';
 export * from './html/index.js';
 export * from './http/index.js';
 export * from './openapi/index.js';

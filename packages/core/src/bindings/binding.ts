@@ -1,4 +1,4 @@
-import { ApiError, NotFound } from '../errors.js';
+import { isApiError, NotFound } from '../errors.js';
 import { ApiRequest, type FromHttpInit } from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
 import type { TrustedOriginOptions } from '../request/trusted-origin.js';
@@ -85,7 +85,7 @@ export async function answerRequest(
     request.routes = options.routes;
     return withSchemeVary(toApiResponse(await match.handler(request)), request);
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (isApiError(error)) {
       return withSchemeVary(new ApiResponse(error.toJSON(), { status: error.status }), request);
     }
     (options.onError ?? logError)(error, request);

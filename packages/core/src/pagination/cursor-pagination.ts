@@ -4,9 +4,6 @@ import {
   type PreviousNextHtmlContext,
   previousNextTemplate,
 } from '../html/pagination-html.js';
-import type { ApiRequest } from '../request/api-request.js';
-import type { ApiResponse } from '../request/api-response.js';
-import { LinkTemplate } from '../request/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -14,9 +11,17 @@ import {
   type OpenApiParameter,
   type SchemaOptions,
 } from '../openapi/schema-types.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import { LinkTemplate } from '../request/query-string.js';
 import type { OrderingSource, PaginationView } from './base-pagination.js';
 import { type Cursor, CursorDecodeError, decodeCursor, encodeCursor, positionKey } from './cursor-codec.js';
-import { InvalidBoundError, type OrderedQuery, type PositionValue, type WindowRow } from './ordered-query.js';
+import {
+  isInvalidBoundError,
+  type OrderedQuery,
+  type PositionValue,
+  type WindowRow,
+} from './ordered-query.js';
 import {
   invertOrdering,
   type KeyTerm,
@@ -176,7 +181,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
         limit: pageSize + 1,
       });
     } catch (error) {
-      if (error instanceof InvalidBoundError) throw new NotFound(this.invalidCursorMessage);
+      if (isInvalidBoundError(error)) throw new NotFound(this.invalidCursorMessage);
       throw error;
     }
 

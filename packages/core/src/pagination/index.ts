@@ -34,6 +34,7 @@ export {
 export {
   type CountResult,
   InvalidBoundError,
+  isInvalidBoundError,
   isPositionValue,
   type OrderedQuery,
   type PositionValue,

@@ -1,3 +1,4 @@
+import { ERROR_KIND, type ErrorKind, hasErrorKind } from '../errors.js';
 import type { KeyTerm, OrderTerm } from './ordering.js';
 
 /** A value a cursor position can hold; it round-trips exactly through a cursor. */
@@ -84,6 +85,19 @@ export class InvalidBoundError extends Error {
     super(`${adapter} adapter: ${message}`);
     this.name = 'InvalidBoundError';
   }
+
+  /** Brand for `isInvalidBoundError`: adapters may throw another installed copy's class. */
+  get [ERROR_KIND](): ErrorKind {
+    return 'InvalidBoundError';
+  }
+}
+
+/**
+ * Whether `value` is an `InvalidBoundError`, from this or another installed copy of core.
+ * @example if (isInvalidBoundError(error)) throw new NotFound('Invalid cursor');
+ */
+export function isInvalidBoundError(value: unknown): value is InvalidBoundError {
+  return value instanceof InvalidBoundError || hasErrorKind(value, 'InvalidBoundError');
 }
 
 /** The row type of an `OrderedQuery`. */

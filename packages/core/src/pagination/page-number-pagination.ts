@@ -1,8 +1,5 @@
 import { NotFound } from '../errors.js';
 import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
-import type { ApiRequest } from '../request/api-request.js';
-import type { ApiResponse } from '../request/api-response.js';
-import { LinkTemplate } from '../request/query-string.js';
 import {
   integerQueryParameter,
   type JsonSchema,
@@ -10,6 +7,9 @@ import {
   type OpenApiParameter,
   type SchemaOptions,
 } from '../openapi/schema-types.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import { LinkTemplate } from '../request/query-string.js';
 import type { PaginationView } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import { offsetTooLarge } from './max-offset.js';

@@ -10,7 +10,8 @@ export interface ApiRequestInit {
   url: string | URL;
   /** @default 'GET' */
   method?: string;
-  headers?: HeadersInit;
+  /** Anything `new Headers()` takes (spelled so, as DOM's `HeadersInit` is missing from Node-only type setups). */
+  headers?: ConstructorParameters<typeof Headers>[0];
   /** Path keyword arguments captured by the route, e.g. `{ version: 'v1' }`. */
   params?: RouteParams;
   /** Namespace of the matched route, e.g. `'v1'` or `'v1:nested'`. */

@@ -9,7 +9,10 @@ export class ApiResponse<Data = unknown> {
    * @example
    * new ApiResponse({ detail: 'Not found.' }, { status: 404 })
    */
-  constructor(data: Data, init: { status?: number; headers?: HeadersInit } = {}) {
+  constructor(
+    data: Data,
+    init: { status?: number; headers?: ConstructorParameters<typeof Headers>[0] } = {},
+  ) {
     this.data = data;
     this.status = init.status ?? 200;
     this.headers = new Headers(init.headers);

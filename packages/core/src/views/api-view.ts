@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError, isApiError } from '../errors.js';
 import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
 import { defaultRenderers, type Renderer } from '../http/renderers.js';
 import type { ApiRequest } from '../request/api-request.js';
@@ -160,7 +160,7 @@ export class ApiView {
 
   /** `ApiError` to its answer; anything else is rethrown. */
   handleException(error: unknown): ApiResponse {
-    if (error instanceof ApiError) return new ApiResponse(error.toJSON(), { status: error.status });
+    if (isApiError(error)) return new ApiResponse(error.toJSON(), { status: error.status });
     throw error;
   }
 

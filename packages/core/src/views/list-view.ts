@@ -1,10 +1,10 @@
 import { ConfigurationError } from '../errors.js';
 import { BasePagination } from '../pagination/base-pagination.js';
 import type { OrderedQuery } from '../pagination/ordered-query.js';
-import type { ApiRequest } from '../request/api-request.js';
-import { ApiResponse } from '../request/api-response.js';
 import type { OrderingInput, OrderTerm } from '../pagination/ordering.js';
 import { type PageSnapshot, usesPageValues } from '../pagination/page-style.js';
+import type { ApiRequest } from '../request/api-request.js';
+import { ApiResponse } from '../request/api-response.js';
 import type { RouteHandler } from '../routes/routes.js';
 import type { ApiSettings } from '../settings.js';
 import { ApiView, type ApiViewOptions } from './api-view.js';

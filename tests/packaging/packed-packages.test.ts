@@ -1,0 +1,293 @@
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+// What a user gets: every package packed by npm (its prepack builds dist), the tarballs installed
+// by npm into a scratch app outside the workspace, a strict consumer type-checked there and run
+// with plain Node against SQLite, once with one copy of core and once with a second copy nested
+// under each adapter. attw and publint judge each tarball.
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGES = ['core', 'kysely-adapter', 'memory-adapter'] as const;
+type PackageDir = (typeof PACKAGES)[number];
+const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+const fromTests = createRequire(join(ROOT, 'tests', 'package.json'));
+const fromRoot = createRequire(join(ROOT, 'package.json'));
+
+/** The child's environment without what pnpm passes to scripts (npm would read it as its own config). */
+const childEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)),
+) as NodeJS.ProcessEnv;
+
+async function sh(
+  file: string,
+  args: readonly string[],
+  cwd: string,
+): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await run(file, args, { cwd, env: childEnv, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${file} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
+  }
+}
+
+/** The installed version of a workspace dependency, so the scratch app runs what the tests run. */
+function versionOf(specifier: string, from = fromTests): string {
+  return (JSON.parse(readFileSync(manifestOf(specifier, from), 'utf8')) as { version: string }).version;
+}
+
+/** Where a dependency's package.json is, whether or not its "exports" lists it. */
+function manifestOf(specifier: string, from: NodeJS.Require): string {
+  try {
+    return from.resolve(`${specifier}/package.json`);
+  } catch {
+    let dir = dirname(from.resolve(specifier));
+    while (!existsSync(join(dir, 'package.json')) || !dir.endsWith(join('node_modules', specifier))) {
+      if (dirname(dir) === dir) throw new Error(`no package.json of ${specifier}`);
+      dir = dirname(dir);
+    }
+    return join(dir, 'package.json');
+  }
+}
+
+interface Packed {
+  readonly filename: string;
+  readonly size: number;
+  readonly unpackedSize: number;
+  readonly files: ReadonlyArray<{ readonly path: string }>;
+}
+
+let scratch = '';
+const packed = new Map<PackageDir, Packed & { readonly tarball: string }>();
+const attw = new Map<PackageDir, Promise<{ stdout: string }>>();
+
+async function pack(dir: PackageDir): Promise<void> {
+  const cwd = join(ROOT, 'packages', dir);
+  // No dist before packing: the tarball's dist must come from prepack, never from an old build.
+  rmSync(join(cwd, 'dist'), { recursive: true, force: true });
+  const { stdout } = await sh(
+    'npm',
+    ['pack', '--json', '--pack-destination', join(scratch, 'tarballs')],
+    cwd,
+  );
+  const [info] = JSON.parse(stdout) as [Packed];
+  const tarball = join(scratch, 'tarballs', info.filename);
+  packed.set(dir, { ...info, tarball });
+  // Started now, so it runs while npm installs; its test awaits it.
+  const checked = sh(
+    BIN('attw'),
+    [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--no-color', '--format', 'table'],
+    scratch,
+  );
+  checked.catch(() => {});
+  attw.set(dir, checked);
+}
+
+const TSCONFIG_BASE = { strict: true, target: 'ES2022', lib: ['ES2023'], types: ['node'] };
+const TSCONFIGS = {
+  // Checks the shipped declarations too (skipLibCheck: false), then emits what Node runs.
+  'tsconfig.nodenext.json': {
+    compilerOptions: {
+      ...TSCONFIG_BASE,
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      skipLibCheck: false,
+      outDir: 'out',
+    },
+    files: ['consumer.ts'],
+  },
+  'tsconfig.bundler.json': {
+    compilerOptions: {
+      ...TSCONFIG_BASE,
+      module: 'Preserve',
+      moduleResolution: 'Bundler',
+      skipLibCheck: true,
+      noEmit: true,
+    },
+    files: ['consumer.ts'],
+  },
+};
+
+async function typecheck(config: keyof typeof TSCONFIGS): Promise<void> {
+  await sh(process.execPath, [fromRoot.resolve('typescript/bin/tsc'), '-p', config], join(scratch, 'app'));
+}
+
+interface Walk {
+  readonly ids: number[];
+  readonly scores: number[];
+  readonly pages: number;
+  readonly tampered: { readonly status: number; readonly body: unknown };
+}
+interface Report {
+  readonly sqlite: Walk;
+  readonly memory: Walk;
+  readonly direct: string;
+  readonly coreCopies: { readonly app: string; readonly kysely: string; readonly memory: string };
+}
+
+async function consume(): Promise<Report> {
+  const { stdout } = await sh(process.execPath, ['out/consumer.js'], join(scratch, 'app'));
+  return JSON.parse(stdout) as Report;
+}
+
+function expectWalks(report: Report): void {
+  for (const walk of [report.sqlite, report.memory]) {
+    expect([...walk.ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(walk.scores).toEqual([...walk.scores].sort((a, b) => b - a));
+    expect(walk.pages).toBe(4);
+    expect(walk.tampered).toEqual({ status: 404, body: { detail: 'Invalid cursor' } });
+  }
+  expect(report.sqlite.ids).toEqual(report.memory.ids);
+  expect(report.direct).toBe('404 Invalid cursor');
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'pagewise-packaging-'));
+  const app = join(scratch, 'app');
+  mkdirSync(app, { recursive: true });
+  mkdirSync(join(scratch, 'tarballs'));
+  const started = performance.now();
+  await pack('core');
+  // The adapters compile against core's dist, built by the pack above.
+  await Promise.all([pack('kysely-adapter'), pack('memory-adapter')]);
+  const packedAt = performance.now();
+
+  const tarball = (dir: PackageDir) => `file:${packed.get(dir)!.tarball}`;
+  const manifest = {
+    name: 'pagewise-scratch-app',
+    private: true,
+    type: 'module',
+    dependencies: {
+      '@pagewise/core': tarball('core'),
+      '@pagewise/kysely-adapter': tarball('kysely-adapter'),
+      '@pagewise/memory-adapter': tarball('memory-adapter'),
+      'better-sqlite3': versionOf('better-sqlite3'),
+      kysely: versionOf('kysely'),
+    },
+    devDependencies: {
+      '@types/better-sqlite3': versionOf('@types/better-sqlite3'),
+      '@types/node': versionOf('@types/node', fromRoot),
+    },
+  };
+  writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
+  // --ignore-scripts: better-sqlite3's install would compile its addon (a minute) because only the
+  // npm registry is reachable; the workspace's build of the same version is copied in instead.
+  await sh('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], app);
+  const addon = join('build', 'Release', 'better_sqlite3.node');
+  const built = join(dirname(manifestOf('better-sqlite3', fromTests)), addon);
+  mkdirSync(join(app, 'node_modules', 'better-sqlite3', 'build', 'Release'), { recursive: true });
+  copyFileSync(built, join(app, 'node_modules', 'better-sqlite3', addon));
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(
+    `npm pack (3 builds): ${seconds(packedAt - started)}, npm install: ${seconds(performance.now() - packedAt)}`,
+  );
+
+  copyFileSync(fileURLToPath(new URL('consumer/consumer.ts', import.meta.url)), join(app, 'consumer.ts'));
+  for (const [name, config] of Object.entries(TSCONFIGS)) {
+    writeFileSync(join(app, name), JSON.stringify(config, null, 2));
+  }
+}, 300_000);
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('packages packed and installed with npm', () => {
+  test('tarball sizes and contents: dist with maps, sources, LICENSE, README, no tests', () => {
+    const lines = PACKAGES.map((dir) => {
+      const { filename, size, unpackedSize, files } = packed.get(dir)!;
+      const paths = files.map((f) => f.path);
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          'package.json',
+          'LICENSE',
+          'README.md',
+          'dist/index.js',
+          'dist/index.js.map',
+          'dist/index.d.ts',
+          'dist/index.d.ts.map',
+          'src/index.ts',
+        ]),
+      );
+      expect(paths.filter((p) => p.endsWith('.test.ts') || p.endsWith('.test.js'))).toEqual([]);
+      return `${filename}: ${(size / 1024).toFixed(1)} kB packed, ${(unpackedSize / 1024).toFixed(1)} kB unpacked, ${files.length} files`;
+    });
+    console.log(`tarballs:\n  ${lines.join('\n  ')}`);
+  });
+
+  test('the packed package.json files name no workspace: protocol and adapters peer on core', async () => {
+    for (const dir of PACKAGES) {
+      const { stdout } = await sh(
+        'tar',
+        ['-xzOf', packed.get(dir)!.tarball, 'package/package.json'],
+        scratch,
+      );
+      expect(stdout).not.toContain('workspace:');
+      const manifest = JSON.parse(stdout) as { peerDependencies?: Record<string, string> };
+      if (dir !== 'core') expect(manifest.peerDependencies?.['@pagewise/core']).toBe('^0.1.0');
+    }
+  });
+
+  test.each(PACKAGES)(
+    'attw --profile esm-only passes on the %s tarball',
+    async (dir) => {
+      const { stdout } = await attw.get(dir)!;
+      console.log(`attw ${packed.get(dir)!.filename}\n${stdout}`);
+    },
+    180_000,
+  );
+
+  test.each(PACKAGES)('publint finds nothing to say about the %s tarball', async (dir) => {
+    const file = readFileSync(packed.get(dir)!.tarball);
+    const tarball = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
+    const { messages, pkg } = await publint({ pack: { tarball }, level: 'suggestion', strict: true });
+    const said = messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`);
+    console.log(`publint ${packed.get(dir)!.filename}: ${said.length ? said.join('\n') : 'no messages'}`);
+    expect(said).toEqual([]);
+  });
+
+  test('a strict consumer type-checks under NodeNext and Bundler resolution', async () => {
+    await Promise.all([typecheck('tsconfig.bundler.json'), typecheck('tsconfig.nodenext.json')]);
+    expect(existsSync(join(scratch, 'app', 'out', 'consumer.js'))).toBe(true);
+  }, 180_000);
+
+  test('runs on SQLite and arrays: a cursor walk visits every row once, a tampered cursor is 404', async () => {
+    const report = await consume();
+    expectWalks(report);
+    const { app, kysely, memory } = report.coreCopies;
+    expect(new Set([app, kysely, memory]).size).toBe(1);
+  }, 60_000);
+
+  test('the same with a second copy of core nested under each adapter', async () => {
+    const modules = join(scratch, 'app', 'node_modules');
+    for (const adapter of ['kysely-adapter', 'memory-adapter']) {
+      const nested = join(modules, '@pagewise', adapter, 'node_modules', '@pagewise', 'core');
+      mkdirSync(nested, { recursive: true });
+      await sh('tar', ['-xzf', packed.get('core')!.tarball, '-C', nested, '--strip-components=1'], scratch);
+    }
+    await typecheck('tsconfig.bundler.json');
+    const report = await consume();
+    expectWalks(report);
+    const { app, kysely, memory } = report.coreCopies;
+    expect(kysely).not.toBe(app);
+    expect(memory).not.toBe(app);
+    expect(kysely).toContain(join('kysely-adapter', 'node_modules', '@pagewise', 'core'));
+  }, 180_000);
+});
