@@ -24,7 +24,8 @@ export function decodeFormComponent(text: string): string {
   // call per character took seconds on a 1 MB value.
   let literalFrom = 0;
   const flush = (end: number) => {
-    if (end > literalFrom) length += utf8.encodeInto(text.slice(literalFrom, end), bytes.subarray(length)).written;
+    if (end <= literalFrom) return;
+    length += utf8.encodeInto(text.slice(literalFrom, end), bytes.subarray(length)).written;
   };
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
