@@ -2,6 +2,7 @@ import {
   ApiRequest,
   type ApiResponse,
   type BasePagination,
+  ConfigurationError,
   CursorPagination,
   type CursorPaginationOptions,
   encodeCursor,
@@ -22,6 +23,21 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '../support/databases.js';
 import { DRF_VALUES, drfDataset, itemsDataset, smallDataset } from '../support/datasets.js';
 import { createTable, type Dataset, dropTable, normalizeRow } from '../support/tables.js';
+
+/**
+ * Long string positions (issue 10): ASCII from 735 bytes, CJK from 250 characters, JSON-escaped
+ * quotes and backslashes. Each made cursors over the old 1 KiB limit that the server then refused.
+ */
+function longStringsDataset(): Dataset {
+  const names = [
+    ...[735, 800, 1000, 1500, 2000].map((n, i) => `${'a'.repeat(n)}${i}`),
+    ...[250, 300, 500, 700].map((n, i) => `${'漢字'.repeat(n / 2)}${i}`),
+    '"\\'.repeat(300),
+    'short',
+    '',
+  ];
+  return { columns: { name: { type: 'longtext' } }, rows: names.map((name, i) => ({ id: i + 1, name })) };
+}
 
 type Row = Record<string, unknown>;
 
@@ -434,6 +450,45 @@ export function conformanceCases(name: string, open: () => Promise<ConformanceBa
     );
     expect(valid).toEqual(memoryValid);
     expect(valid.results.length).toBe(5);
+  });
+
+  it(`[${name}] cursor walk over long ASCII and CJK positions: every row both ways, every cursor accepted`, async () => {
+    const long = longStringsDataset();
+    for (const ordering of ['name', '-name']) {
+      const options = { pageSize: 2, ordering };
+      const actual = await cursorWalk(await backend.query('long', long), long, options);
+      expect(actual).toEqual(await cursorWalk(await reference.query('long', long), long, options));
+      expect(
+        actual.forward.flatMap((p) => p.results.map((r) => r.id)).sort((a, b) => Number(a) - Number(b)),
+      ).toEqual(long.rows.map((r) => r.id));
+      expect(actual.backward.map((p) => p.results)).toEqual(
+        actual.forward
+          .slice(0, -1)
+          .reverse()
+          .map((p) => p.results),
+      );
+      const tokens = [...actual.forward, ...actual.backward]
+        .flatMap((p) => [p.next, p.previous])
+        .filter((url) => url !== null)
+        .map((url) => new URL(url).searchParams.get('cursor')!);
+      expect(Math.max(...tokens.map((t) => t.length))).toBeGreaterThan(1024);
+      expect(Math.max(...tokens.map((t) => t.length))).toBeLessThanOrEqual(
+        new CursorPagination().maxCursorLength,
+      );
+    }
+  });
+
+  it(`[${name}] a position longer than maxCursorLength is refused when minting, naming the field`, async () => {
+    const long = longStringsDataset();
+    const query = await backend.query('long', long);
+    const pagination = new CursorPagination({ pageSize: 2, ordering: 'name', maxCursorLength: 1024 });
+    // The page's second row: 600 characters, 1,200 once JSON-escaped, a cursor of about 1,650.
+    // Pages are values whose links are made with them, so the page itself is refused.
+    const request = new ApiRequest({ url: ORIGIN });
+    await expect(pagination.paginate(query, request)).rejects.toThrow(ConfigurationError);
+    await expect(pagination.paginateQueryset(query, request)).rejects.toThrow(
+      /longer than maxCursorLength \(1024\).*"name"/,
+    );
   });
 
   it(`[${name}] offset styles warn on a query without ORDER BY, and only then`, async () => {

@@ -308,11 +308,15 @@ describe('the cursor paginator bundles alone', () => {
     expect(modules).toContain('pagination/base-pagination.ts');
   });
 
-  it('the cursor codec alone is pagination/ and the HMAC, nothing else', async ({ annotate }) => {
+  it('the cursor codec alone is pagination/, the HMAC and the error classes, nothing else', async ({
+    annotate,
+  }) => {
     const { bytes, modules } = await bundle("export { decodeCursor, encodeCursor } from '@pagewise/core';", {
       minify: true,
     });
     expect(modules.filter((path) => !path.includes('node_modules')).sort()).toEqual([
+      // Minting refuses an over-long cursor with a ConfigurationError.
+      'errors.ts',
       'pagination/base64url.ts',
       'pagination/cursor-codec.ts',
       'pagination/cursor-signature.ts',

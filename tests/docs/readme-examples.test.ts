@@ -16,8 +16,7 @@ const PACKAGES = ['@pagewise/core', '@pagewise/kysely-adapter', '@pagewise/memor
  * Blocks that do not compile yet, by "file#section", with the reason. Each runs as `test.fails`,
  * so the day it compiles the test says to take it off this list.
  */
-const KNOWN_FAILING: Readonly<Record<string, string>> = {
-};
+const KNOWN_FAILING: Readonly<Record<string, string>> = {};
 
 interface Block {
   readonly file: string;

@@ -105,3 +105,67 @@ describeBindings('trusted hosts', (binding) => {
     });
   });
 });
+
+// Issue 10: hosts and targets `new URL()` refuses were 500s, and an absolute-form target chose the
+// scheme of the links.
+describeBindings('unusable hosts, ports and targets', (binding) => {
+  describe('default allowedHosts', () => {
+    const get = useServer(binding, { routes: buildRoutes() });
+
+    it.each([
+      ['a port past 65535', { host: 'localhost:99999' }],
+      ['a port of many digits', { host: `localhost:${'9'.repeat(40)}` }],
+    ])('%s in Host is a 400', async (_case, headers) => {
+      const answer = await send(get().server, LIST, { headers });
+      expect(answer.status).toBe(400);
+      expect(get().errors).toEqual([]);
+    });
+
+    it.each(['http://%zz/x/', 'http://[::1/x/', 'http://a%20b/x/'])(
+      'an unparsable absolute-form target %s is a 400',
+      async (target) => {
+        const { port } = get().server;
+        const answer = await send(get().server, target, { headers: { host: `localhost:${port}` } });
+        // Express's own router cannot parse `[::1` (url.parse throws), matches no layer and
+        // answers 404 before the middleware runs; every target that reaches a binding is a 400.
+        const framework404 = binding.name === 'express' && target.includes('[');
+        expect(answer.status).toBe(framework404 ? 404 : 400);
+        expect(get().errors).toEqual([]);
+      },
+    );
+
+    it('an absolute-form https target over plain HTTP does not make the links https', async () => {
+      const { port } = get().server;
+      const answer = await send(get().server, `https://localhost:${port}/reverse/unversioned/`, {
+        headers: { host: `localhost:${port}` },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.json()).toEqual({ url: `http://localhost:${port}/another/` });
+    });
+  });
+
+  describe('trustProxy', () => {
+    const get = useServer(binding, {
+      routes: buildRoutes(),
+      allowedHosts: ['127.0.0.1', 'localhost', '.example.org'],
+      trustProxy: true,
+    });
+
+    it.each(['localhost:70000', 'api.example.org:65536', `127.0.0.1:${'1'.repeat(30)}`])(
+      'X-Forwarded-Host %s is a 400',
+      async (forwarded) => {
+        const answer = await send(get().server, LIST, { headers: { 'x-forwarded-host': forwarded } });
+        expect(answer.status).toBe(400);
+        expect(get().errors).toEqual([]);
+      },
+    );
+
+    it('X-Forwarded-Proto still sets the scheme of an absolute-form target', async () => {
+      const { port } = get().server;
+      const answer = await send(get().server, `http://localhost:${port}/reverse/unversioned/`, {
+        headers: { host: `localhost:${port}`, 'x-forwarded-proto': 'https' },
+      });
+      expect(answer.json()).toEqual({ url: `https://localhost:${port}/another/` });
+    });
+  });
+});

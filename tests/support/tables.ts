@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { TestDatabase } from './databases.js';
 
 /** Column types the suites use; each maps to a real type per database. */
-export type ColumnType = 'int' | 'bigint' | 'text' | 'date';
+export type ColumnType = 'int' | 'bigint' | 'text' | 'longtext' | 'date';
 
 /** One test column. */
 export interface ColumnSpec {
@@ -27,6 +27,11 @@ function sqlType(database: TestDatabase, spec: ColumnSpec): string {
     case 'text':
       if (dialect === 'postgres') return 'text collate "C"';
       if (dialect === 'mysql') return `varchar(191) character set utf8mb4 collate ${binaryCollation}`;
+      return 'text';
+    // Values past varchar(191) (MariaDB's indexable length): long cursor positions.
+    case 'longtext':
+      if (dialect === 'postgres') return 'text collate "C"';
+      if (dialect === 'mysql') return `text character set utf8mb4 collate ${binaryCollation}`;
       return 'text';
     case 'date':
       if (dialect === 'postgres') return 'timestamptz(3)';
@@ -90,6 +95,7 @@ export function normalizeRow(dataset: Dataset, row: Record<string, unknown>): Re
         out[name] = BigInt(value as string | number | bigint);
         break;
       case 'text':
+      case 'longtext':
         out[name] = String(value);
         break;
       case 'date':

@@ -15,6 +15,7 @@ import {
   QueryParameterVersioning,
   URLPathVersioning,
   usesPageValues,
+  ValidationError,
 } from '@pagewise/core';
 import { fromArray } from '@pagewise/memory-adapter';
 import { describe, expect, it } from 'vitest';
@@ -228,6 +229,64 @@ describe('OrderingFilter', () => {
     expect(second.results).toEqual([1, 2]);
     const fallback = (await body(await view().dispatch(request('/?ordering=id')))) as { results: number[] };
     expect(fallback.results).toEqual([1, 2]);
+  });
+
+  it('a field named twice counts once, first mention wins (issue 10)', async () => {
+    const filter = new OrderingFilter({ orderingFields: ['name', 'rank'] });
+    expect(filter.getOrdering(request('/?ordering=rank,-rank,name,rank,-name'), fromArray(ROWS))).toEqual([
+      'rank',
+      'name',
+    ]);
+    const { query, asked } = recording();
+    const view = new ListView<Row>({
+      queryset: query,
+      paginationClass: TwoPerPage,
+      orderingFields: ['name', 'rank'],
+      filterBackends: [new OrderingFilter()],
+      serializer: (row) => row.id,
+    });
+    await view.dispatch(request(`/?ordering=${'-rank,name,'.repeat(9)}`));
+    expect(asked).toEqual([
+      [
+        { field: 'rank', direction: 'desc' },
+        { field: 'name', direction: 'asc' },
+      ],
+    ]);
+  });
+
+  it('more terms than maxOrderingTerms (default 20) are a 400 naming the cap (issue 10)', async () => {
+    const filter = new OrderingFilter({ orderingFields: ['name', 'rank'] });
+    expect(filter.maxOrderingTerms).toBe(20);
+    const terms = (n: number) => request(`/?ordering=${Array(n).fill('name').join(',')}`);
+    expect(filter.getOrdering(terms(20), fromArray(ROWS))).toEqual(['name']);
+    let error: unknown = null;
+    try {
+      filter.getOrdering(terms(21), fromArray(ROWS));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({
+      status: 400,
+      detail: 'Too many ordering terms: at most 20 are accepted in "ordering".',
+    });
+    // Empty terms count too: the cap bounds what is read, not what is kept.
+    expect(() => filter.getOrdering(request(`/?ordering=name${','.repeat(20)}`), fromArray(ROWS))).toThrow(
+      ValidationError,
+    );
+    const view = new ListView<Row>({
+      queryset: fromArray(ROWS),
+      paginationClass: TwoPerPage,
+      orderingFields: ['name'],
+      filterBackends: [new OrderingFilter()],
+      serializer: (row) => row.id,
+    });
+    const response = await view.dispatch(terms(1000));
+    expect(response.status).toBe(400);
+    const three = new OrderingFilter({ orderingFields: ['name', 'rank'], maxOrderingTerms: 3 });
+    expect(() => three.getOrdering(terms(4), fromArray(ROWS))).toThrow(ValidationError);
+    const unlimited = new OrderingFilter({ orderingFields: ['name', 'rank'], maxOrderingTerms: null });
+    expect(unlimited.getOrdering(terms(5000), fromArray(ROWS))).toEqual(['name']);
   });
 
   it('the orderingParam comes from the settings', () => {

@@ -11,6 +11,8 @@ export type { BindingOptions };
  */
 export interface HonoContextLike {
   readonly req: { readonly raw: Request };
+  /** The runtime's bindings; on Node (`@hono/node-server`) they hold the socket. */
+  readonly env?: unknown;
 }
 
 /**
@@ -22,5 +24,5 @@ export interface HonoContextLike {
  */
 export function createHonoHandler(options: BindingOptions): (c: HonoContextLike) => Promise<Response> {
   const handle = createFetchHandler(options);
-  return (c) => handle(c.req.raw);
+  return (c) => handle(c.req.raw, c.env);
 }

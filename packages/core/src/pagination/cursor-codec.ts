@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors.js';
 import { decodeBase64url, encodeBase64url } from './base64url.js';
 import { signPayload, verifySignature } from './cursor-signature.js';
 import type { PositionValue } from './ordered-query.js';
@@ -27,9 +28,23 @@ export interface CursorCodecOptions {
   readonly secret?: string | null | undefined;
   /** Decoded offsets above it are clamped to it (DRF's `offset_cutoff`); falsy: no clamp. */
   readonly offsetCutoff?: number | null | undefined;
-  /** Tokens longer than this are rejected before any decoding. @default 1024 */
+  /**
+   * Tokens longer than this are rejected before any decoding, and never minted: encoding a longer
+   * one throws `ConfigurationError`. @default DEFAULT_MAX_CURSOR_LENGTH (4096)
+   */
   readonly maxLength?: number | undefined;
 }
+
+/**
+ * The default longest cursor, in characters. It holds any position a B-tree index can hold
+ * (Postgres refuses index entries over 2,704 bytes; MariaDB's InnoDB keys stop at 3,072), base64
+ * and the signature included, and stays well under the 8 KiB request line proxies such as nginx
+ * accept by default.
+ *
+ * @example
+ * new CursorPagination({ maxCursorLength: 2 * DEFAULT_MAX_CURSOR_LENGTH })
+ */
+export const DEFAULT_MAX_CURSOR_LENGTH = 4096;
 
 const MAX_DATE_MS = 8.64e15;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
@@ -106,7 +121,9 @@ export function positionKey(position: readonly PositionValue[] | null): string {
 }
 
 /**
- * Encodes a cursor as an opaque base64url token (`<payload>` or `<payload>.<signature>`).
+ * Encodes a cursor as an opaque base64url token (`<payload>` or `<payload>.<signature>`). Throws
+ * `ConfigurationError` when the token would be longer than `maxLength`, which `decodeCursor`
+ * would refuse.
  *
  * @example
  * encodeCursor({ offset: 0, reverse: false, position: [new Date(0), 7n] }, { order })
@@ -117,7 +134,29 @@ export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): strin
   if (cursor.reverse) body.r = 1;
   if (cursor.position !== null) body.p = cursor.position.map(encodeValue);
   const payload = encodeBase64url(new TextEncoder().encode(JSON.stringify(body)));
-  return options.secret ? `${payload}.${signPayload(payload, options.secret)}` : payload;
+  const token = options.secret ? `${payload}.${signPayload(payload, options.secret)}` : payload;
+  const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
+  // A link the same server would refuse ends the walk silently; fail where the fix is known.
+  if (token.length > maxLength) throw tooLong(token.length, maxLength, cursor, options.order);
+  return token;
+}
+
+function tooLong(
+  length: number,
+  maxLength: number,
+  cursor: Cursor,
+  order: readonly KeyTerm[],
+): ConfigurationError {
+  const sizes = (cursor.position ?? []).map((value) => JSON.stringify(encodeValue(value)).length);
+  const widest = sizes.indexOf(Math.max(...sizes));
+  const field = order[widest]?.field;
+  return new ConfigurationError(
+    `A cursor for this page would be ${length} characters, longer than maxCursorLength (${maxLength}) ` +
+      'accepts, so its link would be refused' +
+      (field === undefined ? '. ' : `: the position holds a ${sizes[widest]}-byte value of "${field}". `) +
+      'Raise maxCursorLength (cursors travel in URLs: keep them under what your proxies accept) or ' +
+      'order by a shorter field.',
+  );
 }
 
 /**
@@ -126,7 +165,8 @@ export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): strin
  * Throws `CursorDecodeError` on any mismatch.
  */
 export function decodeCursor(token: string, options: CursorCodecOptions): Cursor {
-  if (token.length > (options.maxLength ?? 1024)) throw new CursorDecodeError('too long');
+  if (token.length > (options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH))
+    throw new CursorDecodeError('too long');
   const [payload, signature, ...rest] = token.split('.');
   if (payload === undefined || rest.length > 0 || !BASE64URL.test(payload)) {
     throw new CursorDecodeError('not a cursor token');

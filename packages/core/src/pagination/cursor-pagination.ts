@@ -15,7 +15,14 @@ import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
 import { LinkTemplate } from '../request/query-string.js';
 import type { OrderingSource, PaginationView } from './base-pagination.js';
-import { type Cursor, CursorDecodeError, decodeCursor, encodeCursor, positionKey } from './cursor-codec.js';
+import {
+  type Cursor,
+  CursorDecodeError,
+  DEFAULT_MAX_CURSOR_LENGTH,
+  decodeCursor,
+  encodeCursor,
+  positionKey,
+} from './cursor-codec.js';
 import {
   isInvalidBoundError,
   type OrderedQuery,
@@ -54,7 +61,12 @@ export interface CursorPaginationOptions
   invalidCursorMessage?: string;
   /** Signs cursors with HMAC-SHA256; tampered or unsigned cursors are then 404. @default null */
   cursorSecret?: string | null;
-  /** Longer cursors are rejected before decoding. @default 1024 */
+  /**
+   * Longest cursor accepted, in characters: longer ones are `404 Invalid cursor` before decoding.
+   * A page whose next or previous cursor would be longer (a long string in the position) throws
+   * `ConfigurationError` (a 500 naming the field) instead of linking to a page the server refuses.
+   * @default DEFAULT_MAX_CURSOR_LENGTH (4096)
+   */
   maxCursorLength?: number;
 }
 
@@ -105,7 +117,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
   override template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
   invalidCursorMessage = 'Invalid cursor';
   cursorSecret: string | null = null;
-  maxCursorLength = 1024;
+  maxCursorLength = DEFAULT_MAX_CURSOR_LENGTH;
 
   constructor(options: CursorPaginationOptions = {}) {
     super();
@@ -288,7 +300,11 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
 
   /** The URL of `cursor` on `page`. */
   encodeCursorUrl(page: PageFields<CursorPage<unknown>>, cursor: Cursor): string {
-    const token = encodeCursor(cursor, { order: page.order, secret: this.cursorSecret });
+    const token = encodeCursor(cursor, {
+      order: page.order,
+      secret: this.cursorSecret,
+      maxLength: this.maxCursorLength,
+    });
     return page.link.with(this.cursorQueryParam, token);
   }
 

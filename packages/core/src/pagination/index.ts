@@ -19,6 +19,7 @@ export {
   type Cursor,
   type CursorCodecOptions,
   CursorDecodeError,
+  DEFAULT_MAX_CURSOR_LENGTH,
   decodeCursor,
   encodeCursor,
   orderingFingerprint,

@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors.js';
 import { QueryParams } from './query-params.js';
 import { type TrustedOriginOptions, trustedOrigin } from './trusted-origin.js';
 
@@ -24,6 +25,13 @@ export interface FromHttpInit extends TrustedOriginOptions {
   params?: RouteParams;
   /** Namespace of the matched route. */
   namespace?: string | null;
+  /**
+   * The scheme of the connection, when the binding knows it (a Node socket behind a Fetch
+   * runtime). `fromFetch` otherwise takes the scheme of `request.url`, which runtimes build from
+   * the connection; an absolute-form target (`GET https://host/ HTTP/1.1`) never sets it here.
+   * @default undefined (`fromNode`: the socket; `fromFetch`: the scheme of `request.url`)
+   */
+  protocol?: 'http' | 'https';
 }
 
 /**
@@ -41,11 +49,18 @@ export interface NodeRequestLike {
   readonly socket?: unknown;
 }
 
-/** Path and query of a request target; an absolute-form target keeps only those. */
+/**
+ * Path and query of a request target; an absolute-form target keeps only those (its scheme and
+ * host are the client's word, not the connection's). An unparsable one is a 400.
+ */
 function pathAndQuery(target: string): string {
   if (/^https?:\/\//i.test(target)) {
-    const url = new URL(target);
-    return url.pathname + url.search;
+    try {
+      const url = new URL(target);
+      return url.pathname + url.search;
+    } catch {
+      throw new ValidationError('Invalid request target.', 'invalid_request_target');
+    }
   }
   return target.startsWith('/') ? target : `/${target}`;
 }
@@ -118,7 +133,7 @@ export class ApiRequest {
     const origin = trustedOrigin(
       {
         host: request.headers.get('host') ?? url.host,
-        protocol: url.protocol === 'https:' ? 'https' : 'http',
+        protocol: init.protocol ?? (url.protocol === 'https:' ? 'https' : 'http'),
         forwardedHost: request.headers.get('x-forwarded-host'),
         forwardedProto: request.headers.get('x-forwarded-proto'),
       },

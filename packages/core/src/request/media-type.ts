@@ -22,24 +22,19 @@ export interface MediaType {
 /** Splits on `separator` outside double-quoted strings (a `\"` does not close a string). */
 function splitOutsideQuotes(text: string, separator: string): string[] {
   const parts: string[] = [];
-  let current = '';
+  // Slices, not a string grown one character at a time: a 1 MB header stays cheap.
+  let from = 0;
   let quoted = false;
   for (let i = 0; i < text.length; i += 1) {
     const ch = text[i]!;
-    if (quoted && ch === '\\' && i + 1 < text.length) {
-      current += ch + text[i + 1]!;
-      i += 1;
-      continue;
-    }
-    if (ch === '"') quoted = !quoted;
-    if (ch === separator && !quoted) {
-      parts.push(current);
-      current = '';
-    } else {
-      current += ch;
+    if (quoted && ch === '\\') i += 1;
+    else if (ch === '"') quoted = !quoted;
+    else if (ch === separator && !quoted) {
+      parts.push(text.slice(from, i));
+      from = i + 1;
     }
   }
-  parts.push(current);
+  parts.push(text.slice(from));
   return parts;
 }
 

@@ -7,26 +7,44 @@ const UNRESERVED = /[A-Za-z0-9_.\-~]/;
 const utf8 = new TextEncoder();
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
 
+/** The value of an ASCII hex digit, or -1 (NaN from a missing character included). */
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
 /** Decodes `+` and `%XX` like `unquote_plus`: malformed escapes stay literal, bad UTF-8 becomes U+FFFD. */
 export function decodeFormComponent(text: string): string {
   if (!text.includes('%') && !text.includes('+')) return text;
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; ) {
-    const ch = text[i]!;
-    if (ch === '+') {
-      bytes.push(0x20);
-      i += 1;
-    } else if (ch === '%' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) {
-      bytes.push(Number.parseInt(text.slice(i + 1, i + 3), 16));
-      i += 3;
-    } else {
-      const cp = text.codePointAt(i)!;
-      const chunk = String.fromCodePoint(cp);
-      for (const b of utf8.encode(chunk)) bytes.push(b);
-      i += chunk.length;
+  // One UTF-16 unit is at most 3 UTF-8 bytes (a surrogate pair is 4 for 2), an escape 1 for 3.
+  const bytes = new Uint8Array(text.length * 3);
+  let length = 0;
+  // Literal runs are encoded whole, one `encodeInto` each: a byte-by-byte loop with an encoder
+  // call per character took seconds on a 1 MB value.
+  let literalFrom = 0;
+  const flush = (end: number) => {
+    if (end <= literalFrom) return;
+    length += utf8.encodeInto(text.slice(literalFrom, end), bytes.subarray(length)).written;
+  };
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x2b) {
+      flush(i);
+      bytes[length++] = 0x20;
+      literalFrom = i + 1;
+    } else if (code === 0x25) {
+      const high = hexValue(text.charCodeAt(i + 1));
+      const low = high < 0 ? -1 : hexValue(text.charCodeAt(i + 2));
+      if (low < 0) continue;
+      flush(i);
+      bytes[length++] = high * 16 + low;
+      i += 2;
+      literalFrom = i + 1;
     }
   }
-  return lenientUtf8.decode(new Uint8Array(bytes));
+  flush(text.length);
+  return lenientUtf8.decode(bytes.subarray(0, length));
 }
 
 const PLAIN = /^[A-Za-z0-9_.\-~]*$/;

@@ -48,6 +48,25 @@ describe('trustedOrigin', () => {
     );
   });
 
+  it('hosts that pass the syntax but make no URL are 400s, not TypeErrors (issue 10)', () => {
+    const detail = (host: string, allowedHosts?: string[]) => {
+      try {
+        trustedOrigin({ host, protocol: 'http' }, allowedHosts ? { allowedHosts } : {});
+        return 'accepted';
+      } catch (error) {
+        expect(error).toBeInstanceOf(DisallowedHost);
+        return (error as DisallowedHost).detail;
+      }
+    };
+    expect(detail('localhost:99999')).toBe(
+      "Invalid HTTP_HOST header: 'localhost:99999'. The port must be a number from 0 to 65535.",
+    );
+    expect(detail('localhost:65535')).toBe('accepted');
+    expect(detail(`localhost:${'0'.repeat(6)}`)).toContain('The port must be');
+    expect(detail('[::::]', ['*'])).toContain('not valid according to RFC 1034/1035');
+    expect(detail('999.1.1.1', ['*'])).toContain('not valid according to RFC 1034/1035');
+  });
+
   it('forwarded headers only with trustProxy, and still checked', () => {
     const evidence = {
       host: 'localhost',

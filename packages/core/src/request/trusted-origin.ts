@@ -47,12 +47,18 @@ export class DisallowedHost extends ValidationError {
   /** The host as the request sent it. */
   readonly host: string;
 
-  constructor(host: string, domain: string = splitDomainPort(host).domain) {
+  /**
+   * @param reason Why an allowed host is still unusable, replacing the `ALLOWED_HOSTS` hint
+   * (`'The port must be a number from 0 to 65535.'`).
+   */
+  constructor(host: string, domain: string = splitDomainPort(host).domain, reason?: string) {
     super(
       `Invalid HTTP_HOST header: ${pythonRepr(host)}.` +
-        (domain
-          ? ` You may need to add ${pythonRepr(domain)} to ALLOWED_HOSTS.`
-          : ' The domain name provided is not valid according to RFC 1034/1035.'),
+        (reason !== undefined
+          ? ` ${reason}`
+          : domain
+            ? ` You may need to add ${pythonRepr(domain)} to ALLOWED_HOSTS.`
+            : ' The domain name provided is not valid according to RFC 1034/1035.'),
       'disallowed_host',
     );
     this.host = host;
@@ -138,9 +144,18 @@ export function trustedOrigin(evidence: OriginEvidence, options: TrustedOriginOp
     if (proto === 'http' || proto === 'https') protocol = proto;
     host = firstValue(evidence.forwardedHost) ?? host;
   }
-  const { domain } = splitDomainPort(host);
+  const { domain, port } = splitDomainPort(host);
   if (!domain || !isAllowedHost(domain, options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS)) {
     throw new DisallowedHost(host, domain);
   }
-  return new URL(`${protocol}://${host.toLowerCase()}`).origin;
+  // Django stops at the syntax; a URL also needs a real port and host (`localhost:99999`,
+  // `[::::]` or `999.1.1.1` behind `'*'`), and `new URL()` throwing would be a 500.
+  if (port.length > 5 || Number(port) > 65535) throw new DisallowedHost(host, domain, BAD_PORT);
+  try {
+    return new URL(`${protocol}://${host.toLowerCase()}`).origin;
+  } catch {
+    throw new DisallowedHost(host, '');
+  }
 }
+
+const BAD_PORT = 'The port must be a number from 0 to 65535.';

@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors.js';
 import type { OrderingSource, PaginationView } from '../pagination/base-pagination.js';
 import type { OrderedQuery } from '../pagination/ordered-query.js';
 import { type OrderingInput, parseOrdering } from '../pagination/ordering.js';
@@ -48,6 +49,12 @@ export interface OrderingFilterOptions {
   ordering?: OrderingInput | null;
   /** @default settings.orderingParam ('ordering') */
   orderingParam?: string;
+  /**
+   * Most comma-separated terms `?ordering=` may hold, empty and unknown ones included; more is a
+   * 400. `null` lifts the cap (the terms are still deduplicated).
+   * @default 20
+   */
+  maxOrderingTerms?: number | null;
   /** @default ApiSettings.defaults */
   settings?: ApiSettings;
 }
@@ -55,7 +62,9 @@ export interface OrderingFilterOptions {
 /**
  * DRF's `OrderingFilter`: `?ordering=title,-published` orders by the named fields that are
  * declared in `orderingFields` (a leading `-` for descending); unknown fields are dropped,
- * never passed to the query. Without a valid field, the default ordering applies. Cursor
+ * never passed to the query, and a field named again is dropped too (it cannot change the
+ * order). More than `maxOrderingTerms` terms is a 400, so the work a request causes stays
+ * bounded. Without a valid field, the default ordering applies. Cursor
  * pagination takes its ordering from here (`getOrdering`); offset styles get the query
  * reordered (`query.orderBy`).
  *
@@ -69,10 +78,13 @@ export class OrderingFilter implements FilterBackend, OrderingSource {
   ordering: OrderingInput | null = null;
   /** @default settings.orderingParam ('ordering') */
   orderingParam: string;
+  /** @default 20 */
+  maxOrderingTerms: number | null = 20;
 
   constructor(options: OrderingFilterOptions = {}) {
     this.orderingFields = options.orderingFields ?? null;
     this.ordering = options.ordering ?? null;
+    if (options.maxOrderingTerms !== undefined) this.maxOrderingTerms = options.maxOrderingTerms;
     this.orderingParam = options.orderingParam ?? (options.settings ?? ApiSettings.defaults).orderingParam;
   }
 
@@ -81,10 +93,38 @@ export class OrderingFilter implements FilterBackend, OrderingSource {
     return this.orderingFields ?? view?.orderingFields ?? [];
   }
 
-  /** Keeps the terms whose field (without `-`) is declared. */
+  /**
+   * Keeps the terms whose field (without `-`) is declared, each field once: `name,-name` orders
+   * by `name` only, as SQL would (a second key on the same column never breaks a tie).
+   */
   removeInvalidFields(terms: readonly string[], view?: FilterView): string[] {
     const valid = this.getValidFields(view);
-    return terms.filter((term) => valid.includes(term.startsWith('-') ? term.slice(1) : term));
+    const seen = new Set<string>();
+    return terms.filter((term) => {
+      const field = term.startsWith('-') ? term.slice(1) : term;
+      if (!valid.includes(field) || seen.has(field)) return false;
+      seen.add(field);
+      return true;
+    });
+  }
+
+  /**
+   * Refuses `raw` when it holds more than `maxOrderingTerms` terms, counting commas only up to the
+   * cap: a megabyte of commas costs no more than the cap.
+   */
+  #checkTermCount(raw: string): void {
+    const max = this.maxOrderingTerms;
+    if (max === null) return;
+    let terms = 1;
+    for (let comma = raw.indexOf(','); comma !== -1 && terms <= max; comma = raw.indexOf(',', comma + 1)) {
+      terms += 1;
+    }
+    if (terms > max) {
+      throw new ValidationError(
+        `Too many ordering terms: at most ${max} are accepted in "${this.orderingParam}".`,
+        'too_many_ordering_terms',
+      );
+    }
   }
 
   /** @default this.ordering, else the view's `ordering` */
@@ -93,7 +133,8 @@ export class OrderingFilter implements FilterBackend, OrderingSource {
   }
 
   /**
-   * The client's valid terms, or the default ordering.
+   * The client's valid terms (deduplicated), or the default ordering. Throws `ValidationError`
+   * (400) past `maxOrderingTerms`.
    *
    * @example
    * // ?ordering=-title,secret  with orderingFields ['title']
@@ -102,6 +143,7 @@ export class OrderingFilter implements FilterBackend, OrderingSource {
   getOrdering(request: ApiRequest, _query: OrderedQuery<unknown>, view?: FilterView): OrderingInput | null {
     const raw = request.queryParams.get(this.orderingParam);
     if (raw) {
+      this.#checkTermCount(raw);
       const terms = this.removeInvalidFields(
         raw.split(',').map((term) => term.trim()),
         view,

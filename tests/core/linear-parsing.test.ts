@@ -1,0 +1,282 @@
+// Every parser that reads client text runs in linear time (issue 10). Each case feeds values from
+// 1 KiB to 1 MiB and compares the CPU time of one call at 64 KiB and at 1 MiB: a benchmark-style
+// ratio, never an absolute time. Linear work grows 16x for 16x the input (more where garbage
+// collection of many objects joins in), quadratic work 256x; the bound sits between. The sizes
+// climb 4x at a time and a small step that grows like a quadratic (16x) stops the case, so a
+// quadratic parser fails in seconds instead of running for minutes at 1 MiB.
+// CPU time of this process, not wall time, so other processes on a shared machine do not count.
+import {
+  ApiRequest,
+  CursorDecodeError,
+  DisallowedHost,
+  decodeCursor,
+  defaultRenderers,
+  HostNameVersioning,
+  LinkTemplate,
+  OrderingFilter,
+  orderingFingerprint,
+  parseAccept,
+  parseQueryString,
+  positiveIntOr,
+  QueryParams,
+  Routes,
+  selectRenderer,
+  splitDomainPort,
+  trustedOrigin,
+} from '@pagewise/core';
+import { fromArray } from '@pagewise/memory-adapter';
+import { describe, expect, it } from 'vitest';
+
+const SIZES = [1, 4, 16, 64, 256, 1024].map((kib) => kib * 1024);
+/**
+ * Cost ratio allowed from 64 KiB to 1 MiB: linear is 16, quadratic 256. Allocation-heavy cases
+ * (131,072 distinct query keys) measured up to 66 on a loaded 2-core machine: garbage collection.
+ */
+const MAX_RATIO = 96;
+/**
+ * Up to 64 KiB, where garbage collection does not blur the picture yet, a 4x step costing this much
+ * more looks quadratic (16x) and stops the case before the large sizes take minutes.
+ */
+const QUADRATIC_STEP = 12;
+
+/** CPU milliseconds of this process since `start` (or since it began). */
+function cpuMs(start?: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+/**
+ * CPU milliseconds one call takes: the best of up to 3 samples (fewer once 150 ms are spent),
+ * each repeating the call for at least 5 ms.
+ */
+function costOf(run: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY;
+  const begin = process.cpuUsage();
+  for (let sample = 0; sample < 3 && cpuMs(begin) < 150; sample += 1) {
+    const start = process.cpuUsage();
+    let calls = 0;
+    let elapsed = 0;
+    do {
+      run();
+      calls += 1;
+      elapsed = cpuMs(start);
+    } while (elapsed < 5);
+    best = Math.min(best, elapsed / calls);
+  }
+  return best;
+}
+
+/** The cost at each size, as far as the sizes go before a small step looks quadratic. */
+function costs(make: (size: number) => () => unknown): Map<number, number> {
+  const measured = new Map<number, number>();
+  make(SIZES[0]!)(); // JIT warm-up
+  let previous: number | null = null;
+  for (const size of SIZES) {
+    const cost = costOf(make(size));
+    measured.set(size, cost);
+    if (previous !== null && size <= 64 * 1024 && cost / measured.get(previous)! > QUADRATIC_STEP) break;
+    previous = size;
+  }
+  return measured;
+}
+
+/** Calls `fn`, keeping its error as the result: rejecting junk is part of the work measured. */
+function attempt(fn: () => unknown): unknown {
+  try {
+    return fn();
+  } catch (error) {
+    return error;
+  }
+}
+
+const request = (query: string, headers: Record<string, string> = {}) =>
+  new ApiRequest({ url: `http://testserver/items/?${query}`, headers });
+
+const spaces = (n: number) => ' '.repeat(n);
+
+/** A case: `make(size)` builds a client value of about `size` characters, untimed, and returns the timed call. */
+type Case = [string, (size: number) => () => unknown];
+
+/** A case whose input is `input(size)`, parsed by `parse`. */
+const on =
+  <T>(input: (size: number) => T, parse: (value: T) => unknown) =>
+  (size: number) => {
+    const value = input(size);
+    return () => attempt(() => parse(value));
+  };
+
+const CASES: Case[] = [
+  // The reported one: `?page=x` + 15,000 `+` + `x` took 236 ms, 64k characters 5.3 s.
+  [
+    'positive int: x, spaces, x',
+    on(
+      (n) => `x${spaces(n)}x`,
+      (v) => positiveIntOr(v, null),
+    ),
+  ],
+  [
+    'positive int: spaces around a digit',
+    on(
+      (n) => `${spaces(n / 2)}1${spaces(n / 2)}`,
+      (v) => positiveIntOr(v, null),
+    ),
+  ],
+  [
+    'positive int: a million digits',
+    on(
+      (n) => '7'.repeat(n),
+      (v) => positiveIntOr(v, null),
+    ),
+  ],
+  [
+    'positive int: digits and underscores',
+    on(
+      (n) => '1_'.repeat(n / 2),
+      (v) => positiveIntOr(v, null),
+    ),
+  ],
+  [
+    'positive int: Unicode digits',
+    on(
+      (n) => '٣'.repeat(n),
+      (v) => positiveIntOr(v, null),
+    ),
+  ],
+  ['query string: + runs in a value', on((n) => `page=x${'+'.repeat(n)}x`, parseQueryString)],
+  ['query string: percent junk', on((n) => `a=${'%z%'.repeat(n / 3)}`, parseQueryString)],
+  ['query string: escapes', on((n) => `a=${'%E6%BC%A2'.repeat(n / 9)}`, parseQueryString)],
+  [
+    'query string: many pairs',
+    on(
+      (n) => 'a=&'.repeat(n / 3),
+      (v) => new QueryParams(v).get('page'),
+    ),
+  ],
+  [
+    'links: many distinct keys',
+    on(
+      (n) => request(keys(n)).url,
+      (v) => new LinkTemplate(v).with('page', 2),
+    ),
+  ],
+  [
+    'links: one long value',
+    on(
+      (n) => request(`q=${'é'.repeat(n / 6)}`).url,
+      (v) => new LinkTemplate(v).with('page', 2),
+    ),
+  ],
+  ['Accept: many ranges', on((n) => 'text/x;q=0.1, '.repeat(n / 14), negotiate)],
+  ['Accept: many parameters', on((n) => `application/json${';a=1'.repeat(n / 4)}`, negotiate)],
+  ['Accept: open quotes', on((n) => `a/b; x="${'\\"'.repeat(n / 2)}`, parseAccept)],
+  ['Accept: commas and semicolons', on((n) => ',;'.repeat(n / 2), parseAccept)],
+  ['host: long name', on((n) => `${'a'.repeat(n)}!`, splitDomainPort)],
+  ['host: long IPv6 junk', on((n) => `[${':'.repeat(n)}`, splitDomainPort)],
+  [
+    'host: long port',
+    on(
+      (n) => `localhost:${'9'.repeat(n)}`,
+      (host) => trustedOrigin({ host, protocol: 'http' }),
+    ),
+  ],
+  ['host: forwarded list', on((n) => 'localhost, '.repeat(n / 11), forwarded)],
+  ['versioning: host name', on((n) => new ApiRequest({ url: `http://${'a'.repeat(n)}.b/` }), hostVersion)],
+  ['ordering: many terms', on((n) => request(`ordering=${'title,'.repeat(n / 6)}`), ordering)],
+  ['ordering: long term', on((n) => request(`ordering=-${'x'.repeat(n)}`), ordering)],
+  [
+    'cursor: long token',
+    on(
+      (n) => 'A'.repeat(n),
+      (token) => decodeCursor(token, { order: [] }),
+    ),
+  ],
+  [
+    'cursor: long well-formed token, no length limit',
+    on(longToken, (token) => decodeCursor(token, UNLIMITED)),
+  ],
+  [
+    'routes: many segments',
+    on(
+      (n) => `/v1/articles/${'x/'.repeat(n / 2)}`,
+      (path) => ROUTES.match(path),
+    ),
+  ],
+  [
+    'routes: long segment',
+    on(
+      (n) => `/v1/things/${'a-'.repeat(n / 2)}/`,
+      (path) => ROUTES.match(path),
+    ),
+  ],
+];
+
+function keys(n: number): string {
+  const pairs: string[] = [];
+  for (let i = 0; pairs.length * 8 < n; i += 1) pairs.push(`k${i}=v`);
+  return pairs.join('&');
+}
+
+function negotiate(accept: string) {
+  return selectRenderer({ accept }, defaultRenderers);
+}
+
+function forwarded(hosts: string) {
+  return trustedOrigin(
+    { host: 'localhost', protocol: 'http', forwardedHost: hosts, forwardedProto: hosts },
+    { trustProxy: true },
+  );
+}
+
+function hostVersion(request: ApiRequest) {
+  return new HostNameVersioning().determineVersion(request);
+}
+
+const filter = new OrderingFilter({ orderingFields: ['title', 'id'] });
+const orderedRows = fromArray([{ id: 1, title: 'a' }]);
+function ordering(request: ApiRequest) {
+  return filter.getOrdering(request, orderedRows);
+}
+
+const ORDER = [{ field: 'title', direction: 'asc', nulls: 'last' }] as const;
+const UNLIMITED = { order: ORDER, maxLength: Number.POSITIVE_INFINITY };
+
+/** A well-formed token around a long string, for decoding with the length limit switched off. */
+function longToken(n: number): string {
+  return btoa(JSON.stringify({ k: orderingFingerprint(ORDER), p: [`s${'a'.repeat(n)}`] }))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
+}
+
+const ROUTES = new Routes()
+  .add('/:version/articles/', 'list', () => null)
+  .add('/:version/articles/:pk/', 'detail', () => null)
+  .add('/:version(v1|v2)/things/:slug([a-z0-9-]+)/', 'thing', () => null);
+
+describe('client text is parsed in linear time (CPU cost from 64 KiB to 1 MiB)', () => {
+  it('the cases reject what they should (the measured work is the real work)', () => {
+    expect(positiveIntOr(`x${spaces(100)}x`, null)).toBeNull();
+    expect(positiveIntOr(`${spaces(100)}12${spaces(100)}`, null)).toBe(12);
+    expect(positiveIntOr('7'.repeat(100), null)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(
+      attempt(() => trustedOrigin({ host: `localhost:${'9'.repeat(9)}`, protocol: 'http' })),
+    ).toBeInstanceOf(DisallowedHost);
+    expect(ROUTES.match(`/v1/articles/${'7'.repeat(100)}/`)?.params).toEqual({
+      version: 'v1',
+      pk: '7'.repeat(100),
+    });
+    expect(attempt(() => decodeCursor('A'.repeat(5000), { order: [] }))).toBeInstanceOf(CursorDecodeError);
+    expect(decodeCursor(longToken(100), UNLIMITED).position).toEqual(['a'.repeat(100)]);
+  });
+
+  for (const [name, make] of CASES) {
+    it(name, () => {
+      const measured = costs(make);
+      const report = [...measured].map(([size, ms]) => `${size / 1024} KiB: ${ms.toFixed(3)} ms`).join(', ');
+      expect(measured.size, `a step up to 64 KiB grew like a quadratic (${report})`).toBe(SIZES.length);
+      const ratio = measured.get(1024 * 1024)! / measured.get(64 * 1024)!;
+      console.log(`linear parsing, ${name}: x${ratio.toFixed(1)} from 64 KiB to 1 MiB (${report})`);
+      expect(ratio, `64 KiB to 1 MiB (${report})`).toBeLessThanOrEqual(MAX_RATIO);
+    });
+  }
+});
