@@ -1,19 +1,29 @@
 /**
- * Python's `int(text)` for base-10 strings: surrounding whitespace, a sign, leading zeros, single
- * underscores between digits and any Unicode decimal digits are accepted (`' +1_0 '`, `'１０'`).
- * Returns `null` for anything `int()` would reject. Values beyond `Number.MAX_SAFE_INTEGER` are
- * returned as that bound (with the sign), which every caller treats as "too large" anyway.
+ * Python's `int(text)` for base-10 strings, exactly: surrounding whitespace, a sign, leading
+ * zeros, single underscores between digits and any Unicode decimal digits are accepted
+ * (`' +1_0 '`, `'１０'`). Returns `null` for anything `int()` would reject.
+ *
+ * @example
+ * parsePythonBigInt(' 99999999999999999999 ') // 99999999999999999999n
  */
-export function parsePythonInt(text: string): number | null {
+export function parsePythonBigInt(text: string): bigint | null {
   // Python's str.strip() also strips the information separators U+001C..U+001F.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: those separators are the point
   const trimmed = text.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/gu, '');
   const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(trimmed);
   if (!match) return null;
-  const sign = match[1] === '-' ? -1n : 1n;
   let value = 0n;
   for (const ch of match[2]!.replaceAll('_', '')) value = value * 10n + BigInt(digitValue(ch));
-  value *= sign;
+  return match[1] === '-' ? -value : value;
+}
+
+/**
+ * `parsePythonBigInt` as a number. Values beyond `Number.MAX_SAFE_INTEGER` are returned as that
+ * bound (with the sign), which every caller treats as "too large" anyway.
+ */
+export function parsePythonInt(text: string): number | null {
+  const value = parsePythonBigInt(text);
+  if (value === null) return null;
   const max = BigInt(Number.MAX_SAFE_INTEGER);
   if (value > max) return Number.MAX_SAFE_INTEGER;
   if (value < -max) return -Number.MAX_SAFE_INTEGER;

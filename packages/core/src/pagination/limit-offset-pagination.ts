@@ -1,7 +1,7 @@
 import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { ApiResponse } from '../http/api-response.js';
-import { positiveIntOr } from '../http/positive-int.js';
+import { parsePythonBigInt, positiveIntOr } from '../http/positive-int.js';
 import { LinkTemplate, removeQueryParam, replaceQueryParam } from '../http/query-string.js';
 import {
   integerQueryParameter,
@@ -47,6 +47,10 @@ export interface LimitOffsetPage<Row> {
   readonly limit: number;
   readonly offset: number;
   readonly url: string;
+  /** `limit` as the client sent it when that is beyond `Number.MAX_SAFE_INTEGER` (links echo it exactly). */
+  readonly exactLimit: bigint;
+  /** `offset`, exactly as well. */
+  readonly exactOffset: bigint;
   /** `url` parsed once, for the links. */
   readonly link: LinkTemplate;
 }
@@ -54,6 +58,18 @@ export interface LimitOffsetPage<Row> {
 /** Ceiling division with true ceiling semantics for negative numerators, as DRF's `_divide_with_ceil`. */
 function divideWithCeil(a: number, b: number): number {
   return Math.ceil(a / b);
+}
+
+/**
+ * The client's integer exactly when parsing saturated it at `Number.MAX_SAFE_INTEGER`: DRF's
+ * links carry Python ints, so `?limit=99999999999999999999999` is echoed as sent, not rounded.
+ */
+function exactInteger(text: string | null, value: number): bigint {
+  if (value === Number.MAX_SAFE_INTEGER && text !== null) {
+    const exact = parsePythonBigInt(text);
+    if (exact !== null && exact > BigInt(value)) return exact;
+  }
+  return BigInt(value);
 }
 
 /**
@@ -108,7 +124,9 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
         ? []
         : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
     const url = request.buildAbsoluteUri();
-    return { rows, count, limit, offset, url, link: new LinkTemplate(url) };
+    const exactLimit = exactInteger(request.queryParams.get(this.limitQueryParam), limit);
+    const exactOffset = exactInteger(request.queryParams.get(this.offsetQueryParam), offset);
+    return { rows, count, limit, offset, url, exactLimit, exactOffset, link: new LinkTemplate(url) };
   }
 
   protected override hasControls(page: LimitOffsetPage<unknown>): boolean {
@@ -116,22 +134,22 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
   }
 
   override getNextLink(): string | null {
-    const { offset, limit, count, url } = this.current();
-    if (offset + limit >= count) return null;
+    const { exactOffset: offset, exactLimit: limit, count, url } = this.current();
+    if (offset + limit >= BigInt(count)) return null;
     return replaceQueryParam(
-      replaceQueryParam(url, this.limitQueryParam, limit),
+      replaceQueryParam(url, this.limitQueryParam, String(limit)),
       this.offsetQueryParam,
-      offset + limit,
+      String(offset + limit),
     );
   }
 
   override getPreviousLink(): string | null {
-    const { offset, limit, url } = this.current();
-    if (offset <= 0) return null;
-    const withLimit = replaceQueryParam(url, this.limitQueryParam, limit);
-    return offset - limit <= 0
+    const { exactOffset: offset, exactLimit: limit, url } = this.current();
+    if (offset <= 0n) return null;
+    const withLimit = replaceQueryParam(url, this.limitQueryParam, String(limit));
+    return offset - limit <= 0n
       ? removeQueryParam(withLimit, this.offsetQueryParam)
-      : replaceQueryParam(withLimit, this.offsetQueryParam, offset - limit);
+      : replaceQueryParam(withLimit, this.offsetQueryParam, String(offset - limit));
   }
 
   getPaginatedResponse(data: unknown[]): ApiResponse {
