@@ -12,13 +12,22 @@ export class ApiError extends Error {
   readonly code: string;
   /** Human-readable message, sent as `detail`. */
   readonly detail: string;
+  /**
+   * Request headers the answer depends on, merged into `Vary` wherever the error is answered
+   * (a refused `Accept` version varies on `Accept` even when no view set a scheme). @default []
+   */
+  readonly vary: readonly string[];
 
-  constructor(detail: string, options: { status?: number; code?: string } = {}) {
+  constructor(
+    detail: string,
+    options: { status?: number; code?: string; vary?: readonly string[] } = {},
+  ) {
     super(detail);
     this.name = new.target.name;
     this.status = options.status ?? 500;
     this.code = options.code ?? 'error';
     this.detail = detail;
+    this.vary = Object.freeze([...(options.vary ?? [])]);
   }
 
   /** The JSON body DRF sends for this error. */
@@ -42,8 +51,8 @@ export class NotFound extends ApiError {
  * @example throw new NotAcceptable('Invalid version in "Accept" header.');
  */
 export class NotAcceptable extends ApiError {
-  constructor(detail = 'Could not satisfy the request Accept header.') {
-    super(detail, { status: 406, code: 'not_acceptable' });
+  constructor(detail = 'Could not satisfy the request Accept header.', options: { vary?: readonly string[] } = {}) {
+    super(detail, { status: 406, code: 'not_acceptable', vary: options.vary ?? ['Accept'] });
   }
 }
 

@@ -165,6 +165,7 @@ export { URLPathVersioning } from './versioning/url-path-versioning.js';
 export {
   ApiView,
   type ApiViewOptions,
+  type ViewMetadata,
   apiView,
   MethodNotAllowed,
   toApiResponse,

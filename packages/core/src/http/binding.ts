@@ -89,7 +89,9 @@ export async function answerRequest(
     return withSchemeVary(toApiResponse(await match.handler(request)), request);
   } catch (error) {
     if (error instanceof ApiError) {
-      return withSchemeVary(new ApiResponse(error.toJSON(), { status: error.status }), request);
+      const response = new ApiResponse(error.toJSON(), { status: error.status });
+      patchVaryHeaders(response.headers, error.vary);
+      return withSchemeVary(response, request);
     }
     (options.onError ?? logError)(error, request);
     return new ApiResponse({ detail: SERVER_ERROR_DETAIL }, { status: 500 });
