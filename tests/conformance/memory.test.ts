@@ -1,6 +1,8 @@
 import { describe } from 'vitest';
 import { conformanceCases, memoryBackend } from './conformance-suite.js';
+import { slicedBuilderCases } from './sliced-builder-cases.js';
 
 describe('[memory] conformance', () => {
   conformanceCases('memory', async () => memoryBackend());
+  slicedBuilderCases('memory', async () => memoryBackend());
 });

@@ -1,4 +1,5 @@
 import {
+  ConfigurationError,
   type CountResult,
   InvalidBoundError,
   type KeyTerm,
@@ -34,6 +35,7 @@ import {
   ValueListNode,
   ValueNode,
 } from 'kysely';
+import { type BuilderSlice, readSlice, refuseKeysetOnSlice, sliceCount, sliceWindow } from './builder-slice.js';
 import { toParameter, toPosition } from './column-codec.js';
 import {
   type CatalogRow,
@@ -427,6 +429,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   readonly #tables: readonly SourceTable[];
   /** Values of the query's own clauses, in the order of their base `Slot`s. */
   readonly #base: readonly unknown[];
+  /** The builder's own LIMIT/OFFSET, which pages stay inside. */
+  readonly #slice: BuilderSlice | null;
   #shape: ShapeCache | undefined;
 
   /** @internal use `fromKysely` */
@@ -445,6 +449,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     this.#shared = shared;
     this.#node = node;
     this.#base = base;
+    this.#slice = readSlice(node, base);
     this.uniqueKey = shared.uniqueKey;
     const items = node.orderBy?.items ?? [];
     this.ordered = items.length > 0;
@@ -472,6 +477,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * // select ... order by "created" desc
    */
   orderBy(terms: readonly OrderTerm[]): KyselyQuery<O> {
+    if (this.#slice !== null) {
+      throw new ConfigurationError(
+        `kysely adapter: cannot reorder ${this.description} once a slice has been taken (its own ` +
+          "LIMIT/OFFSET); order the builder before .limit()/.offset(), or drop the slice",
+      );
+    }
     const settled = terms.map(settleNulls);
     const exprs = settled.map((t) => this.#selection(t.field).expr);
     const items = orderByItems(settled, exprs, () => false, this.#shared.capabilities);
@@ -531,7 +542,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       }));
       const rows = await shared.run(explain, [], this.#base);
       const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
-      if (estimate !== null) return { value: estimate, exact: false };
+      if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
     }
     const counted = shared.template(this.#cache, 'count', () =>
       SelectQueryNode.cloneWithSelections(
@@ -546,7 +557,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       ),
     );
     const rows = await shared.run(counted, [], this.#base);
-    return { value: Number(rows[0]?.count ?? 0), exact: true };
+    return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
   }
 
   /**
@@ -565,6 +576,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    */
   async fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
     if (window.order === null) return this.#fetchOffset(window);
+    if (this.#slice !== null) refuseKeysetOnSlice(this.description);
     const shared = this.#shared;
     const order = window.order;
     const bound = window.after;
@@ -622,7 +634,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     }));
   }
 
-  async #fetchOffset(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
+  async #fetchOffset(spec: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
+    const inSlice = sliceWindow(this.#slice, spec.offset, spec.limit);
+    if (inSlice === null) return [];
+    const window = { ...spec, ...inSlice };
     const shared = this.#shared;
     // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
     let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(this.#node));
