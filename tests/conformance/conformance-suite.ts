@@ -34,7 +34,11 @@ export interface ConformanceBackend {
    * The rows ordered by `id`, then sliced the backend's native way (Django's
    * `qs.order_by('id')[offset:offset + limit]`; Kysely: the builder's own `.limit()`/`.offset()`).
    */
-  sliced(key: string, dataset: Dataset, slice: { limit: number; offset?: number }): Promise<OrderedQuery<Row>>;
+  sliced(
+    key: string,
+    dataset: Dataset,
+    slice: { limit: number; offset?: number },
+  ): Promise<OrderedQuery<Row>>;
   /** Whether a query without ORDER BY is unordered (arrays never are). */
   readonly canBeUnordered: boolean;
   close(): Promise<void>;
@@ -48,10 +52,9 @@ export function memoryBackend(): ConformanceBackend {
     query: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id' }),
     orderedById: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id', ordering: 'id' }),
     sliced: async (_key, dataset, { limit, offset = 0 }) =>
-      fromArray(
-        [...dataset.rows].sort((a, b) => Number(a.id) - Number(b.id)).slice(offset, offset + limit),
-        { uniqueKey: 'id' },
-      ),
+      fromArray([...dataset.rows].sort((a, b) => Number(a.id) - Number(b.id)).slice(offset, offset + limit), {
+        uniqueKey: 'id',
+      }),
     close: async () => {},
   };
 }

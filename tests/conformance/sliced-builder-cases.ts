@@ -68,9 +68,7 @@ export function slicedBuilderCases(name: string, open: () => Promise<Conformance
     const query = await backend.sliced('slice20', dataset, { limit: 5, offset: 17 });
     const view = new ListView<Row>({ queryset: query, paginationClass: null });
     const answer = await view.dispatch(new ApiRequest({ url: ORIGIN }));
-    expect((JSON.parse(String(answer.data)) as Row[]).map((row) => Number(row.id))).toEqual(
-      at(17, 18, 19),
-    );
+    expect((JSON.parse(String(answer.data)) as Row[]).map((row) => Number(row.id))).toEqual(at(17, 18, 19));
   });
 
   it(`[${name}] cursor pagination over a sliced builder is refused, naming the fix`, async () => {

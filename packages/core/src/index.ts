@@ -1,4 +1,11 @@
-export { ApiError, ConfigurationError, NotAcceptable, NotFound, ValidationError } from './errors.js';
+export {
+  ApiError,
+  ConfigurationError,
+  type FieldErrors,
+  NotAcceptable,
+  NotFound,
+  ValidationError,
+} from './errors.js';
 export {
   escapeHtml,
   type HtmlTemplate,
@@ -8,7 +15,7 @@ export {
   previousNextTemplate,
 } from './html/pagination-html.js';
 export type { FromHttpInit, NodeRequestLike } from './http/api-request.js';
-export { ApiRequest, type ApiRequestInit, type RouteParams } from './http/api-request.js';
+export { ApiRequest, type ApiRequestInit, type BodySource, type RouteParams } from './http/api-request.js';
 export { ApiResponse, jsonReplacer } from './http/api-response.js';
 export {
   answerRequest,
@@ -165,12 +172,23 @@ export { URLPathVersioning } from './versioning/url-path-versioning.js';
 export {
   ApiView,
   type ApiViewOptions,
-  type ViewMetadata,
   apiView,
   MethodNotAllowed,
   toApiResponse,
   type ViewFunction,
+  type ViewMetadata,
 } from './views/api-view.js';
+export {
+  type ActionMap,
+  GenericViewSet,
+  ModelViewSet,
+  ReadOnlyModelViewSet,
+  VIEW_SET_ACTIONS,
+  type ViewSetAction,
+  type ViewSetOptions,
+  type WriteContext,
+  type WriteValues,
+} from './views/generic-view-set.js';
 export {
   ListView,
   type ListViewOptions,
@@ -183,3 +201,11 @@ export {
   OrderingFilter,
   type OrderingFilterOptions,
 } from './views/ordering-filter.js';
+export { ParseError, PayloadTooLarge, readRequestData, UnsupportedMediaType } from './views/request-data.js';
+export {
+  DefaultRouter,
+  type DefaultRouterOptions,
+  type RegisterOptions,
+  SimpleRouter,
+  type ViewSetClass,
+} from './views/routers.js';

@@ -111,7 +111,12 @@ describe('unknown ordering fields (issue 12)', () => {
       /memory adapter: unknown field "nope"/,
     );
     await expect(
-      query.fetch({ order: [{ field: 'nope', direction: 'asc', nulls: 'last' }], after: null, offset: 0, limit: 2 }),
+      query.fetch({
+        order: [{ field: 'nope', direction: 'asc', nulls: 'last' }],
+        after: null,
+        offset: 0,
+        limit: 2,
+      }),
     ).rejects.toThrow(/unknown field "nope"/);
     expect(() => fromArray(rows, { ordering: '-missing' })).toThrow(/unknown field "missing"/);
   });

@@ -108,6 +108,23 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
     }));
   }
 
+  /**
+   * The first row (in the query's order) whose field, written as text, is `value`: `'7'` finds
+   * `7` and `7n`, dates match their ISO form. A field no row has fails as in `orderBy`.
+   *
+   * @example
+   * await fromArray(rows).find('id', '7')
+   */
+  async find(field: string, value: string): Promise<Row | null> {
+    this.#checkFields([{ field }]);
+    for (const entry of this.#entries) {
+      const held = this.#getField(entry.row, field);
+      const text = held instanceof Date ? held.toISOString() : held;
+      if (text !== null && text !== undefined && String(text) === value) return entry.row;
+    }
+    return null;
+  }
+
   #value(term: Pick<KeyTerm, 'field' | 'unique'>, entry: Entry<Row>): PositionValue {
     if (term.unique && this.#keyField === null) return entry.index;
     return asPositionValue(this.#getField(entry.row, term.field), term.field);

@@ -84,6 +84,7 @@ export async function answerRequest(
       headers: incoming.headers,
       params: match.params,
       namespace: match.namespace,
+      body: () => incoming.text(),
     });
     request.routes = options.routes;
     return withSchemeVary(toApiResponse(await match.handler(request)), request);
