@@ -189,6 +189,13 @@ export class SimpleRouter {
 export interface DefaultRouterOptions extends ApiViewOptions {
   /** Name of the root route. @default 'api-root' */
   readonly rootName?: string;
+  /**
+   * More links of the root, after the registered lists: body key to route name, reversed with
+   * the request like the lists. @default {}
+   * @example
+   * { articles_feed: 'article-feed', openapi: 'openapi' }
+   */
+  readonly rootLinks?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -209,10 +216,13 @@ export class DefaultRouter extends SimpleRouter {
   }
 
   override addTo(routes: Routes, prefix = ''): Routes {
-    const { rootName = 'api-root', ...viewOptions } = this.#options;
-    const entries = this.registry
-      .filter(({ viewSet }) => routedActions(viewSet).has('list'))
-      .map(({ prefix: path, basename }) => [path, `${basename}-list`] as const);
+    const { rootName = 'api-root', rootLinks = {}, ...viewOptions } = this.#options;
+    const entries = [
+      ...this.registry
+        .filter(({ viewSet }) => routedActions(viewSet).has('list'))
+        .map(({ prefix: path, basename }) => [path, `${basename}-list`] as const),
+      ...Object.entries(rootLinks),
+    ];
     class ApiRoot extends ApiView {
       override get(request: ApiRequest): Record<string, string> {
         const body: Record<string, string> = {};
