@@ -90,3 +90,22 @@ describe('Vary on every negotiated answer', () => {
     expect(accepted.headers.get('vary')).toBe('Accept');
   });
 });
+
+describe('the browsable page', () => {
+  it('links the http(s) URLs of the data, escaped, and nothing else', async () => {
+    const { browsableHtmlRenderer } = await import('@pagewise/core');
+    const html = browsableHtmlRenderer.render(
+      {
+        next: 'http://testserver/?a=1&page=2',
+        evil: 'javascript:alert(1)',
+        quoted: 'http://x/"><script>',
+      },
+      { request: null, status: 200, acceptedMediaType: 'text/html' },
+    );
+    expect(html).toContain(
+      '&quot;<a href="http://testserver/?a=1&amp;page=2" rel="nofollow">http://testserver/?a=1&amp;page=2</a>&quot;',
+    );
+    expect(html).not.toContain('href="javascript');
+    expect(html).not.toContain('<script>');
+  });
+});

@@ -210,13 +210,15 @@ export async function createDemoApp({
     override title = 'Authors';
     override paginationClass = null;
     override queryset = () => fromKysely(db.selectFrom('authors').selectAll().orderBy('id'), { db });
-    override serializer = (row: AuthorRow, { request }: { request: ApiRequest }) => serializeAuthor(row, request);
+    override serializer = (row: AuthorRow, { request }: { request: ApiRequest }) =>
+      serializeAuthor(row, request);
     override writableFields = ['name', 'email'];
     override validate = validateAuthor;
 
     override initial(request: ApiRequest): void {
       super.initial(request);
-      if (!SAFE_METHODS.has(request.method) && !hasWriteToken(request, writeToken)) throw new PermissionDenied();
+      if (!SAFE_METHODS.has(request.method) && !hasWriteToken(request, writeToken))
+        throw new PermissionDenied();
     }
 
     override async create(request: ApiRequest) {
@@ -270,7 +272,11 @@ export async function createDemoApp({
         'article-offset-list',
         withDatabaseErrors(listArticles(Offsets, 'Articles by offset')),
       )
-      .add(`${prefix}/articles/feed/`, 'article-feed', withDatabaseErrors(listArticles(Feed, 'Article feed')));
+      .add(
+        `${prefix}/articles/feed/`,
+        'article-feed',
+        withDatabaseErrors(listArticles(Feed, 'Article feed')),
+      );
     for (const route of router.routes.routes) {
       routes.add(`${prefix}${route.pattern}`, route.name, withDatabaseErrors(route.handler!));
     }

@@ -33,7 +33,13 @@ function trace(url: string): Promise<{ status: number; allow: string | undefined
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const req = httpRequest(
-      { host: '127.0.0.1', port: target.port, path: target.pathname, method: 'TRACE', headers: { host: 'localhost' } },
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path: target.pathname,
+        method: 'TRACE',
+        headers: { host: 'localhost' },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow }));
@@ -98,7 +104,9 @@ describe.each(demoDatabases())('demo viewsets on $name', (database) => {
   });
 
   test('articles: retrieve through the viewset, 404 for absent or ill-typed ids, 405 for writes', async () => {
-    const first = (await call(`${demo.base}/v1/articles/?page_size=1`)).body as { results: Array<{ id: number }> };
+    const first = (await call(`${demo.base}/v1/articles/?page_size=1`)).body as {
+      results: Array<{ id: number }>;
+    };
     const id = first.results[0]!.id;
     expect(await call(`${demo.base}/v1/articles/${id}/`)).toMatchObject({ status: 200, body: { id } });
     for (const value of ['0', 'abc', '2147483648', '99999999999999999999999']) {
@@ -165,7 +173,10 @@ describe.each(demoDatabases())('demo viewsets on $name', (database) => {
       headers: auth,
       body: { name: 'B. Liskov' },
     });
-    expect(patched).toMatchObject({ status: 200, body: { id: author.id, name: 'B. Liskov', email: 'barbara@example.org' } });
+    expect(patched).toMatchObject({
+      status: 200,
+      body: { id: author.id, name: 'B. Liskov', email: 'barbara@example.org' },
+    });
     const put = await call(`${demo.base}/v1/authors/${author.id}/`, {
       method: 'PUT',
       headers: auth,
@@ -175,7 +186,10 @@ describe.each(demoDatabases())('demo viewsets on $name', (database) => {
     expect((await call(`${demo.base}/v1/authors/${author.id}/`)).body).toMatchObject({ name: 'Barbara' });
 
     const withArticles = await call(`${demo.base}/v1/authors/1/`, { method: 'DELETE', headers: auth });
-    expect(withArticles).toMatchObject({ status: 409, body: { detail: 'This author has articles; delete them first.' } });
+    expect(withArticles).toMatchObject({
+      status: 409,
+      body: { detail: 'This author has articles; delete them first.' },
+    });
     const gone = await call(`${demo.base}/v1/authors/${author.id}/`, { method: 'DELETE', headers: auth });
     expect(gone.status).toBe(204);
     expect(await call(`${demo.base}/v1/authors/${author.id}/`)).toMatchObject({ status: 404 });
