@@ -87,6 +87,13 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'dict' : typeof value;
 }
 
+/** What `actions` needs of a viewset instance, whatever its row type. */
+interface RoutableViewSet {
+  actionMap: ActionMap;
+  configure(options: object): RoutableViewSet;
+  dispatch(request: ApiRequest): Promise<ApiResponse>;
+}
+
 /**
  * DRF's `GenericViewSet`: the machinery of `ListView` (queryset, filters, pagination,
  * serializer, versioning, negotiation) plus a lookup by `lookupField` for detail actions, with
@@ -130,7 +137,7 @@ export class GenericViewSet<Row = unknown> extends ListView<Row> {
    * @example
    * routes.add('/authors/', 'author-list', AuthorViewSet.actions({ get: 'list', post: 'create' }));
    */
-  static actions<V extends GenericViewSet<never>, O>(
+  static actions<V extends RoutableViewSet, O>(
     this: new (
       options?: O,
     ) => V,
