@@ -138,12 +138,15 @@ export class ApiView {
 
   /** Methods this view answers, for `Allow`: its handlers, `HEAD` with `GET`, and `OPTIONS`. */
   allowedMethods(): string[] {
-    const methods = HTTP_METHODS.filter((name) => typeof this[name] === 'function').map((name) =>
-      name.toUpperCase(),
-    );
+    const methods = this.handledMethods();
     if (methods.includes('GET')) methods.push('HEAD');
     methods.push('OPTIONS');
     return methods;
+  }
+
+  /** The methods with a handler, upper case (`HEAD` and `OPTIONS` come with every view). */
+  handledMethods(): string[] {
+    return HTTP_METHODS.filter((name) => typeof this[name] === 'function').map((name) => name.toUpperCase());
   }
 
   /** The heading of the browsable page and the `name` of OPTIONS. */

@@ -152,11 +152,9 @@ export class GenericViewSet<Row = unknown> extends ListView<Row> {
     };
   }
 
-  override allowedMethods(): string[] {
-    const methods = Object.keys(this.actionMap).map((method) => method.toUpperCase());
-    if (methods.includes('GET')) methods.push('HEAD');
-    methods.push('OPTIONS');
-    return methods;
+  /** The methods of the route's action map. */
+  override handledMethods(): string[] {
+    return Object.keys(this.actionMap).map((method) => method.toUpperCase());
   }
 
   override async handle(request: ApiRequest): Promise<unknown> {
