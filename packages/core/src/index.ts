@@ -41,7 +41,7 @@ export {
 } from './http/fastify-plugin.js';
 export { createFetchHandler, createHonoHandler, type HonoContextLike } from './http/fetch-handler.js';
 export { createNodeHandler, type NodeResponseLike, writeNodeResponse } from './http/node-handler.js';
-export { parsePythonInt, positiveInt, positiveIntOr } from './http/positive-int.js';
+export { parsePythonBigInt, parsePythonInt, positiveInt, positiveIntOr } from './http/positive-int.js';
 export { QueryParams } from './http/query-params.js';
 export {
   compareCodePoints,
