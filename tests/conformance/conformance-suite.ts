@@ -48,6 +48,15 @@ export interface ConformanceBackend {
   query(key: string, dataset: Dataset): Promise<OrderedQuery<Row>>;
   /** A query whose own ordering is `id` ascending, set the backend's native way. */
   orderedById(key: string, dataset: Dataset): Promise<OrderedQuery<Row>>;
+  /**
+   * The rows ordered by `id`, then sliced the backend's native way (Django's
+   * `qs.order_by('id')[offset:offset + limit]`; Kysely: the builder's own `.limit()`/`.offset()`).
+   */
+  sliced(
+    key: string,
+    dataset: Dataset,
+    slice: { limit: number; offset?: number },
+  ): Promise<OrderedQuery<Row>>;
   /** Whether a query without ORDER BY is unordered (arrays never are). */
   readonly canBeUnordered: boolean;
   close(): Promise<void>;
@@ -60,6 +69,10 @@ export function memoryBackend(): ConformanceBackend {
     canBeUnordered: false,
     query: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id' }),
     orderedById: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id', ordering: 'id' }),
+    sliced: async (_key, dataset, { limit, offset = 0 }) =>
+      fromArray([...dataset.rows].sort((a, b) => Number(a.id) - Number(b.id)).slice(offset, offset + limit), {
+        uniqueKey: 'id',
+      }),
     close: async () => {},
   };
 }
@@ -85,6 +98,14 @@ export function sqlBackend(database: TestDatabase, prefix: string): ConformanceB
           .orderBy('id'),
         { db: database.db },
       ),
+    sliced: async (key, dataset, { limit, offset }) => {
+      const builder = database.db
+        .selectFrom(await load(key, dataset))
+        .selectAll()
+        .orderBy('id')
+        .limit(limit);
+      return fromKysely(offset === undefined ? builder : builder.offset(offset), { db: database.db });
+    },
     close: async () => {
       for (const table of loaded.keys()) await dropTable(database, table);
       await database.close();

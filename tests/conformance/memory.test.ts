@@ -1,6 +1,10 @@
 import { describe } from 'vitest';
 import { conformanceCases, memoryBackend } from './conformance-suite.js';
+import { slicedBuilderCases } from './sliced-builder-cases.js';
+import { viewsetCases } from './viewset-cases.js';
 
 describe('[memory] conformance', () => {
   conformanceCases('memory', async () => memoryBackend());
+  slicedBuilderCases('memory', async () => memoryBackend());
+  viewsetCases('memory', async () => memoryBackend());
 });

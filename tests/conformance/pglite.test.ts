@@ -1,8 +1,14 @@
 import { databaseTarget, describeDatabase, tableName } from '../support/databases.js';
 import { conformanceCases, sqlBackend } from './conformance-suite.js';
+import { slicedBuilderCases } from './sliced-builder-cases.js';
+import { viewsetCases } from './viewset-cases.js';
 
 const target = databaseTarget('pglite');
 
 describeDatabase(target, 'conformance', () => {
   conformanceCases(target.name, async () => sqlBackend(await target.open(), tableName('pw_conf_pglite')));
+  slicedBuilderCases(target.name, async () =>
+    sqlBackend(await target.open(), tableName('pw_conf_pglite_slice')),
+  );
+  viewsetCases(target.name, async () => sqlBackend(await target.open(), tableName('pw_conf_pglite_vs')));
 });

@@ -412,3 +412,20 @@ describe('limit/offset html', () => {
     expect(html).not.toMatch(/&(?!amp;|hellip;|laquo;|raquo;)/);
   });
 });
+
+describe('exact integers in links (issue 12)', () => {
+  it('an unclamped huge limit is echoed exactly, as DRF keeps Python ints', async () => {
+    const pagination = new LimitOffsetPagination({ defaultLimit: 10 });
+    const rows = await pagination.paginateQueryset(query(), get('/?limit=99999999999999999999999&offset=5'));
+    expect(rows).toEqual(range(6, 101));
+    expect(pagination.getNextLink()).toBeNull();
+    expect(pagination.getPreviousLink()).toBe('http://testserver/?limit=99999999999999999999999');
+  });
+
+  it('a huge offset is echoed exactly in the previous link', async () => {
+    const pagination = new LimitOffsetPagination({ defaultLimit: 10 });
+    const rows = await pagination.paginateQueryset(query(), get('/?limit=5&offset=100000000000000000000'));
+    expect(rows).toEqual([]);
+    expect(pagination.getPreviousLink()).toBe('http://testserver/?limit=5&offset=99999999999999999995');
+  });
+});

@@ -85,7 +85,7 @@ describeBindings('list views', (binding) => {
     it('an unhandled method is 405 with Allow', async () => {
       const answer = await json('/api/all/articles/', { method: 'POST' });
       expect(answer).toMatchObject({ status: 405, body: { detail: 'Method "POST" not allowed.' } });
-      expect(answer.headers.get('allow')).toBe('GET, HEAD');
+      expect(answer.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     });
   });
 

@@ -1,18 +1,24 @@
+import { timingSafeEqual } from 'node:crypto';
 import {
   ApiError,
   type ApiRequest,
   ApiSettings,
-  ApiView,
+  apiView,
   CursorPagination,
+  DefaultRouter,
+  jsonRenderer,
   LimitOffsetPagination,
   ListView,
+  ModelViewSet,
   NotFound,
   type OpenApiVersion,
   OrderingFilter,
   PageNumberPagination,
+  ReadOnlyModelViewSet,
   type RouteHandler,
   Routes,
-  reverse,
+  ValidationError,
+  type WriteValues,
 } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import type { Kysely } from 'kysely';
@@ -43,6 +49,53 @@ export class ArticleFeed extends CursorPagination {
   override maxPageSize = 100;
 }
 
+/** 403, DRF's `PermissionDenied`. */
+export class PermissionDenied extends ApiError {
+  constructor(detail = 'You do not have permission to perform this action.') {
+    super(detail, { status: 403, code: 'permission_denied' });
+  }
+}
+
+/** 409 for a write the data's relations refuse. */
+export class Conflict extends ApiError {
+  constructor(detail: string) {
+    super(detail, { status: 409, code: 'conflict' });
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether the request carries `Authorization: Token <token>`, compared in constant time. */
+export function hasWriteToken(request: ApiRequest, token: string | null): boolean {
+  const match = /^Token\s+(\S+)$/.exec(request.headers.get('authorization') ?? '');
+  if (token === null || token === '' || !match) return false;
+  const given = Buffer.from(match[1]!);
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** DRF's `CharField` / `EmailField` checks for an author's fields, with its messages. */
+export function validateAuthor(values: WriteValues): WriteValues {
+  const errors: Record<string, string[]> = {};
+  const text = (field: string, max: number): string | undefined => {
+    const value = values[field];
+    if (value === undefined) return undefined;
+    if (value === null) errors[field] = ['This field may not be null.'];
+    else if (typeof value !== 'string') errors[field] = ['Not a valid string.'];
+    else if (value.trim() === '') errors[field] = ['This field may not be blank.'];
+    else if (value.length > max) errors[field] = [`Ensure this field has no more than ${max} characters.`];
+    else return value.trim();
+    return undefined;
+  };
+  const name = text('name', 100);
+  const email = text('email', 254);
+  if (email !== undefined && !EMAIL.test(email)) errors.email = ['Enter a valid email address.'];
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return { ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) };
+}
+
 /** 503 for a request the database could not answer (connection lost, server restarting). */
 export class ServiceUnavailable extends ApiError {
   constructor(detail = 'The database is unavailable; try again shortly.') {
@@ -69,6 +122,11 @@ export interface DemoAppOptions {
   readonly cursorSecret?: string | null;
   /** Deepest offset the offset-based endpoints serve. @default null (no cap) */
   readonly maxOffset?: number | null;
+  /**
+   * The token author writes need (`Authorization: Token <token>`); `null` makes every write 403.
+   * @default null
+   */
+  readonly writeToken?: string | null;
 }
 
 /** The demo API: its route table and settings, ready for any binding. */
@@ -87,6 +145,7 @@ export async function createDemoApp({
   versioning = 'path',
   cursorSecret = null,
   maxOffset = null,
+  writeToken = null,
 }: DemoAppOptions): Promise<DemoApp> {
   const Pages = class extends ArticlePages {
     override maxOffset = maxOffset;
@@ -131,41 +190,71 @@ export async function createDemoApp({
         : {}),
     });
 
-  class ArticleDetail extends ApiView {
+  class ArticleViewSet extends ReadOnlyModelViewSet<ArticleRow> {
     override settings = settings;
-    override title = 'Article';
-    override async get(request: ApiRequest) {
-      const id = Number(request.params.id);
-      const article = await db.selectFrom('articles').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!article) throw new NotFound('No article with that id.');
-      return serializeArticle(article, request, authors);
+    override title = 'Articles';
+    override queryset = articleQuery;
+    override serializer = serializer;
+    override paginationClass = Pages;
+  }
+
+  const refreshAuthors = async () => {
+    const rows = await db.selectFrom('authors').selectAll().orderBy('id').execute();
+    authors.clear();
+    for (const author of rows) authors.set(author.id, author);
+  };
+
+  /** Authors, writable with `Authorization: Token <DEMO_WRITE_TOKEN>`; reads are public. */
+  class AuthorViewSet extends ModelViewSet<AuthorRow> {
+    override settings = settings;
+    override title = 'Authors';
+    override paginationClass = null;
+    override queryset = () => fromKysely(db.selectFrom('authors').selectAll().orderBy('id'), { db });
+    override serializer = (row: AuthorRow, { request }: { request: ApiRequest }) =>
+      serializeAuthor(row, request);
+    override writableFields = ['name', 'email'];
+    override validate = validateAuthor;
+
+    override initial(request: ApiRequest): void {
+      super.initial(request);
+      if (!SAFE_METHODS.has(request.method) && !hasWriteToken(request, writeToken))
+        throw new PermissionDenied();
+    }
+
+    override async create(request: ApiRequest) {
+      const response = await super.create(request);
+      await refreshAuthors();
+      return response;
+    }
+
+    override async update(request: ApiRequest, partial = false) {
+      const response = await super.update(request, partial);
+      await refreshAuthors();
+      return response;
+    }
+
+    override async destroy(request: ApiRequest) {
+      const author = await this.getObject(request);
+      const used = await db
+        .selectFrom('articles')
+        .select('id')
+        .where('author_id', '=', author.id)
+        .limit(1)
+        .executeTakeFirst();
+      if (used) throw new Conflict('This author has articles; delete them first.');
+      const response = await super.destroy(request);
+      await refreshAuthors();
+      return response;
     }
   }
 
-  class AuthorDetail extends ApiView {
-    override settings = settings;
-    override title = 'Author';
-    override get(request: ApiRequest) {
-      const author = authors.get(Number(request.params.id));
-      if (!author) throw new NotFound('No author with that id.');
-      return serializeAuthor(author, request);
-    }
-  }
-
-  class Root extends ApiView {
-    override settings = settings;
-    override title = 'Pagewise demo API';
-    override get(request: ApiRequest) {
-      const link = (name: string) => reverse(name, { request });
-      return {
-        articles: link('article-list'),
-        articles_offset: link('article-offset-list'),
-        articles_feed: link('article-feed'),
-        authors: link('author-list'),
-        openapi: request.buildAbsoluteUri('/openapi.json'),
-      };
-    }
-  }
+  const router = new DefaultRouter({
+    settings,
+    title: 'Pagewise demo API',
+    rootLinks: { articles_offset: 'article-offset-list', articles_feed: 'article-feed', openapi: 'openapi' },
+  })
+    .register('articles', ArticleViewSet, { basename: 'article' })
+    .register('authors', AuthorViewSet, { basename: 'author' });
 
   const paginators = { pages: new Pages(), offsets: new Offsets(), feed: new Feed() };
   const openapi = (request: ApiRequest) => {
@@ -175,33 +264,29 @@ export async function createDemoApp({
     return demoOpenApi(versioning, paginators, (asked ?? '3.1') as OpenApiVersion);
   };
 
-  const declare = (routes: Routes, prefix: string) =>
+  // The offset and feed lists come first: the articles detail route would take "offset" for an id.
+  const declare = (routes: Routes, prefix: string) => {
     routes
-      .add(`${prefix}/`, 'api-root', withDatabaseErrors(Root.asView()))
-      .add(`${prefix}/articles/`, 'article-list', withDatabaseErrors(listArticles(Pages, 'Articles')))
       .add(
         `${prefix}/articles/offset/`,
         'article-offset-list',
         withDatabaseErrors(listArticles(Offsets, 'Articles by offset')),
       )
-      .add(`${prefix}/articles/feed/`, 'article-feed', withDatabaseErrors(listArticles(Feed, 'Article feed')))
-      .add(`${prefix}/articles/:id(\\d+)/`, 'article-detail', withDatabaseErrors(ArticleDetail.asView()))
       .add(
-        `${prefix}/authors/`,
-        'author-list',
-        withDatabaseErrors(
-          ListView.asView({
-            settings,
-            title: 'Authors',
-            paginationClass: null,
-            queryset: () => fromKysely(db.selectFrom('authors').selectAll().orderBy('id'), { db }),
-            serializer: (row, { request }) => serializeAuthor(row, request),
-          }),
-        ),
-      )
-      .add(`${prefix}/authors/:id(\\d+)/`, 'author-detail', withDatabaseErrors(AuthorDetail.asView()));
+        `${prefix}/articles/feed/`,
+        'article-feed',
+        withDatabaseErrors(listArticles(Feed, 'Article feed')),
+      );
+    for (const route of router.routes.routes) {
+      routes.add(`${prefix}${route.pattern}`, route.name, withDatabaseErrors(route.handler!));
+    }
+  };
 
-  const routes = new Routes().add('/openapi.json', 'openapi', openapi);
+  const routes = new Routes().add(
+    '/openapi.json',
+    'openapi',
+    apiView(openapi, { renderers: [jsonRenderer], versioningClass: null, title: 'OpenAPI document' }),
+  );
   if (versioning === 'path') declare(routes, '/:version');
   else if (versioning === 'namespace') {
     routes.include('/v1', 'v1', (v1) => declare(v1, '')).include('/v2', 'v2', (v2) => declare(v2, ''));

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     versioning,
     cursorSecret: process.env.CURSOR_SECRET ?? null,
     maxOffset: process.env.MAX_OFFSET ? Number(process.env.MAX_OFFSET) : null,
+    writeToken: process.env.DEMO_WRITE_TOKEN || null,
   });
   const hono = new Hono();
   hono.all(

@@ -73,6 +73,32 @@ describe.skipIf(!available)('browsable demo in headless Chromium', () => {
     expect(await idsOnPage(page)).toEqual(second);
   });
 
+  test('API root: lists every list of the version as a link that opens it', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${demo.base}/v2/`);
+    expect(await page.title()).toBe('Pagewise demo API');
+    const root = JSON.parse((await page.locator('pre.response-body').textContent()) ?? '') as Record<
+      string,
+      string
+    >;
+    expect(root).toMatchObject({
+      articles: `${demo.base}/v2/articles/`,
+      authors: `${demo.base}/v2/authors/`,
+      articles_feed: `${demo.base}/v2/articles/feed/`,
+    });
+    await page.getByRole('link', { name: `${demo.base}/v2/authors/`, exact: true }).click();
+    await page.waitForURL(`${demo.base}/v2/authors/`);
+    expect(await page.title()).toBe('Authors');
+    const authors = JSON.parse((await page.locator('pre.response-body').textContent()) ?? '') as Array<{
+      url: string;
+      displayName: string;
+    }>;
+    expect(authors.length).toBeGreaterThan(0);
+    await page.getByRole('link', { name: authors[0]!.url, exact: true }).click();
+    await page.waitForURL(authors[0]!.url);
+    expect(await page.locator('pre.response-body').textContent()).toContain(authors[0]!.displayName);
+  });
+
   test('cursor feed: next and previous controls walk the feed', async () => {
     const page = await browser.newPage();
     await page.goto(`${demo.base}/v2/articles/feed/`);

@@ -29,13 +29,19 @@ export class ApiError extends Error {
   readonly code: string;
   /** Human-readable message, sent as `detail`. */
   readonly detail: string;
+  /**
+   * Request headers the answer depends on, merged into `Vary` wherever the error is answered
+   * (a refused `Accept` version varies on `Accept` even when no view set a scheme). @default []
+   */
+  readonly vary: readonly string[];
 
-  constructor(detail: string, options: { status?: number; code?: string } = {}) {
+  constructor(detail: string, options: { status?: number; code?: string; vary?: readonly string[] } = {}) {
     super(detail);
     this.name = new.target.name;
     this.status = options.status ?? 500;
     this.code = options.code ?? 'error';
     this.detail = detail;
+    this.vary = Object.freeze([...(options.vary ?? [])]);
   }
 
   /** Brand for `isApiError`, shared by every subclass. */
@@ -44,7 +50,7 @@ export class ApiError extends Error {
   }
 
   /** The JSON body DRF sends for this error. */
-  toJSON(): { detail: string } {
+  toJSON(): Readonly<Record<string, unknown>> {
     return { detail: this.detail };
   }
 }
@@ -64,18 +70,44 @@ export class NotFound extends ApiError {
  * @example throw new NotAcceptable('Invalid version in "Accept" header.');
  */
 export class NotAcceptable extends ApiError {
-  constructor(detail = 'Could not satisfy the request Accept header.') {
-    super(detail, { status: 406, code: 'not_acceptable' });
+  constructor(
+    detail = 'Could not satisfy the request Accept header.',
+    options: { vary?: readonly string[] } = {},
+  ) {
+    super(detail, { status: 406, code: 'not_acceptable', vary: options.vary ?? ['Accept'] });
   }
 }
 
 /**
- * 400. Bad input that is not a lookup failure, such as an untrusted `Host`.
- * @example throw new ValidationError('Invalid HTTP_HOST header.');
+ * Field errors as DRF answers them: each field's messages, `non_field_errors` for the whole input.
+ * @example
+ * { name: ['This field is required.'] }
+ */
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * 400. Bad input that is not a lookup failure, such as an untrusted `Host`. Given field errors,
+ * the body is those errors, as DRF's serializer validation answers.
+ * @example
+ * throw new ValidationError('Invalid HTTP_HOST header.');
+ * throw new ValidationError({ name: ['This field is required.'] }); // body: { "name": [...] }
  */
 export class ValidationError extends ApiError {
-  constructor(detail = 'Invalid input.', code = 'invalid') {
-    super(detail, { status: 400, code });
+  /** The field errors, `null` for a plain `detail`. */
+  readonly fields: FieldErrors | null;
+
+  constructor(detail: string | FieldErrors = 'Invalid input.', code = 'invalid') {
+    super(typeof detail === 'string' ? detail : 'Invalid input.', { status: 400, code });
+    this.fields =
+      typeof detail === 'string'
+        ? null
+        : Object.freeze(
+            Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, Object.freeze([...v])])),
+          );
+  }
+
+  override toJSON(): Readonly<Record<string, unknown>> {
+    return this.fields ?? super.toJSON();
   }
 }
 

@@ -8,6 +8,7 @@ export * from './bindings/index.js';
 export {
   ApiError,
   ConfigurationError,
+  type FieldErrors,
   isApiError,
   isConfigurationError,
   NotAcceptable,

@@ -1,4 +1,5 @@
 import {
+  ConfigurationError,
   type CountResult,
   InvalidBoundError,
   type KeyTerm,
@@ -34,6 +35,13 @@ import {
   ValueListNode,
   ValueNode,
 } from 'kysely';
+import {
+  type BuilderSlice,
+  readSlice,
+  refuseKeysetOnSlice,
+  sliceCount,
+  sliceWindow,
+} from './builder-slice.js';
 import { toParameter, toPosition } from './column-codec.js';
 import {
   type CatalogRow,
@@ -44,6 +52,8 @@ import {
   type DialectName,
   dialectCapabilities,
 } from './dialect-capabilities.js';
+import { lookupParameter, lookupQuery } from './lookup-value.js';
+import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import {
   compileSegment,
   orderByItems,
@@ -427,6 +437,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   readonly #tables: readonly SourceTable[];
   /** Values of the query's own clauses, in the order of their base `Slot`s. */
   readonly #base: readonly unknown[];
+  /** The builder's own LIMIT/OFFSET, which pages stay inside. */
+  readonly #slice: BuilderSlice | null;
   #shape: ShapeCache | undefined;
 
   /** @internal use `fromKysely` */
@@ -445,6 +457,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     this.#shared = shared;
     this.#node = node;
     this.#base = base;
+    this.#slice = readSlice(node, base);
     this.uniqueKey = shared.uniqueKey;
     const items = node.orderBy?.items ?? [];
     this.ordered = items.length > 0;
@@ -472,6 +485,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * // select ... order by "created" desc
    */
   orderBy(terms: readonly OrderTerm[]): KyselyQuery<O> {
+    if (this.#slice !== null) {
+      throw new ConfigurationError(
+        `kysely adapter: cannot reorder ${this.description} once a slice has been taken (its own ` +
+          'LIMIT/OFFSET); order the builder before .limit()/.offset(), or drop the slice',
+      );
+    }
     const settled = terms.map(settleNulls);
     const exprs = settled.map((t) => this.#selection(t.field).expr);
     const items = orderByItems(settled, exprs, () => false, this.#shared.capabilities);
@@ -531,7 +550,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       }));
       const rows = await shared.run(explain, [], this.#base);
       const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
-      if (estimate !== null) return { value: estimate, exact: false };
+      if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
     }
     const counted = shared.template(this.#cache, 'count', () =>
       SelectQueryNode.cloneWithSelections(
@@ -546,7 +565,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       ),
     );
     const rows = await shared.run(counted, [], this.#base);
-    return { value: Number(rows[0]?.count ?? 0), exact: true };
+    return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
   }
 
   /**
@@ -565,6 +584,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    */
   async fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
     if (window.order === null) return this.#fetchOffset(window);
+    if (this.#slice !== null) refuseKeysetOnSlice(this.description);
     const shared = this.#shared;
     const order = window.order;
     const bound = window.after;
@@ -622,7 +642,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     }));
   }
 
-  async #fetchOffset(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
+  async #fetchOffset(spec: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
+    const inSlice = sliceWindow(this.#slice, spec.offset, spec.limit);
+    if (inSlice === null) return [];
+    const window = { ...spec, ...inSlice };
     const shared = this.#shared;
     // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
     let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(this.#node));
@@ -651,6 +674,80 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
     const rows = await shared.run(template, unlimited ? [] : [limit, window.offset], this.#base);
     return rows.map((row) => ({ row: row as O, position: [] }));
+  }
+
+  /**
+   * A row of the query whose `field` equals `value` (a path value, checked against the column's
+   * type first: `'abc'` for an integer column finds nothing and runs nothing).
+   *
+   * @example
+   * await query.find('id', '7')
+   * // select * from "articles" where "id" = $1 limit $2
+   */
+  async find(field: string, value: string): Promise<O | null> {
+    const parameter = await this.#lookupParameter(field, value);
+    if (parameter === undefined) return null;
+    const shared = this.#shared;
+    const template = shared.template(this.#cache, `find|${field}|${shared.planKey}`, () =>
+      lookupQuery(
+        this.#coreNode,
+        this.#slice === null ? null : this.#node,
+        this.#selection(field).expr,
+        rowKeyOf(field),
+      ),
+    );
+    const rows = await shared.run(template, [parameter, 1], this.#base);
+    return (rows[0] as O | undefined) ?? null;
+  }
+
+  /**
+   * Inserts into the builder's table (`fromKysely(builder, { db })` over one table) and answers
+   * the row as the query reads it.
+   *
+   * @example
+   * await query.insert({ name: 'Ada' })
+   * // insert into "authors" ("name") values ($1) returning "id"; then find('id', <new id>)
+   */
+  async insert(values: Readonly<Record<string, unknown>>): Promise<O> {
+    const key = this.uniqueKey ?? 'id';
+    const id = await insertRow(this.#writeTarget, rowKeyOf(key), values);
+    return (await this.find(key, String(id))) ?? ({ ...values, [rowKeyOf(key)]: id } as O);
+  }
+
+  /**
+   * Updates the builder's table where `field` equals `value`; answers the row re-read, or `null`.
+   *
+   * @example
+   * await query.update('id', '7', { name: 'Ada' }) // update "authors" set "name" = $1 where "id" = $2
+   */
+  async update(field: string, value: string, values: Readonly<Record<string, unknown>>): Promise<O | null> {
+    const parameter = await this.#lookupParameter(field, value);
+    if (parameter === undefined) return null;
+    await updateRows(this.#writeTarget, rowKeyOf(field), parameter, values);
+    const changed = values[rowKeyOf(field)];
+    return this.find(field, changed === undefined || changed === null ? value : String(changed));
+  }
+
+  /**
+   * Deletes from the builder's table where `field` equals `value`; answers how many rows went.
+   *
+   * @example
+   * await query.delete('id', '7') // delete from "authors" where "id" = $1
+   */
+  async delete(field: string, value: string): Promise<number> {
+    const parameter = await this.#lookupParameter(field, value);
+    return parameter === undefined ? 0 : deleteRows(this.#writeTarget, rowKeyOf(field), parameter);
+  }
+
+  get #writeTarget(): WriteTarget {
+    return { db: this.#shared.db, tables: this.#tables, description: this.description };
+  }
+
+  /** `value` as a parameter of `field`'s column, `undefined` when it cannot be of its type. */
+  async #lookupParameter(field: string, value: string): Promise<unknown | undefined> {
+    const { expr } = this.#selection(field);
+    const info = await this.#columnInfo(field, expr, false);
+    return lookupParameter(info, value, this.#shared.capabilities);
   }
 
   #strip(row: Row): Row {

@@ -103,3 +103,21 @@ describe('fromArray', () => {
     expect(ids(await base.fetch({ order: null, after: null, offset: 0, limit: 9 }))).toEqual([1, 2, 3, 4, 5]);
   });
 });
+
+describe('unknown ordering fields (issue 12)', () => {
+  test('fail with a clear error, as an unknown column fails on SQL, instead of sorting as NULL', async () => {
+    const query = fromArray(rows);
+    expect(() => query.orderBy([{ field: 'nope', direction: 'asc' }])).toThrow(
+      /memory adapter: unknown field "nope"/,
+    );
+    await expect(
+      query.fetch({
+        order: [{ field: 'nope', direction: 'asc', nulls: 'last' }],
+        after: null,
+        offset: 0,
+        limit: 2,
+      }),
+    ).rejects.toThrow(/unknown field "nope"/);
+    expect(() => fromArray(rows, { ordering: '-missing' })).toThrow(/unknown field "missing"/);
+  });
+});

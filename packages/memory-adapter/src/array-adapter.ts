@@ -83,6 +83,7 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
   }
 
   orderBy(terms: readonly OrderTerm[]): ArrayQuery<Row> {
+    this.#checkFields(terms);
     const sorted = this.#sort(terms.map(settleNulls));
     return new ArrayQuery(sorted, [...terms], this.#getField, this.#keyField);
   }
@@ -107,6 +108,23 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
     }));
   }
 
+  /**
+   * The first row (in the query's order) whose field, written as text, is `value`: `'7'` finds
+   * `7` and `7n`, dates match their ISO form. A field no row has fails as in `orderBy`.
+   *
+   * @example
+   * await fromArray(rows).find('id', '7')
+   */
+  async find(field: string, value: string): Promise<Row | null> {
+    this.#checkFields([{ field }]);
+    for (const entry of this.#entries) {
+      const held = this.#getField(entry.row, field);
+      const text = held instanceof Date ? held.toISOString() : held;
+      if (text !== null && text !== undefined && String(text) === value) return entry.row;
+    }
+    return null;
+  }
+
   #value(term: Pick<KeyTerm, 'field' | 'unique'>, entry: Entry<Row>): PositionValue {
     if (term.unique && this.#keyField === null) return entry.index;
     return asPositionValue(this.#getField(entry.row, term.field), term.field);
@@ -121,12 +139,33 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
     const signature = JSON.stringify(order);
     let sorted = this.#sorted.get(signature);
     if (!sorted) {
+      this.#checkFields(order);
       const keyed = this.#entries.map((entry) => ({ entry, key: this.#position(order, entry) }));
       keyed.sort((a, b) => comparePositions(order, a.key, b.key));
       sorted = keyed.map((k) => k.entry);
       this.#sorted.set(signature, sorted);
     }
     return sorted;
+  }
+
+  /**
+   * With the default field reader, a field no row has is a mistake that SQL reports as an unknown
+   * column; sorting it as NULL would answer pages in an order nobody asked for.
+   */
+  #checkFields(order: readonly Pick<KeyTerm, 'field' | 'unique'>[]): void {
+    if (this.#getField !== defaultGetField || this.#entries.length === 0) return;
+    for (const term of order) {
+      if (term.unique && this.#keyField === null) continue;
+      const known = this.#entries.some(
+        ({ row }) => row !== null && typeof row === 'object' && term.field in (row as object),
+      );
+      if (!known) {
+        throw new ConfigurationError(
+          `memory adapter: unknown field "${term.field}": no row has it (SQL fails the same way on ` +
+            'an unknown column); order by a field the rows hold, or pass getField to read computed ones',
+        );
+      }
+    }
   }
 
   /** Binary search for the first entry strictly after `bound`. */

@@ -81,12 +81,15 @@ export async function answerRequest(
       headers: incoming.headers,
       params: match.params,
       namespace: match.namespace,
+      body: () => incoming.text(),
     });
     request.routes = options.routes;
     return withSchemeVary(toApiResponse(await match.handler(request)), request);
   } catch (error) {
     if (isApiError(error)) {
-      return withSchemeVary(new ApiResponse(error.toJSON(), { status: error.status }), request);
+      const response = new ApiResponse(error.toJSON(), { status: error.status });
+      patchVaryHeaders(response.headers, error.vary ?? []);
+      return withSchemeVary(response, request);
     }
     (options.onError ?? logError)(error, request);
     return new ApiResponse({ detail: SERVER_ERROR_DETAIL }, { status: 500 });

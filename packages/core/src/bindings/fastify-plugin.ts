@@ -12,6 +12,8 @@ export type { BindingOptions, NodeRequestLike };
  */
 export interface FastifyRequestLike {
   readonly raw: NodeRequestLike;
+  /** What Fastify's content-type parser made of the body (it consumed the stream). */
+  readonly body?: unknown;
 }
 
 /**
@@ -49,7 +51,17 @@ export function createFastifyHandler(
   options: BindingOptions,
 ): (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike> {
   return async (request, reply) => {
-    const response = await answerRequest((init) => ApiRequest.fromNode(request.raw, init), options);
+    const body = request.body;
+    const response = await answerRequest(
+      (init) =>
+        ApiRequest.fromNode(
+          request.raw,
+          body === undefined
+            ? init
+            : { ...init, body: typeof body === 'string' ? body : JSON.stringify(body) },
+        ),
+      options,
+    );
     const wire = toWire(response!, (request.raw.method ?? 'GET').toUpperCase());
     reply.code(wire.status);
     reply.headers(headerRecord(wire.headers));

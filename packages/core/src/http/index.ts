@@ -3,13 +3,14 @@
 export {
   ApiRequest,
   type ApiRequestInit,
+  type BodySource,
   type FromHttpInit,
   type NodeRequestLike,
   type RouteParams,
 } from '../request/api-request.js';
 export { ApiResponse, jsonReplacer, toWire, type WireResponse } from '../request/api-response.js';
 export { type MediaType, mediaTypePrecedence, parseAccept, parseMediaType } from '../request/media-type.js';
-export { parsePythonInt, positiveInt, positiveIntOr } from '../request/positive-int.js';
+export { parsePythonBigInt, parsePythonInt, positiveInt, positiveIntOr } from '../request/positive-int.js';
 export { QueryParams } from '../request/query-params.js';
 export {
   compareCodePoints,

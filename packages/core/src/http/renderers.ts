@@ -92,6 +92,17 @@ const BROWSABLE_CSS = [
  * @example
  * browsableHtmlRenderer.render({ results: [] }, { request, status: 200, acceptedMediaType: 'text/html' })
  */
+/** JSON strings holding an absolute http(s) URL, in escaped text: their URL is already escaped. */
+const ESCAPED_URL_STRING = /&quot;(https?:\/\/(?:[^&\s<>]|&amp;)+)&quot;/g;
+
+/**
+ * Makes the URLs of the escaped JSON clickable, as DRF's `urlize_quoted_links` does, so an API
+ * root or a page's `next` can be followed in the browser. Only http(s) URLs become links.
+ */
+function linkUrls(escaped: string): string {
+  return escaped.replace(ESCAPED_URL_STRING, '&quot;<a href="$1" rel="nofollow">$1</a>&quot;');
+}
+
 export const browsableHtmlRenderer: Renderer = Object.freeze({
   mediaType: 'text/html',
   format: 'api',
@@ -117,7 +128,7 @@ export const browsableHtmlRenderer: Renderer = Object.freeze({
       `<h1>${title}</h1>`,
       `<p class="request-info"><code>${line}</code> <span class="response-info">HTTP ${context.status}</span></p>`,
       controls,
-      `<pre class="response-body">${escapeHtml(body)}</pre>`,
+      `<pre class="response-body">${linkUrls(escapeHtml(body))}</pre>`,
       controls,
       '</main></body></html>',
     ].join('\n');

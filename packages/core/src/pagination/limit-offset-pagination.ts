@@ -8,7 +8,7 @@ import {
 } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
-import { positiveIntOr } from '../request/positive-int.js';
+import { parsePythonBigInt, positiveIntOr } from '../request/positive-int.js';
 import { LinkTemplate, removeQueryParam, replaceQueryParam } from '../request/query-string.js';
 import type { PaginationView } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
@@ -47,6 +47,10 @@ export interface LimitOffsetPage<Row> extends PageSnapshot<Row, NumberedHtmlCont
   readonly limit: number;
   readonly offset: number;
   readonly url: string;
+  /** `limit` as the client sent it when that is beyond `Number.MAX_SAFE_INTEGER` (links echo it exactly). */
+  readonly exactLimit: bigint;
+  /** `offset`, exactly as well. */
+  readonly exactOffset: bigint;
   /** `url` parsed once, for the links. */
   readonly link: LinkTemplate;
   response<T>(data: T[]): ApiResponse<LimitOffsetPaginated<T>>;
@@ -55,6 +59,18 @@ export interface LimitOffsetPage<Row> extends PageSnapshot<Row, NumberedHtmlCont
 /** Ceiling division with true ceiling semantics for negative numerators, as DRF's `_divide_with_ceil`. */
 function divideWithCeil(a: number, b: number): number {
   return Math.ceil(a / b);
+}
+
+/**
+ * The client's integer exactly when parsing saturated it at `Number.MAX_SAFE_INTEGER`: DRF's
+ * links carry Python ints, so `?limit=99999999999999999999999` is echoed as sent, not rounded.
+ */
+function exactInteger(text: string | null, value: number): bigint {
+  if (value === Number.MAX_SAFE_INTEGER && text !== null) {
+    const exact = parsePythonBigInt(text);
+    if (exact !== null && exact > BigInt(value)) return exact;
+  }
+  return BigInt(value);
 }
 
 /**
@@ -112,12 +128,16 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
         ? []
         : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
     const url = request.buildAbsoluteUri();
+    const exactLimit = exactInteger(request.queryParams.get(this.limitQueryParam), limit);
+    const exactOffset = exactInteger(request.queryParams.get(this.offsetQueryParam), offset);
     return this.makePage({
       rows,
       count,
       limit,
       offset,
       url,
+      exactLimit,
+      exactOffset,
       link: new LinkTemplate(url),
     }) as LimitOffsetPage<Row>;
   }
@@ -127,29 +147,29 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
   }
 
   protected override nextLink({
-    offset,
-    limit,
+    exactOffset: offset,
+    exactLimit: limit,
     count,
     url,
   }: PageFields<LimitOffsetPage<unknown>>): string | null {
-    if (offset + limit >= count) return null;
+    if (offset + limit >= BigInt(count)) return null;
     return replaceQueryParam(
-      replaceQueryParam(url, this.limitQueryParam, limit),
+      replaceQueryParam(url, this.limitQueryParam, String(limit)),
       this.offsetQueryParam,
-      offset + limit,
+      String(offset + limit),
     );
   }
 
   protected override previousLink({
-    offset,
-    limit,
+    exactOffset: offset,
+    exactLimit: limit,
     url,
   }: PageFields<LimitOffsetPage<unknown>>): string | null {
-    if (offset <= 0) return null;
-    const withLimit = replaceQueryParam(url, this.limitQueryParam, limit);
-    return offset - limit <= 0
+    if (offset <= 0n) return null;
+    const withLimit = replaceQueryParam(url, this.limitQueryParam, String(limit));
+    return offset - limit <= 0n
       ? removeQueryParam(withLimit, this.offsetQueryParam)
-      : replaceQueryParam(withLimit, this.offsetQueryParam, offset - limit);
+      : replaceQueryParam(withLimit, this.offsetQueryParam, String(offset - limit));
   }
 
   protected override pageBody(

@@ -77,6 +77,28 @@ export interface OrderedQuery<Row> {
    * compared with the ordering fields (a tampered cursor), so paginators can answer 404.
    */
   fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<Row>>>;
+  /**
+   * The first row of the query whose `field` equals `value` (a path parameter, as text), or
+   * `null` when none does or when `value` cannot be of the field's type (then nothing runs: a
+   * viewset's `retrieve` answers 404 either way). Optional; viewsets' detail actions need it.
+   *
+   * @example
+   * await query.find('id', '7')
+   * // select * from "articles" where "id" = $1 limit $2
+   */
+  find?(field: string, value: string): Promise<Row | null>;
+  /**
+   * Inserts one row into the query's table and answers it as the query reads it. Optional;
+   * `ModelViewSet`'s default `create` uses it.
+   */
+  insert?(values: Readonly<Record<string, unknown>>): Promise<Row>;
+  /**
+   * Updates the rows whose `field` equals `value` and answers the first as the query reads it
+   * (`null` when none). Optional; `ModelViewSet`'s default `update` uses it.
+   */
+  update?(field: string, value: string, values: Readonly<Record<string, unknown>>): Promise<Row | null>;
+  /** Deletes the rows whose `field` equals `value`; answers how many. Optional; `destroy` uses it. */
+  delete?(field: string, value: string): Promise<number>;
 }
 
 /** Thrown by adapters when a keyset bound's values do not fit the ordering fields. */

@@ -5,6 +5,13 @@ import { type TrustedOriginOptions, trustedOrigin } from './trusted-origin.js';
 /** Route keyword arguments, such as `{ version: 'v1', id: '7' }`. */
 export type RouteParams = Readonly<Record<string, string | undefined>>;
 
+/**
+ * Where a request's body comes from: its text, or a function reading it once when a view asks.
+ * @example
+ * new ApiRequest({ url, method: 'POST', body: JSON.stringify({ name: 'Ada' }) })
+ */
+export type BodySource = string | (() => Promise<string>);
+
 /** What `new ApiRequest()` takes. */
 export interface ApiRequestInit {
   /** Absolute URL of the request (string or `URL`). */
@@ -17,6 +24,8 @@ export interface ApiRequestInit {
   params?: RouteParams;
   /** Namespace of the matched route, e.g. `'v1'` or `'v1:nested'`. */
   namespace?: string | null;
+  /** The body, read only when a view asks (`text()`). @default '' */
+  body?: BodySource | null;
 }
 
 /** What `ApiRequest.fromFetch` and `ApiRequest.fromNode` take besides the request. */
@@ -32,6 +41,11 @@ export interface FromHttpInit extends TrustedOriginOptions {
    * @default undefined (`fromNode`: the socket; `fromFetch`: the scheme of `request.url`)
    */
   protocol?: 'http' | 'https';
+  /**
+   * The body when a framework has already consumed the stream (Express `req.body`, Fastify
+   * `request.body`). @default read from the request
+   */
+  body?: BodySource | null;
 }
 
 /**
@@ -63,6 +77,22 @@ function pathAndQuery(target: string): string {
     }
   }
   return target.startsWith('/') ? target : `/${target}`;
+}
+
+/** Express's `req.body` once a body parser ran, else the stream itself (an `IncomingMessage`). */
+function nodeBody(message: NodeRequestLike): BodySource | null {
+  const parsed = (message as { body?: unknown }).body;
+  if (parsed !== undefined) return typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
+  const stream = message as Partial<AsyncIterable<unknown>>;
+  if (typeof stream[Symbol.asyncIterator] !== 'function') return null;
+  return async () => {
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of stream as AsyncIterable<unknown>) {
+      text += typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    }
+    return text + decoder.decode();
+  };
 }
 
 function headerValue(value: string | string[] | undefined): string | null {
@@ -98,6 +128,8 @@ export class ApiRequest {
   acceptedMediaType: string | null = null;
   /** Set by content negotiation: the renderer chosen for the response. @default null */
   acceptedRenderer: unknown = null;
+  readonly #body: BodySource | null;
+  #text: Promise<string> | undefined;
 
   constructor(init: ApiRequestInit) {
     this.url = new URL(init.url);
@@ -106,6 +138,20 @@ export class ApiRequest {
     this.params = Object.freeze({ ...(init.params ?? {}) });
     this.namespace = init.namespace ?? null;
     this.queryParams = new QueryParams(this.url.search);
+    this.#body = init.body ?? null;
+  }
+
+  /**
+   * The body as text, read once (later calls answer the same text); `''` without one.
+   *
+   * @example
+   * JSON.parse(await request.text())
+   */
+  text(): Promise<string> {
+    const body = this.#body;
+    this.#text ??=
+      body === null ? Promise.resolve('') : typeof body === 'string' ? Promise.resolve(body) : body();
+    return this.#text;
   }
 
   /**
@@ -143,6 +189,7 @@ export class ApiRequest {
       url: origin + url.pathname + url.search,
       method: request.method,
       headers: request.headers,
+      body: init.body ?? (() => request.text()),
       ...(init.params ? { params: init.params } : {}),
       ...(init.namespace !== undefined ? { namespace: init.namespace } : {}),
     });
@@ -176,6 +223,7 @@ export class ApiRequest {
       url: origin + pathAndQuery(message.originalUrl ?? message.url ?? '/'),
       method: message.method ?? 'GET',
       headers,
+      body: init.body ?? nodeBody(message),
       ...(init.params ? { params: init.params } : {}),
       ...(init.namespace !== undefined ? { namespace: init.namespace } : {}),
     });

@@ -26,7 +26,8 @@ export class AcceptHeaderVersioning extends BaseVersioning {
       request.acceptedMediaType ??
       selectRenderer({ accept: request.headers.get('accept') }, defaultRenderers).acceptedMediaType;
     const version = parseMediaType(accepted).params[this.versionParam] ?? this.defaultVersion;
-    if (!this.isAllowedVersion(version)) throw new NotAcceptable(this.invalidVersionMessage);
+    if (!this.isAllowedVersion(version))
+      throw new NotAcceptable(this.invalidVersionMessage, { vary: this.varyHeaders });
     return version;
   }
 }

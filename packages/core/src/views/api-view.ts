@@ -41,6 +41,23 @@ export interface ApiViewOptions {
   renderers?: readonly Renderer[];
   /** Heading of the browsable page. @default the class name, or 'Pagewise API' */
   title?: string;
+  /** What OPTIONS answers as `description`. @default '' */
+  description?: string;
+}
+
+/**
+ * What OPTIONS answers, DRF's `SimpleMetadata`: the view's name and description and the media
+ * types it renders and parses; list views add their pagination parameters.
+ *
+ * @example
+ * { name: 'Articles', description: '', renders: ['application/json', 'text/html'], parses: ['application/json'] }
+ */
+export interface ViewMetadata {
+  readonly name: string;
+  readonly description: string;
+  readonly renders: readonly string[];
+  readonly parses: readonly string[];
+  readonly [key: string]: unknown;
 }
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -77,6 +94,10 @@ export class ApiView {
   renderers: readonly Renderer[] = defaultRenderers;
   /** Heading of the browsable page. @default the class name */
   title?: string;
+  /** What OPTIONS answers as `description`. @default '' */
+  description?: string;
+  /** Media types request bodies may have, for OPTIONS. @default ['application/json'] */
+  parses: readonly string[] = ['application/json'];
   /** The request being answered. */
   request: ApiRequest | null = null;
   /** The scheme instance of this request, also when it refused the version. */
@@ -115,13 +136,37 @@ export class ApiView {
     return (request: ApiRequest) => new this(options).configure(options ?? {}).dispatch(request);
   }
 
-  /** Methods this view answers, for `Allow`. */
+  /** Methods this view answers, for `Allow`: its handlers, `HEAD` with `GET`, and `OPTIONS`. */
   allowedMethods(): string[] {
-    const methods = HTTP_METHODS.filter((name) => typeof this[name] === 'function').map((name) =>
-      name.toUpperCase(),
-    );
+    const methods = this.handledMethods();
     if (methods.includes('GET')) methods.push('HEAD');
+    methods.push('OPTIONS');
     return methods;
+  }
+
+  /** The methods with a handler, upper case (`HEAD` and `OPTIONS` come with every view). */
+  handledMethods(): string[] {
+    return HTTP_METHODS.filter((name) => typeof this[name] === 'function').map((name) => name.toUpperCase());
+  }
+
+  /** The heading of the browsable page and the `name` of OPTIONS. */
+  viewName(): string {
+    return this.title ?? (this.constructor === ApiView ? 'Pagewise API' : this.constructor.name);
+  }
+
+  /**
+   * What OPTIONS answers (DRF's `SimpleMetadata.determine_metadata`).
+   *
+   * @example
+   * await new ArticleList().metadata(request) // { name: 'ArticleList', description: '', renders: [...], parses: [...] }
+   */
+  metadata(_request: ApiRequest): ViewMetadata {
+    return {
+      name: this.viewName(),
+      description: this.description ?? '',
+      renders: this.renderers.map((renderer) => renderer.mediaType),
+      parses: [...this.parses],
+    };
   }
 
   /**
@@ -148,8 +193,9 @@ export class ApiView {
     request.versioningScheme = this.versioningScheme;
   }
 
-  /** Runs the handler of the request's method (`GET` also answers `HEAD`). */
+  /** Runs the handler of the request's method (`GET` also answers `HEAD`; `OPTIONS` answers `metadata`). */
   async handle(request: ApiRequest): Promise<unknown> {
+    if (request.method === 'OPTIONS') return this.metadata(request);
     const name = request.method === 'HEAD' ? 'get' : request.method.toLowerCase();
     const handler = (HTTP_METHODS as readonly string[]).includes(name)
       ? this[name as (typeof HTTP_METHODS)[number]]
@@ -160,8 +206,10 @@ export class ApiView {
 
   /** `ApiError` to its answer; anything else is rethrown. */
   handleException(error: unknown): ApiResponse {
-    if (isApiError(error)) return new ApiResponse(error.toJSON(), { status: error.status });
-    throw error;
+    if (!isApiError(error)) throw error;
+    const response = new ApiResponse(error.toJSON(), { status: error.status });
+    patchVaryHeaders(response.headers, error.vary ?? []);
+    return response;
   }
 
   /** The paginator's controls for the browsable page. @default '' */
@@ -196,7 +244,7 @@ export class ApiView {
         status: response.status,
         acceptedMediaType: negotiated.acceptedMediaType,
         controlsHtml: this.controlsHtml(),
-        title: this.title ?? (this.constructor === ApiView ? 'Pagewise API' : this.constructor.name),
+        title: this.viewName(),
       });
       headers.set('content-type', negotiated.contentType);
     }

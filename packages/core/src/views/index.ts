@@ -6,7 +6,19 @@ export {
   MethodNotAllowed,
   toApiResponse,
   type ViewFunction,
+  type ViewMetadata,
 } from './api-view.js';
+export {
+  type ActionMap,
+  GenericViewSet,
+  ModelViewSet,
+  ReadOnlyModelViewSet,
+  VIEW_SET_ACTIONS,
+  type ViewSetAction,
+  type ViewSetOptions,
+  type WriteContext,
+  type WriteValues,
+} from './generic-view-set.js';
 export {
   ListView,
   type ListViewOptions,
@@ -21,3 +33,11 @@ export {
   OrderingFilter,
   type OrderingFilterOptions,
 } from './ordering-filter.js';
+export { ParseError, PayloadTooLarge, readRequestData, UnsupportedMediaType } from './request-data.js';
+export {
+  DefaultRouter,
+  type DefaultRouterOptions,
+  type RegisterOptions,
+  SimpleRouter,
+  type ViewSetClass,
+} from './routers.js';

@@ -7,7 +7,7 @@ import type { ApiRequest } from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
 import type { RouteHandler } from '../routes/routes.js';
 import type { ApiSettings } from '../settings.js';
-import { ApiView, type ApiViewOptions } from './api-view.js';
+import { ApiView, type ApiViewOptions, type ViewMetadata } from './api-view.js';
 import type { FilterBackend, FilterView } from './ordering-filter.js';
 
 /**
@@ -195,6 +195,20 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
 
   override get(request: ApiRequest): Promise<ApiResponse> {
     return this.list(request);
+  }
+
+  /** Adds the paginator's query parameters (as OpenAPI parameters) to what OPTIONS answers. */
+  override metadata(request: ApiRequest): ViewMetadata {
+    const metadata = super.metadata(request);
+    const paginator = this.paginator;
+    if (paginator === null) return metadata;
+    return {
+      ...metadata,
+      pagination: {
+        style: paginator.constructor.name,
+        parameters: paginator.getSchemaOperationParameters(this),
+      },
+    };
   }
 
   override controlsHtml(): string {
