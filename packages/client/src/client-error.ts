@@ -7,7 +7,12 @@
  * - `loop`: a `next` link naming a page this walk already fetched;
  * - `cross_origin`: a `next` link on another origin than the first page (see `allowCrossOrigin`).
  */
-export type PagewiseClientErrorCode = 'http_error' | 'invalid_body' | 'invalid_link' | 'loop' | 'cross_origin';
+export type PagewiseClientErrorCode =
+  | 'http_error'
+  | 'invalid_body'
+  | 'invalid_link'
+  | 'loop'
+  | 'cross_origin';
 
 /** What a `PagewiseClientError` is made of. */
 export interface PagewiseClientErrorInit {

@@ -11,5 +11,6 @@ export {
   iterateResults,
   type PageBody,
   type PaginatedBody,
+  pageResults,
 } from './iterate-pages.js';
 export { type LinkValue, nextLinkTarget, parseLinkHeader } from './link-header.js';

@@ -229,7 +229,9 @@ describe('errors', () => {
     const other = base.replace('localhost', '127.0.0.1');
     serve('/x', { body: { next: `${other}/y`, results: [1] } });
     serve('/y', { body: { next: null, results: [2] } });
-    const { values, error } = await failure(iterateResults(`${base}/x`, { headers: { authorization: 'secret' } }));
+    const { values, error } = await failure(
+      iterateResults(`${base}/x`, { headers: { authorization: 'secret' } }),
+    );
     expect(values).toEqual([1]);
     expect(error).toMatchObject({ code: 'cross_origin', url: `${other}/y` });
     expect(requests).toHaveLength(1);

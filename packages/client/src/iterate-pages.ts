@@ -70,12 +70,24 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 
 function isPageBody(value: unknown): value is PageBody {
   if (Array.isArray(value)) return true;
-  return typeof value === 'object' && value !== null && Array.isArray((value as { results?: unknown }).results);
+  return (
+    typeof value === 'object' && value !== null && Array.isArray((value as { results?: unknown }).results)
+  );
 }
 
 /** Narrows a page to its bare-array form (`Array.isArray` does not narrow readonly arrays). */
 function isBareArray<Item>(body: PageBody<Item>): body is readonly Item[] {
   return Array.isArray(body);
+}
+
+/**
+ * The items of a page: its `results`, or the page itself when it is a bare array.
+ *
+ * @example
+ * for await (const page of iteratePages<Article>(url)) console.log(pageResults(page).length);
+ */
+export function pageResults<Item>(page: PageBody<Item>): readonly Item[] {
+  return isBareArray(page) ? page : page.results;
 }
 
 function detailOf(body: unknown): string | null {
@@ -192,7 +204,7 @@ async function* walk<Item>(start: string, options: IteratePagesOptions): AsyncGe
  *
  * @example
  * for await (const page of iteratePages<Article>('https://api.example/v1/articles/')) {
- *   console.log(Array.isArray(page) ? page.length : page.results.length);
+ *   console.log(pageResults(page).length);
  * }
  */
 export function iteratePages<Item = unknown>(
@@ -206,7 +218,8 @@ export function iteratePages<Item = unknown>(
 
 /**
  * Every item of a paginated list, in order, fetching pages as the loop asks for them (breaking
- * out of the loop fetches no more). A bare-array body is one page of items.
+ * out of the loop fetches no more). A bare-array body is one page of items. Aborting `signal` rejects
+ * at the next item, even within a page already fetched.
  *
  * @example
  * interface Article { id: number; title: string }
@@ -221,7 +234,13 @@ export function iterateResults<Item = unknown>(
   const pages = iteratePages<Item>(url, options);
   return Object.freeze({
     async *[Symbol.asyncIterator]() {
-      for await (const page of pages) yield* isBareArray(page) ? page : page.results;
+      for await (const page of pages) {
+        for (const item of pageResults(page)) {
+          // An abort ends the walk at once, not after the rest of the page already fetched.
+          options.signal?.throwIfAborted();
+          yield item;
+        }
+      }
     },
   });
 }

@@ -13,9 +13,7 @@ describe('parseLinkHeader', () => {
   });
 
   test('commas, semicolons and quotes inside <...> do not split links', () => {
-    expect(
-      simple('<http://api/?ids=1,2,3;x="y">; rel="next", <http://api/?a=<b;c>; rel=prev'),
-    ).toEqual([
+    expect(simple('<http://api/?ids=1,2,3;x="y">; rel="next", <http://api/?a=<b;c>; rel=prev')).toEqual([
       { target: 'http://api/?ids=1,2,3;x="y"', rel: ['next'] },
       { target: 'http://api/?a=<b;c', rel: ['prev'] },
     ]);
@@ -47,7 +45,8 @@ describe('parseLinkHeader', () => {
 
   test('a parameter named __proto__ is data, not a prototype', () => {
     const [link] = parseLinkHeader('</a>; __proto__="x"; rel=next');
-    expect(link!.params.__proto__).toBe('x');
+    expect(link!.params['__proto__']).toBe('x');
+    expect(Object.getPrototypeOf(link!.params)).toBeNull();
     expect(link!.rel).toEqual(['next']);
   });
 

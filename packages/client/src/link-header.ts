@@ -93,9 +93,7 @@ function readParams(header: string, start: number): [Record<string, string> | nu
     if (i < header.length && header.charCodeAt(i) === EQUALS) {
       i = skipSpaces(header, i + 1);
       [value, i] =
-        i < header.length && header.charCodeAt(i) === QUOTE
-          ? readQuoted(header, i)
-          : readBareWord(header, i);
+        i < header.length && header.charCodeAt(i) === QUOTE ? readQuoted(header, i) : readBareWord(header, i);
     }
     const name = rawName.toLowerCase();
     if (!(name in params)) params[name] = value;
