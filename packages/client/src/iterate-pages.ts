@@ -6,7 +6,7 @@ import { nextLinkTarget } from './link-header.js';
  * limit/offset (the same) and cursor (`{ next, previous, results }`); or a bare array of items
  * (an unpaginated list, or an API that pages through the `Link` header only).
  */
-export type PageBody<Item = unknown> = PaginatedBody<Item> | readonly Item[];
+export type PageBody<Item = unknown> = PaginatedBody<Item> | Item[];
 
 /** The object form of a page. Items are typed by the caller, not checked. */
 export interface PaginatedBody<Item = unknown> {
@@ -16,7 +16,7 @@ export interface PaginatedBody<Item = unknown> {
   readonly next?: string | null;
   /** Absolute URL of the previous page; `null` on the first page. */
   readonly previous?: string | null;
-  readonly results: readonly Item[];
+  readonly results: Item[];
 }
 
 /** The part of `fetch` the client uses; the global `fetch` and wrappers of it fit. */
@@ -75,19 +75,14 @@ function isPageBody(value: unknown): value is PageBody {
   );
 }
 
-/** Narrows a page to its bare-array form (`Array.isArray` does not narrow readonly arrays). */
-function isBareArray<Item>(body: PageBody<Item>): body is readonly Item[] {
-  return Array.isArray(body);
-}
-
 /**
  * The items of a page: its `results`, or the page itself when it is a bare array.
  *
  * @example
  * for await (const page of iteratePages<Article>(url)) console.log(pageResults(page).length);
  */
-export function pageResults<Item>(page: PageBody<Item>): readonly Item[] {
-  return isBareArray(page) ? page : page.results;
+export function pageResults<Item>(page: PageBody<Item>): Item[] {
+  return Array.isArray(page) ? page : page.results;
 }
 
 function detailOf(body: unknown): string | null {
@@ -120,7 +115,7 @@ async function readPage(response: Response, url: string): Promise<PageBody> {
  */
 function nextUrl(body: PageBody, response: Response, url: string): string | null {
   let target: string | null;
-  if (!isBareArray(body) && 'next' in body) {
+  if (!Array.isArray(body) && 'next' in body) {
     const next: unknown = body.next;
     if (next !== null && typeof next !== 'string') {
       throw new PagewiseClientError({
