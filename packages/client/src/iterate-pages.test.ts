@@ -145,8 +145,10 @@ describe('following next', () => {
     expect(sent).toEqual([`${base}/f`, `${base}/f?2`]);
   });
 
-  test('a start URL that is not absolute fails at the call', () => {
+  test('a start URL that is not absolute, or a header that is not one, fails at the call', () => {
     expect(() => iteratePages('/relative/')).toThrow(TypeError);
+    expect(() => iterateResults(`${base}/`, { headers: { 'bad header': 'x' } })).toThrow(TypeError);
+    expect(requests).toHaveLength(0);
   });
 });
 

@@ -206,8 +206,9 @@ export function iteratePages<Item = unknown>(
   url: string | URL,
   options: IteratePagesOptions = {},
 ): AsyncIterable<PageBody<Item>> {
-  // Checked now, so a wrong URL fails where it is written rather than at the first iteration.
+  // Checked now, so a wrong URL or header fails where it is written rather than at the first iteration.
   const start = resolveStart(url);
+  requestInit(options);
   return Object.freeze({ [Symbol.asyncIterator]: () => walk<Item>(start, options) });
 }
 
