@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, test } from 'vitest';
 import { isPagewiseClientError, PagewiseClientError } from './client-error.js';
-import { iteratePages, iterateResults, type PageBody } from './iterate-pages.js';
+import { iteratePages, iterateResults, type PageBody, pageResults } from './iterate-pages.js';
 
 interface Answer {
   readonly status?: number;
@@ -150,6 +150,18 @@ describe('following next', () => {
     expect(() => iterateResults(`${base}/`, { headers: { 'bad header': 'x' } })).toThrow(TypeError);
     expect(requests).toHaveLength(0);
   });
+});
+
+test('typed by the caller: items, pages and page results carry the item type', () => {
+  interface Article {
+    id: number;
+    title: string;
+  }
+  const url = 'http://localhost/articles/';
+  expectTypeOf(iterateResults<Article>(url)).toEqualTypeOf<AsyncIterable<Article>>();
+  expectTypeOf(iteratePages<Article>(url)).toEqualTypeOf<AsyncIterable<PageBody<Article>>>();
+  expectTypeOf(pageResults<Article>([])).toEqualTypeOf<Article[]>();
+  expectTypeOf(iterateResults(url)).toEqualTypeOf<AsyncIterable<unknown>>();
 });
 
 describe('loop guard', () => {

@@ -50,7 +50,8 @@ function withoutFragment(url: URL): string {
 }
 
 function resolveStart(url: string | URL): string {
-  if (url instanceof URL) return withoutFragment(new URL(url.href));
+  // Not `instanceof URL`: a URL from another realm (an iframe, a vm context) is as good.
+  if (typeof url !== 'string') return withoutFragment(new URL(url.href));
   // In a browser a path like '/api/items/' is relative to the document, as `fetch` reads it.
   const base = (globalThis as { location?: { href?: string } }).location?.href;
   try {
@@ -121,7 +122,7 @@ function nextUrl(body: PageBody, response: Response, url: string): string | null
       throw new PagewiseClientError({
         status: response.status,
         code: 'invalid_body',
-        detail: `"next" must be a URL or null (got ${JSON.stringify(next)}).`,
+        detail: `"next" must be a URL or null (got ${JSON.stringify(next).slice(0, 100)}).`,
         url,
         body,
       });
