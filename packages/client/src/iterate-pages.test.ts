@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
 import { isPagewiseClientError, PagewiseClientError } from './client-error.js';
 import { iteratePages, iterateResults, type PageBody, pageResults } from './iterate-pages.js';
 
@@ -143,6 +143,16 @@ describe('following next', () => {
     });
     expect(await collect(items)).toEqual([1, 2]);
     expect(sent).toEqual([`${base}/f`, `${base}/f?2`]);
+  });
+
+  test('in a browser a relative start URL resolves against the document, as fetch does', async () => {
+    serve('/docs/list/', { body: { next: null, results: ['r'] } });
+    vi.stubGlobal('location', { href: `${base}/docs/page.html` });
+    try {
+      expect(await collect(iterateResults('list/'))).toEqual(['r']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   test('a start URL that is not absolute, or a header that is not one, fails at the call', () => {
