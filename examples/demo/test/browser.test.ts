@@ -1,15 +1,11 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromiumAvailable, launchChromium } from './chromium.js';
 import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = fileURLToPath(new URL('../screenshot.png', import.meta.url));
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (apt-get install chromium)`);
-if (!available) console.warn(`browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const available = chromiumAvailable('browser test');
 
 /** The ids listed in the browsable page's response body. */
 async function idsOnPage(page: import('playwright-core').Page): Promise<number[]> {
@@ -26,19 +22,7 @@ describe.skipIf(!available)('browsable demo in headless Chromium', () => {
   beforeAll(async () => {
     handle = await sqlite.open();
     demo = await serveDemo(handle, 'path');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -1,17 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromiumAvailable, launchChromium } from './chromium.js';
 import { demoDatabases, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CLIENT_SOURCE = fileURLToPath(new URL('../../../packages/client/src/', import.meta.url));
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (apt-get install chromium)`);
-if (!available)
-  console.warn(`client browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const available = chromiumAvailable('client browser test');
 
 /** What the page reports back from its walks. */
 interface BrowserWalk {
@@ -34,16 +30,7 @@ describe.skipIf(!available)('@pagewise/client in headless Chromium against the d
   beforeAll(async () => {
     handle = await sqlite.open();
     demo = await serveDemo(handle, 'path');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
