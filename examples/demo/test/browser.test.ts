@@ -1,8 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumAvailable, launchChromium } from './chromium.js';
-import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
+import { describe, expect, test } from 'vitest';
+import { chromiumAvailable, demoInChromium } from './chromium.js';
 
 const SCREENSHOT = fileURLToPath(new URL('../screenshot.png', import.meta.url));
 const available = chromiumAvailable('browser test');
@@ -14,24 +12,10 @@ async function idsOnPage(page: import('playwright-core').Page): Promise<number[]
 }
 
 describe.skipIf(!available)('browsable demo in headless Chromium', () => {
-  const sqlite = demoDatabases().find((d) => d.name === 'sqlite')!;
-  let handle: Awaited<ReturnType<typeof sqlite.open>>;
-  let demo: RunningDemo;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    handle = await sqlite.open();
-    demo = await serveDemo(handle, 'path');
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-    await handle?.cleanup();
-  });
+  const fixture = demoInChromium();
 
   test('numbered pages: next and a page number follow their links and change the rows', async () => {
+    const { browser, demo } = fixture;
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     await page.goto(`${demo.base}/v1/articles/`);
     expect(await page.title()).toBe('Articles');
@@ -58,6 +42,7 @@ describe.skipIf(!available)('browsable demo in headless Chromium', () => {
   });
 
   test('cursor feed: next and previous controls walk the feed', async () => {
+    const { browser, demo } = fixture;
     const page = await browser.newPage();
     await page.goto(`${demo.base}/v2/articles/feed/`);
     const first = await idsOnPage(page);

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { type DemoDatabaseCase, demoDatabases, type RunningDemo, serveDemo } from './harness.js';
 
 /** Debian's Chromium unless `CHROMIUM_PATH` names another. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -31,4 +33,31 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The SQLite demo served on loopback and a Chromium to drive it, valid inside the tests. */
+export interface DemoInChromium {
+  readonly handle: Awaited<ReturnType<DemoDatabaseCase['open']>>;
+  readonly demo: RunningDemo;
+  readonly browser: Browser;
+}
+
+/**
+ * Registers the hooks of a describe block that drives the demo (SQLite, path versioning) in
+ * Chromium, and returns the fixture its tests read once `beforeAll` has run.
+ */
+export function demoInChromium(): DemoInChromium {
+  const sqlite = demoDatabases().find((d) => d.name === 'sqlite')!;
+  const fixture: { -readonly [K in keyof DemoInChromium]?: DemoInChromium[K] } = {};
+  beforeAll(async () => {
+    fixture.handle = await sqlite.open();
+    fixture.demo = await serveDemo(fixture.handle, 'path');
+    fixture.browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await fixture.browser?.close();
+    await fixture.demo?.close();
+    await fixture.handle?.cleanup();
+  });
+  return fixture as DemoInChromium;
 }

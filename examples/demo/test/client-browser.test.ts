@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumAvailable, launchChromium } from './chromium.js';
-import { demoDatabases, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
+import { describe, expect, test } from 'vitest';
+import { chromiumAvailable, demoInChromium } from './chromium.js';
+import { TEST_ARTICLES } from './harness.js';
 
 const CLIENT_SOURCE = fileURLToPath(new URL('../../../packages/client/src/', import.meta.url));
 const available = chromiumAvailable('client browser test');
@@ -22,24 +21,10 @@ interface BrowserWalk {
  * served under `/__client/` on the demo's origin and imported by the page.
  */
 describe.skipIf(!available)('@pagewise/client in headless Chromium against the demo', () => {
-  const sqlite = demoDatabases().find((d) => d.name === 'sqlite')!;
-  let handle: Awaited<ReturnType<typeof sqlite.open>>;
-  let demo: RunningDemo;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    handle = await sqlite.open();
-    demo = await serveDemo(handle, 'path');
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-    await handle?.cleanup();
-  });
+  const fixture = demoInChromium();
 
   test('walks the feed from a relative URL, walks through Link alone, rejects an unknown page with its detail', async () => {
+    const { browser, demo, handle } = fixture;
     const expected = (
       await handle.db
         .selectFrom('articles')
