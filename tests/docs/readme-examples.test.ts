@@ -10,7 +10,12 @@ import { describe, expect, test } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const PACKAGES = ['@pagewise/core', '@pagewise/kysely-adapter', '@pagewise/memory-adapter'];
+const PACKAGES = [
+  '@pagewise/core',
+  '@pagewise/kysely-adapter',
+  '@pagewise/memory-adapter',
+  '@pagewise/client',
+];
 
 /**
  * Blocks that do not compile yet, by "file#section", with the reason. Each runs as `test.fails`,
@@ -198,7 +203,7 @@ describe('README examples compile under strict', () => {
   test('the Markdown files hold TypeScript examples', () => {
     const files = new Set(blocks.map((b) => b.file));
     expect(files).toContain('README.md');
-    for (const name of ['core', 'kysely-adapter', 'memory-adapter']) {
+    for (const name of ['core', 'kysely-adapter', 'memory-adapter', 'client']) {
       const readme = join('packages', name, 'README.md');
       expect(existsSync(join(ROOT, readme))).toBe(true);
       expect(files).toContain(readme);

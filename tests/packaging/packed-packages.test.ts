@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PACKAGES = ['core', 'kysely-adapter', 'memory-adapter'] as const;
+const PACKAGES = ['core', 'kysely-adapter', 'memory-adapter', 'client'] as const;
 type PackageDir = (typeof PACKAGES)[number];
 const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 const fromTests = createRequire(join(ROOT, 'tests', 'package.json'));
@@ -166,7 +166,7 @@ beforeAll(async () => {
   const started = performance.now();
   await pack('core');
   // The adapters compile against core's dist, built by the pack above.
-  await Promise.all([pack('kysely-adapter'), pack('memory-adapter')]);
+  await Promise.all([pack('kysely-adapter'), pack('memory-adapter'), pack('client')]);
   const packedAt = performance.now();
 
   const tarball = (dir: PackageDir) => `file:${packed.get(dir)!.tarball}`;
@@ -178,6 +178,7 @@ beforeAll(async () => {
       '@pagewise/core': tarball('core'),
       '@pagewise/kysely-adapter': tarball('kysely-adapter'),
       '@pagewise/memory-adapter': tarball('memory-adapter'),
+      '@pagewise/client': tarball('client'),
       'better-sqlite3': versionOf('better-sqlite3'),
       kysely: versionOf('kysely'),
     },
@@ -196,7 +197,7 @@ beforeAll(async () => {
   copyFileSync(built, join(app, 'node_modules', 'better-sqlite3', addon));
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(
-    `npm pack (3 builds): ${seconds(packedAt - started)}, npm install: ${seconds(performance.now() - packedAt)}`,
+    `npm pack (4 builds): ${seconds(packedAt - started)}, npm install: ${seconds(performance.now() - packedAt)}`,
   );
 
   copyFileSync(fileURLToPath(new URL('consumer/consumer.ts', import.meta.url)), join(app, 'consumer.ts'));
@@ -241,7 +242,10 @@ describe('packages packed and installed with npm', () => {
       );
       expect(stdout).not.toContain('workspace:');
       const manifest = JSON.parse(stdout) as { peerDependencies?: Record<string, string> };
-      if (dir !== 'core') expect(manifest.peerDependencies?.['@pagewise/core']).toBe('^0.1.0');
+      // The client talks HTTP only: it depends on nothing, core included.
+      if (dir !== 'core' && dir !== 'client') {
+        expect(manifest.peerDependencies?.['@pagewise/core']).toBe('^0.1.0');
+      }
     }
   });
 

@@ -1,15 +1,9 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
+import { describe, expect, test } from 'vitest';
+import { chromiumAvailable, demoInChromium } from './chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = fileURLToPath(new URL('../screenshot.png', import.meta.url));
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (apt-get install chromium)`);
-if (!available) console.warn(`browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const available = chromiumAvailable('browser test');
 
 /** The ids listed in the browsable page's response body. */
 async function idsOnPage(page: import('playwright-core').Page): Promise<number[]> {
@@ -18,36 +12,10 @@ async function idsOnPage(page: import('playwright-core').Page): Promise<number[]
 }
 
 describe.skipIf(!available)('browsable demo in headless Chromium', () => {
-  const sqlite = demoDatabases().find((d) => d.name === 'sqlite')!;
-  let handle: Awaited<ReturnType<typeof sqlite.open>>;
-  let demo: RunningDemo;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    handle = await sqlite.open();
-    demo = await serveDemo(handle, 'path');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-    await handle?.cleanup();
-  });
+  const fixture = demoInChromium();
 
   test('numbered pages: next and a page number follow their links and change the rows', async () => {
+    const { browser, demo } = fixture;
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     await page.goto(`${demo.base}/v1/articles/`);
     expect(await page.title()).toBe('Articles');
@@ -74,6 +42,7 @@ describe.skipIf(!available)('browsable demo in headless Chromium', () => {
   });
 
   test('API root: lists every list of the version as a link that opens it', async () => {
+    const { browser, demo } = fixture;
     const page = await browser.newPage();
     await page.goto(`${demo.base}/v2/`);
     expect(await page.title()).toBe('Pagewise demo API');
@@ -100,6 +69,7 @@ describe.skipIf(!available)('browsable demo in headless Chromium', () => {
   });
 
   test('cursor feed: next and previous controls walk the feed', async () => {
+    const { browser, demo } = fixture;
     const page = await browser.newPage();
     await page.goto(`${demo.base}/v2/articles/feed/`);
     const first = await idsOnPage(page);
