@@ -16,7 +16,7 @@ export function tableName(base: string): string {
 }
 
 /** The SQL backends the suites run on. */
-export type DatabaseName = 'sqlite' | 'pglite' | 'postgres' | 'mariadb';
+export type DatabaseName = 'sqlite' | 'sqlite-safe-integers' | 'pglite' | 'postgres' | 'mariadb';
 
 /** An open test database. */
 export interface TestDatabase {
@@ -151,9 +151,32 @@ export function databaseTargets(): DatabaseTarget[] {
   ];
 }
 
+/**
+ * SQLite with `db.defaultSafeIntegers(true)`: every integer (catalog flags included) comes back
+ * as a bigint. Not in `databaseTargets()`; suites that cover it ask for it by name.
+ */
+function sqliteSafeIntegersTarget(): DatabaseTarget {
+  return {
+    name: 'sqlite-safe-integers',
+    skipReason: null,
+    open: async (log) => {
+      const database = new Database(':memory:');
+      database.defaultSafeIntegers(true);
+      const db = new Kysely({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
+      return {
+        name: 'sqlite-safe-integers',
+        dialect: 'sqlite',
+        db,
+        binaryCollation: 'BINARY',
+        close: () => db.destroy(),
+      };
+    },
+  };
+}
+
 /** The target named `name`. */
 export function databaseTarget(name: DatabaseName): DatabaseTarget {
-  return databaseTargets().find((t) => t.name === name)!;
+  return [...databaseTargets(), sqliteSafeIntegersTarget()].find((t) => t.name === name)!;
 }
 
 /**
