@@ -77,20 +77,77 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     name: 'integer',
     postgres: { ddl: 'integer', values: [-2147483648, 2147483647, 0, 5, -5, 6] },
     mysql: { ddl: 'int', values: [-2147483648, 2147483647, 0, 5, -5, 6] },
-    sqlite: { ddl: 'integer', values: ['-9223372036854775808', '9223372036854775807', '9007199254740993', '9007199254740992', '9007199254740994', 0, 5] },
+    sqlite: {
+      ddl: 'integer',
+      values: [
+        '-9223372036854775808',
+        '9223372036854775807',
+        '9007199254740993',
+        '9007199254740992',
+        '9007199254740994',
+        0,
+        5,
+      ],
+    },
     memory: { values: [-2147483648, 2147483647, 0, 5, -5, 6] },
   },
   {
     name: 'bigint',
-    postgres: { ddl: 'bigint', values: ['-9223372036854775808', '9223372036854775807', '9007199254740992', '9007199254740993', '9007199254740994', '-9007199254740993', 0] },
-    mysql: { ddl: 'bigint', values: ['-9223372036854775808', '9223372036854775807', '9007199254740992', '9007199254740993', '9007199254740994', '-9007199254740993', 0] },
-    sqlite: { ddl: 'bigint', values: ['-9223372036854775808', '9223372036854775807', '9007199254740992', '9007199254740993', '9007199254740994', '-9007199254740993', 0] },
-    memory: { values: [-(2n ** 63n), 2n ** 63n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 53n + 2n, -(2n ** 53n) - 1n, 0n] },
+    postgres: {
+      ddl: 'bigint',
+      values: [
+        '-9223372036854775808',
+        '9223372036854775807',
+        '9007199254740992',
+        '9007199254740993',
+        '9007199254740994',
+        '-9007199254740993',
+        0,
+      ],
+    },
+    mysql: {
+      ddl: 'bigint',
+      values: [
+        '-9223372036854775808',
+        '9223372036854775807',
+        '9007199254740992',
+        '9007199254740993',
+        '9007199254740994',
+        '-9007199254740993',
+        0,
+      ],
+    },
+    sqlite: {
+      ddl: 'bigint',
+      values: [
+        '-9223372036854775808',
+        '9223372036854775807',
+        '9007199254740992',
+        '9007199254740993',
+        '9007199254740994',
+        '-9007199254740993',
+        0,
+      ],
+    },
+    memory: {
+      values: [
+        -(2n ** 63n),
+        2n ** 63n - 1n,
+        2n ** 53n,
+        2n ** 53n + 1n,
+        2n ** 53n + 2n,
+        -(2n ** 53n) - 1n,
+        0n,
+      ],
+    },
   },
   {
     name: 'bigint unsigned',
     postgres: 'no unsigned integers',
-    mysql: { ddl: 'bigint unsigned', values: ['18446744073709551615', '18446744073709551614', '9223372036854775808', '9007199254740993', 0] },
+    mysql: {
+      ddl: 'bigint unsigned',
+      values: ['18446744073709551615', '18446744073709551614', '9223372036854775808', '9007199254740993', 0],
+    },
     sqlite: 'no unsigned integers',
     memory: 'no unsigned integers',
   },
@@ -129,23 +186,60 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     sqlite: {
       // NUMERIC affinity keeps integers as 64-bit INTEGERs and the rest as REALs.
       ddl: 'decimal(40,30)',
-      values: ['9007199254740993', '9007199254740992', '9007199254740992.5', '1.5', '0.1', "'1.00000000000000000001'", '-9223372036854775808'],
+      values: [
+        '9007199254740993',
+        '9007199254740992',
+        '9007199254740992.5',
+        '1.5',
+        '0.1',
+        "'1.00000000000000000001'",
+        '-9223372036854775808',
+      ],
     },
     memory: NO_DECIMAL,
   },
   {
     name: 'real',
-    postgres: { ddl: 'real', values: [1.1, -1.5, 0, "'3.4e38'", "'NaN'", "'Infinity'", "'-Infinity'", "'1e-45'"] },
+    postgres: {
+      ddl: 'real',
+      values: [1.1, -1.5, 0, "'3.4e38'", "'NaN'", "'Infinity'", "'-Infinity'", "'1e-45'"],
+    },
     mysql: { ddl: 'float', values: [1.1, -1.5, 0, '3.4e38', '1e-38', 0.3] },
     sqlite: { ddl: 'real', values: [1.1, -1.5, 0, '9e999', '-9e999', '1e308', '5e-324'] },
     memory: { values: [1.1, -1.5, 0, 3.4e38, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-45] },
   },
   {
     name: 'double',
-    postgres: { ddl: 'double precision', values: [0.1, '0.30000000000000004', 0.3, "'NaN'", "'Infinity'", "'-Infinity'", '1e308', '-1e308', '5e-324'] },
+    postgres: {
+      ddl: 'double precision',
+      values: [
+        0.1,
+        '0.30000000000000004',
+        0.3,
+        "'NaN'",
+        "'Infinity'",
+        "'-Infinity'",
+        '1e308',
+        '-1e308',
+        '5e-324',
+      ],
+    },
     mysql: { ddl: 'double', values: [0.1, '0.30000000000000004', 0.3, '1e308', '-1e308', '5e-324'] },
-    sqlite: { ddl: 'double precision', values: [0.1, '0.30000000000000004', 0.3, '9e999', '-9e999', '1e308', '5e-324'] },
-    memory: { values: [0.1, 0.30000000000000004, 0.3, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e308, 5e-324] },
+    sqlite: {
+      ddl: 'double precision',
+      values: [0.1, '0.30000000000000004', 0.3, '9e999', '-9e999', '1e308', '5e-324'],
+    },
+    memory: {
+      values: [
+        0.1,
+        0.30000000000000004,
+        0.3,
+        Number.POSITIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+        1e308,
+        5e-324,
+      ],
+    },
   },
   {
     name: 'boolean',
@@ -179,17 +273,43 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     name: 'date',
     postgres: {
       ddl: 'date',
-      values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'10000-01-01'", "'0044-03-15 BC'", "'infinity'", "'-infinity'"],
+      values: [
+        "'0001-01-01'",
+        "'0099-12-31'",
+        "'2024-02-29'",
+        "'9999-12-31'",
+        "'10000-01-01'",
+        "'0044-03-15 BC'",
+        "'infinity'",
+        "'-infinity'",
+      ],
     },
-    mysql: { ddl: 'date', values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'1000-01-01'"] },
-    sqlite: { ddl: 'date', values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'2024-02-29T00:00:00.000Z'"] },
-    memory: { values: [utc(1), utc(99, 11, 31), utc(2024, 1, 29), utc(9999, 11, 31), utc(10000), utc(-43, 2, 15)] },
+    mysql: {
+      ddl: 'date',
+      values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'1000-01-01'"],
+    },
+    sqlite: {
+      ddl: 'date',
+      values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'2024-02-29T00:00:00.000Z'"],
+    },
+    memory: {
+      values: [utc(1), utc(99, 11, 31), utc(2024, 1, 29), utc(9999, 11, 31), utc(10000), utc(-43, 2, 15)],
+    },
   },
   {
     name: 'time',
-    postgres: { ddl: 'time', values: ["'00:00:00'", "'23:59:59.999999'", "'24:00:00'", "'12:00:00.000001'", "'12:00:00.000002'"] },
-    mysql: { ddl: 'time(6)', values: ["'-838:59:59'", "'838:59:59'", "'00:00:00.000001'", "'12:00:00.000002'", "'12:00:00'"] },
-    sqlite: { ddl: 'time', values: ["'00:00:00'", "'23:59:59.999999'", "'12:00:00.000001'", "'12:00:00.000002'"] },
+    postgres: {
+      ddl: 'time',
+      values: ["'00:00:00'", "'23:59:59.999999'", "'24:00:00'", "'12:00:00.000001'", "'12:00:00.000002'"],
+    },
+    mysql: {
+      ddl: 'time(6)',
+      values: ["'-838:59:59'", "'838:59:59'", "'00:00:00.000001'", "'12:00:00.000002'", "'12:00:00'"],
+    },
+    sqlite: {
+      ddl: 'time',
+      values: ["'00:00:00'", "'23:59:59.999999'", "'12:00:00.000001'", "'12:00:00.000002'"],
+    },
     memory: { values: ['00:00:00', '23:59:59.999999', '12:00:00.000001', '12:00:00.000002'] },
   },
   {
@@ -233,7 +353,16 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'2024-01-01 00:00:00'",
       ],
     },
-    memory: { values: [utc(2024, 0, 1, 1), utc(1), utc(99, 5, 1, 500), utc(9999, 11, 31, 999), utc(10000), utc(-43, 2, 15)] },
+    memory: {
+      values: [
+        utc(2024, 0, 1, 1),
+        utc(1),
+        utc(99, 5, 1, 500),
+        utc(9999, 11, 31, 999),
+        utc(10000),
+        utc(-43, 2, 15),
+      ],
+    },
   },
   {
     name: 'timestamptz',
@@ -255,7 +384,12 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     },
     mysql: {
       ddl: 'timestamp(6) null',
-      values: ["'1970-01-01 00:00:01.000001'", "'2038-01-19 03:14:07.999999'", "'2024-01-01 00:00:00.000001'", "'2024-01-01 00:00:00.000002'"],
+      values: [
+        "'1970-01-01 00:00:01.000001'",
+        "'2038-01-19 03:14:07.999999'",
+        "'2024-01-01 00:00:00.000001'",
+        "'2024-01-01 00:00:00.000002'",
+      ],
     },
     sqlite: 'no time zone type (timestamps are text; see timestamp)',
     memory: 'no time zone type (dates are instants; see timestamp)',
@@ -278,7 +412,13 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     },
     mysql: {
       ddl: 'datetime(3)',
-      values: ["'2024-01-01 00:00:00.001'", "'2024-01-01 00:00:00.002'", "'0001-01-01 00:00:00'", "'0099-06-01 12:00:00.5'", "'9999-12-31 23:59:59.999'"],
+      values: [
+        "'2024-01-01 00:00:00.001'",
+        "'2024-01-01 00:00:00.002'",
+        "'0001-01-01 00:00:00'",
+        "'0099-06-01 12:00:00.5'",
+        "'9999-12-31 23:59:59.999'",
+      ],
     },
     sqlite: 'no millisecond type (timestamps are text; see timestamp)',
     memory: 'no millisecond type (dates are milliseconds; see timestamp)',
@@ -356,7 +496,9 @@ export function sqlMatrixBackend(database: TestDatabase): MatrixBackend {
     name: database.name,
     dialect,
     load: async (type, flavour) => {
-      const table = tableName(`pw_tm_${database.name.replaceAll('-', '_')}_${type.name.replace(/\W+/g, '_')}`);
+      const table = tableName(
+        `pw_tm_${database.name.replaceAll('-', '_')}_${type.name.replace(/\W+/g, '_')}`,
+      );
       const expand = (text: string) => text.replaceAll('$t', table);
       await sql.raw(`drop table if exists ${q(table)}`).execute(db);
       for (const statement of flavour.setup ?? []) await sql.raw(expand(statement)).execute(db);
@@ -365,7 +507,9 @@ export function sqlMatrixBackend(database: TestDatabase): MatrixBackend {
         .raw(`create table ${q(table)} (id integer primary key, v ${expand(flavour.ddl ?? '')})`)
         .execute(db);
       tables.push(table);
-      const values = rowValues(flavour.values).map((v, i) => `(${i + 1}, ${v === null ? 'null' : String(v)})`);
+      const values = rowValues(flavour.values).map(
+        (v, i) => `(${i + 1}, ${v === null ? 'null' : String(v)})`,
+      );
       await sql.raw(`insert into ${q(table)} (id, v) values ${values.join(', ')}`).execute(db);
       return {
         query: fromKysely(db.selectFrom(table).selectAll(), { db }),
@@ -485,7 +629,13 @@ export function typeMatrixCases(open: () => Promise<MatrixBackend>, name: string
 
   for (const type of MATRIX_TYPES) {
     const dialect: Dialect =
-      name === 'memory' ? 'memory' : name === 'mariadb' ? 'mysql' : name.startsWith('sqlite') ? 'sqlite' : 'postgres';
+      name === 'memory'
+        ? 'memory'
+        : name === 'mariadb'
+          ? 'mysql'
+          : name.startsWith('sqlite')
+            ? 'sqlite'
+            : 'postgres';
     const flavour = type[dialect];
     if (typeof flavour === 'string') {
       cells.push({ type: type.name, backend: name, skip: flavour });
@@ -511,7 +661,13 @@ export function typeMatrixCases(open: () => Promise<MatrixBackend>, name: string
           });
         }
       } finally {
-        cells.push({ type: type.name, backend: name, walked, rows: loaded.rows * DIRECTIONS.length, duplicates });
+        cells.push({
+          type: type.name,
+          backend: name,
+          walked,
+          rows: loaded.rows * DIRECTIONS.length,
+          duplicates,
+        });
       }
       for (const check of checks) check();
     });
