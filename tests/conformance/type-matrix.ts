@@ -1,7 +1,16 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiRequest, CursorPagination, type OrderedQuery, type OrderTerm } from '@pagewise/core';
+import {
+  ApiRequest,
+  CursorPagination,
+  encodeCursor,
+  type KeyTerm,
+  NotFound,
+  type OrderedQuery,
+  type OrderTerm,
+  type PositionValue,
+} from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
 import { sql } from 'kysely';
@@ -17,6 +26,8 @@ interface Flavour {
   /** Statements to run before the table is created (`$t` is the table name). */
   readonly setup?: readonly string[];
   readonly values: readonly unknown[];
+  /** Forged cursor values the backend must answer with 404 Invalid cursor (wrong type or range). */
+  readonly invalid?: readonly PositionValue[];
 }
 
 /** An orderable type and how each backend holds it; a string is the reason the backend skips it. */
@@ -68,15 +79,27 @@ const NO_DECIMAL = 'JS has no exact decimal type (numbers round past 2^53)';
 export const MATRIX_TYPES: readonly MatrixType[] = [
   {
     name: 'smallint',
-    postgres: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100] },
-    mysql: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100] },
-    sqlite: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100] },
-    memory: { values: [-32768, 32767, 0, 1, -1, 100] },
+    postgres: {
+      ddl: 'smallint',
+      values: [-32768, 32767, 0, 1, -1, 100],
+      invalid: [32768, -32769, 0.5, 'x', true, new Date(0)],
+    },
+    mysql: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100], invalid: [32768, -32769, 0.5, 'x'] },
+    sqlite: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100], invalid: [2n ** 63n, 0.5, 'x'] },
+    memory: { values: [-32768, 32767, 0, 1, -1, 100], invalid: ['x', true] },
   },
   {
     name: 'integer',
-    postgres: { ddl: 'integer', values: [-2147483648, 2147483647, 0, 5, -5, 6] },
-    mysql: { ddl: 'int', values: [-2147483648, 2147483647, 0, 5, -5, 6] },
+    postgres: {
+      ddl: 'integer',
+      values: [-2147483648, 2147483647, 0, 5, -5, 6],
+      invalid: [2147483648, -2147483649, 0.5, 'x', 2n ** 40n],
+    },
+    mysql: {
+      ddl: 'int',
+      values: [-2147483648, 2147483647, 0, 5, -5, 6],
+      invalid: [2147483648, -2147483649, 0.5, 'x'],
+    },
     sqlite: {
       ddl: 'integer',
       values: [
@@ -88,8 +111,9 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         0,
         5,
       ],
+      invalid: [2n ** 63n, -(2n ** 63n) - 1n, 0.5, 'x'],
     },
-    memory: { values: [-2147483648, 2147483647, 0, 5, -5, 6] },
+    memory: { values: [-2147483648, 2147483647, 0, 5, -5, 6], invalid: ['x', new Date(0)] },
   },
   {
     name: 'bigint',
@@ -104,6 +128,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         '-9007199254740993',
         0,
       ],
+      invalid: [2n ** 63n, -(2n ** 63n) - 1n, 0.5, 'x'],
     },
     mysql: {
       ddl: 'bigint',
@@ -116,6 +141,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         '-9007199254740993',
         0,
       ],
+      invalid: [2n ** 63n, -(2n ** 63n) - 1n, 0.5],
     },
     sqlite: {
       ddl: 'bigint',
@@ -128,6 +154,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         '-9007199254740993',
         0,
       ],
+      invalid: [2n ** 63n, 0.5, 'x'],
     },
     memory: {
       values: [
@@ -139,6 +166,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         -(2n ** 53n) - 1n,
         0n,
       ],
+      invalid: ['x'],
     },
   },
   {
@@ -147,6 +175,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     mysql: {
       ddl: 'bigint unsigned',
       values: ['18446744073709551615', '18446744073709551614', '9223372036854775808', '9007199254740993', 0],
+      invalid: [-1, 2n ** 64n, 0.5],
     },
     sqlite: 'no unsigned integers',
     memory: 'no unsigned integers',
@@ -169,6 +198,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'Infinity'",
         "'-Infinity'",
       ],
+      invalid: ['abc', '1e5', '1.5.5', 1.5, true, ' 1'],
     },
     mysql: {
       ddl: 'decimal(40,30)',
@@ -182,6 +212,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'0.1'",
         "'0'",
       ],
+      invalid: ['abc', '12345678901.5', '0.0000000000000000000000000000001', 'NaN', 1.5],
     },
     sqlite: {
       // NUMERIC affinity keeps integers as 64-bit INTEGERs and the rest as REALs.
@@ -195,6 +226,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'1.00000000000000000001'",
         '-9223372036854775808',
       ],
+      invalid: ['x', true],
     },
     memory: NO_DECIMAL,
   },
@@ -203,10 +235,22 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     postgres: {
       ddl: 'real',
       values: [1.1, -1.5, 0, "'3.4e38'", "'NaN'", "'Infinity'", "'-Infinity'", "'1e-45'"],
+      invalid: [1e39, -1e39, 'x'],
     },
-    mysql: { ddl: 'float', values: [1.1, -1.5, 0, '3.4e38', '1e-38', 0.3] },
-    sqlite: { ddl: 'real', values: [1.1, -1.5, 0, '9e999', '-9e999', '1e308', '5e-324'] },
-    memory: { values: [1.1, -1.5, 0, 3.4e38, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-45] },
+    mysql: {
+      ddl: 'float',
+      values: [1.1, -1.5, 0, '3.4e38', '1e-38', 0.3],
+      invalid: [1e39, Number.POSITIVE_INFINITY, Number.NaN, 'x'],
+    },
+    sqlite: {
+      ddl: 'real',
+      values: [1.1, -1.5, 0, '9e999', '-9e999', '1e308', '5e-324'],
+      invalid: [Number.NaN, 'x'],
+    },
+    memory: {
+      values: [1.1, -1.5, 0, 3.4e38, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-45],
+      invalid: ['x'],
+    },
   },
   {
     name: 'double',
@@ -223,11 +267,17 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         '-1e308',
         '5e-324',
       ],
+      invalid: ['x', true],
     },
-    mysql: { ddl: 'double', values: [0.1, '0.30000000000000004', 0.3, '1e308', '-1e308', '5e-324'] },
+    mysql: {
+      ddl: 'double',
+      values: [0.1, '0.30000000000000004', 0.3, '1e308', '-1e308', '5e-324'],
+      invalid: [Number.POSITIVE_INFINITY, Number.NaN],
+    },
     sqlite: {
       ddl: 'double precision',
       values: [0.1, '0.30000000000000004', 0.3, '9e999', '-9e999', '1e308', '5e-324'],
+      invalid: [Number.NaN, 'x'],
     },
     memory: {
       values: [
@@ -239,35 +289,48 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         1e308,
         5e-324,
       ],
+      invalid: ['x'],
     },
   },
   {
     name: 'boolean',
-    postgres: { ddl: 'boolean', values: ['true', 'false'] },
-    mysql: { ddl: 'boolean', values: ['true', 'false'] },
-    sqlite: { ddl: 'boolean', values: [1, 0] },
-    memory: { values: [true, false] },
+    postgres: { ddl: 'boolean', values: ['true', 'false'], invalid: [1, 'true'] },
+    mysql: { ddl: 'boolean', values: ['true', 'false'], invalid: ['true', 1.5, 300] },
+    sqlite: { ddl: 'boolean', values: [1, 0], invalid: [1, 'true'] },
+    memory: { values: [true, false], invalid: [1, 'true'] },
   },
   {
     name: 'text',
-    postgres: { ddl: 'text collate "C"', values: TEXTS },
-    mysql: { ddl: 'varchar(400) character set utf8mb4 collate utf8mb4_nopad_bin', values: TEXTS },
-    sqlite: { ddl: 'text', values: TEXTS },
-    memory: { values: TEXTS.map(unquote) },
+    postgres: { ddl: 'text collate "C"', values: TEXTS, invalid: ['a\u0000b', 5] },
+    mysql: {
+      ddl: 'varchar(400) character set utf8mb4 collate utf8mb4_nopad_bin',
+      values: TEXTS,
+      invalid: [5, true],
+    },
+    sqlite: { ddl: 'text', values: TEXTS, invalid: [5, true] },
+    memory: { values: TEXTS.map(unquote), invalid: [5, true] },
   },
   {
     name: 'varchar',
-    postgres: { ddl: 'varchar(400) collate "C"', values: TEXTS },
-    mysql: { ddl: 'varchar(400) character set utf8mb4 collate utf8mb4_nopad_bin', values: TEXTS },
-    sqlite: { ddl: 'varchar(400)', values: TEXTS },
-    memory: { values: TEXTS.map(unquote) },
+    postgres: { ddl: 'varchar(400) collate "C"', values: TEXTS, invalid: ['a\u0000b', 5] },
+    mysql: {
+      ddl: 'varchar(400) character set utf8mb4 collate utf8mb4_nopad_bin',
+      values: TEXTS,
+      invalid: [5],
+    },
+    sqlite: { ddl: 'varchar(400)', values: TEXTS, invalid: [5] },
+    memory: { values: TEXTS.map(unquote), invalid: [5] },
   },
   {
     name: 'uuid',
-    postgres: { ddl: 'uuid', values: UUIDS },
-    mysql: { ddl: 'uuid', values: UUIDS },
+    postgres: {
+      ddl: 'uuid',
+      values: UUIDS,
+      invalid: ['not-a-uuid', 5, '123e4567-e89b-12d3-a456-42661417400'],
+    },
+    mysql: { ddl: 'uuid', values: UUIDS, invalid: ['not-a-uuid', 5] },
     sqlite: { ddl: 'uuid', values: UUIDS },
-    memory: { values: UUIDS.map(unquote) },
+    memory: { values: UUIDS.map(unquote), invalid: [5] },
   },
   {
     name: 'date',
@@ -283,17 +346,21 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'infinity'",
         "'-infinity'",
       ],
+      invalid: [new Date(8.64e15), 'yesterday', '4714-01-01 BC', '2024-02-30 AD', 5],
     },
     mysql: {
       ddl: 'date',
       values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'1000-01-01'"],
+      invalid: [utc(-5), utc(10000), 'x', 5],
     },
     sqlite: {
       ddl: 'date',
       values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'2024-02-29T00:00:00.000Z'"],
+      invalid: ['x', 5, true],
     },
     memory: {
       values: [utc(1), utc(99, 11, 31), utc(2024, 1, 29), utc(9999, 11, 31), utc(10000), utc(-43, 2, 15)],
+      invalid: ['x', 5],
     },
   },
   {
@@ -301,16 +368,19 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     postgres: {
       ddl: 'time',
       values: ["'00:00:00'", "'23:59:59.999999'", "'24:00:00'", "'12:00:00.000001'", "'12:00:00.000002'"],
+      invalid: ['25:00:00', '24:00:01', '-838:59:59', 'noon', 5],
     },
     mysql: {
       ddl: 'time(6)',
       values: ["'-838:59:59'", "'838:59:59'", "'00:00:00.000001'", "'12:00:00.000002'", "'12:00:00'"],
+      invalid: ['839:00:00', 'x', '12:60:00', 5],
     },
     sqlite: {
       ddl: 'time',
       values: ["'00:00:00'", "'23:59:59.999999'", "'12:00:00.000001'", "'12:00:00.000002'"],
+      invalid: [5],
     },
-    memory: { values: ['00:00:00', '23:59:59.999999', '12:00:00.000001', '12:00:00.000002'] },
+    memory: { values: ['00:00:00', '23:59:59.999999', '12:00:00.000001', '12:00:00.000002'], invalid: [5] },
   },
   {
     name: 'timestamp',
@@ -328,6 +398,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'infinity'",
         "'-infinity'",
       ],
+      invalid: ['2024-02-30 00:00:00', '294277-01-01 00:00:00', 'yesterday', 'Infinity', new Date(0)],
     },
     mysql: {
       ddl: 'datetime(6)',
@@ -338,6 +409,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'0099-06-01 12:00:00.5'",
         "'9999-12-31 23:59:59.999999'",
       ],
+      invalid: ['x', '2024-02-30 00:00:00', new Date(0)],
     },
     sqlite: {
       ddl: 'datetime',
@@ -352,6 +424,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'-000043-03-15T00:00:00.000Z'",
         "'2024-01-01 00:00:00'",
       ],
+      invalid: ['x', 5],
     },
     memory: {
       values: [
@@ -362,6 +435,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         utc(10000),
         utc(-43, 2, 15),
       ],
+      invalid: ['x', 5],
     },
   },
   {
@@ -381,6 +455,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'infinity'",
         "'-infinity'",
       ],
+      invalid: ['2024-01-01 00:00:00+16', 'x', '2024-01-01 00:00:00+00; drop'],
     },
     mysql: {
       ddl: 'timestamp(6) null',
@@ -390,6 +465,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'2024-01-01 00:00:00.000001'",
         "'2024-01-01 00:00:00.000002'",
       ],
+      invalid: ['x', '2024-13-01 00:00:00'],
     },
     sqlite: 'no time zone type (timestamps are text; see timestamp)',
     memory: 'no time zone type (dates are instants; see timestamp)',
@@ -409,6 +485,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'infinity'",
         "'-infinity'",
       ],
+      invalid: [new Date(-8.64e15), 'x', Number.NaN, 5],
     },
     mysql: {
       ddl: 'datetime(3)',
@@ -419,6 +496,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'0099-06-01 12:00:00.5'",
         "'9999-12-31 23:59:59.999'",
       ],
+      invalid: [utc(10000), 'x', Number.POSITIVE_INFINITY],
     },
     sqlite: 'no millisecond type (timestamps are text; see timestamp)',
     memory: 'no millisecond type (dates are milliseconds; see timestamp)',
@@ -429,8 +507,13 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
       setup: ['drop type if exists $t_enum cascade', "create type $t_enum as enum ('b', 'a', 'c', 's1')"],
       ddl: '$t_enum',
       values: ["'a'", "'b'", "'c'", "'s1'"],
+      invalid: ['zzz', 5, ''],
     },
-    mysql: { ddl: "enum('b', 'a', 'c', 's1')", values: ["'a'", "'b'", "'c'", "'s1'"] },
+    mysql: {
+      ddl: "enum('b', 'a', 'c', 's1')",
+      values: ["'a'", "'b'", "'c'", "'s1'"],
+      invalid: ['a', 0.5, 70000],
+    },
     sqlite: NO_ENUM,
     memory: NO_ENUM,
   },
@@ -568,6 +651,15 @@ async function walk(query: OrderedQuery<Row>, term: OrderTerm): Promise<WalkResu
   return { forward, backward };
 }
 
+/** A cursor for `[value, 1]` under `term` then the `id` tiebreaker, as if a client forged it. */
+function forgedUrl(term: OrderTerm, value: PositionValue): string {
+  const order: KeyTerm[] = [
+    { field: term.field, direction: term.direction, nulls: term.nulls ?? 'last' },
+    { field: 'id', direction: term.direction, nulls: 'last', unique: true },
+  ];
+  return `${ORIGIN}?cursor=${encodeCursor({ offset: 0, reverse: false, position: [value, 1] }, { order })}`;
+}
+
 /** One cell of the closing note's table. */
 interface Cell {
   readonly type: string;
@@ -575,6 +667,9 @@ interface Cell {
   readonly walked?: number;
   readonly rows?: number;
   readonly duplicates?: number;
+  /** Forged cursors with values of the wrong type or range, and how many answered 404. */
+  readonly forged?: number;
+  readonly rejected?: number;
   readonly skip?: string;
 }
 
@@ -594,7 +689,8 @@ function writeResults(backend: string, cells: readonly Cell[]): void {
     '',
     'Each cell: rows the cursor walks visited / rows expected, over 4 orderings (asc/desc x NULLs',
     `first/last), walked forward and back at page size ${PAGE_SIZE}, compared with the database's own`,
-    'ORDER BY; then duplicates seen. "skip" gives the reason the backend has no such type.',
+    'ORDER BY; then duplicates seen; then forged cursors (values of the wrong type or out of the',
+    'type\'s range) answered 404 Invalid cursor. "skip" gives the reason the backend has no such type.',
     '',
     `| type | ${backends.join(' | ')} |`,
     `|---|${backends.map(() => '---').join('|')}|`,
@@ -603,7 +699,7 @@ function writeResults(backend: string, cells: readonly Cell[]): void {
         const cell = all.find((c) => c.backend === b && c.type === type.name);
         if (cell === undefined) return 'not run';
         if (cell.skip !== undefined) return `skip: ${cell.skip}`;
-        return `${cell.walked}/${cell.rows}, ${cell.duplicates} dup`;
+        return `${cell.walked}/${cell.rows}, ${cell.duplicates} dup, ${cell.rejected}/${cell.forged} forged 404`;
       });
       return `| ${type.name} | ${cells.join(' | ')} |`;
     }),
@@ -646,8 +742,26 @@ export function typeMatrixCases(open: () => Promise<MatrixBackend>, name: string
       const loaded = await backend.load(type, flavour);
       let walked = 0;
       let duplicates = 0;
+      let rejected = 0;
+      const invalid = flavour.invalid ?? [];
       const checks: Array<() => void> = [];
       try {
+        for (const value of invalid) {
+          const term = DIRECTIONS[0]!;
+          const pagination = new CursorPagination({ pageSize: PAGE_SIZE, ordering: [term] });
+          const outcome = await pagination
+            .paginateQueryset(loaded.query, new ApiRequest({ url: forgedUrl(term, value) }))
+            .then(
+              () => 'a page',
+              (error: unknown) => error,
+            );
+          if (outcome instanceof NotFound && outcome.detail === 'Invalid cursor') rejected += 1;
+          checks.push(() =>
+            expect(outcome, `forged ${typeof value} ${String(value)}`).toEqual(
+              new NotFound('Invalid cursor'),
+            ),
+          );
+        }
         for (const term of DIRECTIONS) {
           const expected = await loaded.order(term);
           const { forward, backward } = await walk(loaded.query, term);
@@ -667,6 +781,8 @@ export function typeMatrixCases(open: () => Promise<MatrixBackend>, name: string
           walked,
           rows: loaded.rows * DIRECTIONS.length,
           duplicates,
+          forged: invalid.length,
+          rejected,
         });
       }
       for (const check of checks) check();
