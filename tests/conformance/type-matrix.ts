@@ -248,7 +248,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
       invalid: [Number.NaN, 'x'],
     },
     memory: {
-      values: [1.1, -1.5, 0, 3.4e38, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-45],
+      values: [1.1, -1.5, 0, 3.4e38, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-45],
       invalid: ['x'],
     },
   },
@@ -284,6 +284,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         0.1,
         0.30000000000000004,
         0.3,
+        Number.NaN,
         Number.POSITIVE_INFINITY,
         Number.NEGATIVE_INFINITY,
         1e308,
