@@ -227,7 +227,7 @@ function postgresKind(type: string): ColumnKind {
 }
 
 /** Postgres's text for an instant in UTC: `0044-03-15 12:00:00.000+00 BC`; years 1 to 294276. */
-function postgresDateText(date: Date, type: string): string | null {
+function postgresDateText(date: Date): string | null {
   const ms = date.getTime();
   if (ms === Number.POSITIVE_INFINITY) return 'infinity';
   if (ms === Number.NEGATIVE_INFINITY) return '-infinity';
@@ -238,8 +238,9 @@ function postgresDateText(date: Date, type: string): string | null {
   const bc = astronomical < 1;
   const year = bc ? 1 - astronomical : astronomical;
   if (year > 294276 || (bc && year > 4713)) return null;
-  const offset = type.includes('with time zone') ? '+00' : '';
-  return `${String(year).padStart(4, '0')}${match[2]!.replace('T', ' ')}${offset}${bc ? ' BC' : ''}`;
+  // `+00` whatever the type: a timestamp without time zone ignores it, so the wall clock is the
+  // UTC one its epoch position was read as.
+  return `${String(year).padStart(4, '0')}${match[2]!.replace('T', ' ')}+00${bc ? ' BC' : ''}`;
 }
 
 /**
