@@ -421,13 +421,14 @@ class SharedState {
  * (the statement without its values) and per database, so a query built afresh for every request
  * compiles nothing after its first page.
  *
- * Timestamps: a Postgres `timestamp(tz)` keeps microseconds unless declared `(0)`..`(3)`, and a
- * JS `Date` would round them, making the keyset bound skip or repeat rows that share a
- * millisecond. Such columns (and MySQL `datetime(4..6)`) therefore get exact positions: the
- * column's own text output (`'2024-05-01 12:00:00.123456+00'`, offset included, so the hour a DST
- * change repeats stays unambiguous), which the database parses back and compares exactly. It is
- * three times cheaper per row than `to_char`. Millisecond columns (`timestamptz(3)`, `datetime(3)`) keep `Date` positions.
- * Bigint columns (`int8`, which `pg` returns as strings) give `bigint` positions.
+ * Positions are exact on every column type: a value read from a row, put in a cursor and bound
+ * again compares equal to that row in SQL. Microsecond timestamps are exact text (`to_char` in
+ * UTC on Postgres, so `DateStyle` does not matter; BC years, years past 9999 and `infinity`
+ * included), decimals are decimal text, bigints bigints, and integers past 2^53 are read exactly
+ * even where the driver rounds them (better-sqlite3 without safe integers). Bound values are
+ * checked against their column's type and range first (`InvalidBoundError`, a 404 for clients);
+ * ordering by a type with no exact bound (json, arrays, bytea, interval...) is a
+ * `ConfigurationError` before any page query. The package README lists the type of each position.
  *
  * @example
  * const query = fromKysely(db.selectFrom('articles').selectAll(), { db });
