@@ -72,6 +72,16 @@ const utc = (year: number, month = 0, day = 1, ms = 0): Date => {
   return date;
 };
 
+/** The 64-bit limits and the integers around 2^53, where a double rounds. */
+const BIGINTS = [
+  '-9223372036854775808',
+  '9223372036854775807',
+  '9007199254740992',
+  '9007199254740993',
+  '9007199254740994',
+  '-9007199254740993',
+  0,
+];
 const NO_ENUM = 'no enum type';
 const NO_DECIMAL = 'JS has no exact decimal type (numbers round past 2^53)';
 
@@ -119,41 +129,17 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     name: 'bigint',
     postgres: {
       ddl: 'bigint',
-      values: [
-        '-9223372036854775808',
-        '9223372036854775807',
-        '9007199254740992',
-        '9007199254740993',
-        '9007199254740994',
-        '-9007199254740993',
-        0,
-      ],
+      values: BIGINTS,
       invalid: [2n ** 63n, -(2n ** 63n) - 1n, 0.5, 'x'],
     },
     mysql: {
       ddl: 'bigint',
-      values: [
-        '-9223372036854775808',
-        '9223372036854775807',
-        '9007199254740992',
-        '9007199254740993',
-        '9007199254740994',
-        '-9007199254740993',
-        0,
-      ],
+      values: BIGINTS,
       invalid: [2n ** 63n, -(2n ** 63n) - 1n, 0.5],
     },
     sqlite: {
       ddl: 'bigint',
-      values: [
-        '-9223372036854775808',
-        '9223372036854775807',
-        '9007199254740992',
-        '9007199254740993',
-        '9007199254740994',
-        '-9007199254740993',
-        0,
-      ],
+      values: BIGINTS,
       invalid: [2n ** 63n, 0.5, 'x'],
     },
     memory: {

@@ -100,23 +100,7 @@ export function databaseTargets(): DatabaseTarget[] {
   const pgUrl = process.env.PG_URL;
   const mysqlUrl = process.env.MYSQL_URL;
   return [
-    {
-      name: 'sqlite',
-      skipReason: null,
-      open: async (log) => {
-        const db = new Kysely({
-          dialect: new SqliteDialect({ database: new Database(':memory:') }),
-          ...(log ? { log } : {}),
-        });
-        return {
-          name: 'sqlite',
-          dialect: 'sqlite',
-          db,
-          binaryCollation: 'BINARY',
-          close: () => db.destroy(),
-        };
-      },
-    },
+    sqliteTarget(false),
     {
       name: 'pglite',
       skipReason: null,
@@ -152,31 +136,27 @@ export function databaseTargets(): DatabaseTarget[] {
 }
 
 /**
- * SQLite with `db.defaultSafeIntegers(true)`: every integer (catalog flags included) comes back
- * as a bigint. Not in `databaseTargets()`; suites that cover it ask for it by name.
+ * In-memory SQLite; with `safeIntegers`, `db.defaultSafeIntegers(true)`: every integer (catalog
+ * flags included) comes back as a bigint. That one is not in `databaseTargets()`; suites that
+ * cover it ask for it by name.
  */
-function sqliteSafeIntegersTarget(): DatabaseTarget {
+function sqliteTarget(safeIntegers: boolean): DatabaseTarget {
+  const name = safeIntegers ? 'sqlite-safe-integers' : 'sqlite';
   return {
-    name: 'sqlite-safe-integers',
+    name,
     skipReason: null,
     open: async (log) => {
       const database = new Database(':memory:');
-      database.defaultSafeIntegers(true);
+      if (safeIntegers) database.defaultSafeIntegers(true);
       const db = new Kysely({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
-      return {
-        name: 'sqlite-safe-integers',
-        dialect: 'sqlite',
-        db,
-        binaryCollation: 'BINARY',
-        close: () => db.destroy(),
-      };
+      return { name, dialect: 'sqlite', db, binaryCollation: 'BINARY', close: () => db.destroy() };
     },
   };
 }
 
 /** The target named `name`. */
 export function databaseTarget(name: DatabaseName): DatabaseTarget {
-  return [...databaseTargets(), sqliteSafeIntegersTarget()].find((t) => t.name === name)!;
+  return [...databaseTargets(), sqliteTarget(true)].find((t) => t.name === name)!;
 }
 
 /**
