@@ -165,8 +165,9 @@ const bits = (n: bigint, unsigned: boolean): readonly [bigint, bigint] =>
 function integerRangeByName(type: string): readonly [bigint, bigint] {
   const unsigned = type.includes('unsigned');
   if (/tinyint|bool/.test(type)) return bits(8n, unsigned);
-  if (/smallint|int2|smallserial|^year/.test(type))
-    return /^year/.test(type) ? [1901n, 2155n] : bits(16n, unsigned);
+  // MySQL's YEAR holds 1901 to 2155, and 0 for the zero year.
+  if (/^year/.test(type)) return [0n, 2155n];
+  if (/smallint|int2|smallserial/.test(type)) return bits(16n, unsigned);
   if (/mediumint/.test(type)) return bits(24n, unsigned);
   if (/bigint|int8|bigserial/.test(type)) return bits(64n, unsigned);
   if (/int|serial/.test(type)) return bits(32n, unsigned);
