@@ -1,6 +1,7 @@
 import { databaseTarget, describeDatabase, tableName } from '../support/databases.js';
 import { conformanceCases, sqlBackend } from './conformance-suite.js';
 import { slicedBuilderCases } from './sliced-builder-cases.js';
+import { sqlMatrixBackend, typeMatrixCases } from './type-matrix.js';
 import { viewsetCases } from './viewset-cases.js';
 
 const target = databaseTarget('sqlite');
@@ -11,4 +12,5 @@ describeDatabase(target, 'conformance', () => {
     sqlBackend(await target.open(), tableName('pw_conf_sqlite_slice')),
   );
   viewsetCases(target.name, async () => sqlBackend(await target.open(), tableName('pw_conf_sqlite_vs')));
+  typeMatrixCases(async () => sqlMatrixBackend(await target.open()), target.name);
 });

@@ -1,6 +1,6 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
-const BACKENDS = ['memory', 'sqlite', 'pglite', 'postgres', 'mariadb'];
+const BACKENDS = ['memory', 'sqlite', 'sqlite-safe-integers', 'pglite', 'postgres', 'mariadb'];
 const BACKEND = new RegExp(`^\\[(${BACKENDS.join('|')})\\]`);
 
 /**

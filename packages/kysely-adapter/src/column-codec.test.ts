@@ -1,19 +1,30 @@
 import { InvalidBoundError } from '@pagewise/core';
 import { describe, expect, it } from 'vitest';
 import { toParameter, toPosition } from './column-codec.js';
-import { postgresCapabilities, sqliteCapabilities } from './dialect-capabilities.js';
+import {
+  type ColumnInfo,
+  type ColumnKind,
+  mysqlCapabilities,
+  postgresCapabilities,
+  sqliteCapabilities,
+} from './dialect-capabilities.js';
+
+const col = (kind: ColumnKind, type?: string): ColumnInfo =>
+  type === undefined ? { kind, nullable: true } : { kind, nullable: true, type };
 
 describe('toPosition', () => {
   it('gives bigint columns bigint positions whatever the driver returns', () => {
-    expect(toPosition('bigint', '9007199254740993', 'big')).toBe(9007199254740993n);
-    expect(toPosition('bigint', 42, 'big')).toBe(42n);
+    expect(toPosition(col('bigint'), '9007199254740993', 'big', postgresCapabilities)).toBe(
+      9007199254740993n,
+    );
+    expect(toPosition(col('bigint'), 42, 'big', postgresCapabilities)).toBe(42n);
   });
 
   it('reads dates stored as ISO text (SQLite) as dates, and NULL as null', () => {
-    expect(toPosition('date', '2024-01-01T00:00:00.001Z', 'created')).toEqual(
+    expect(toPosition(col('date'), '2024-01-01T00:00:00.001Z', 'created', sqliteCapabilities)).toEqual(
       new Date(Date.UTC(2024, 0, 1, 0, 0, 0, 1)),
     );
-    expect(toPosition('date', null, 'created')).toBeNull();
+    expect(toPosition(col('date'), null, 'created', postgresCapabilities)).toBeNull();
   });
 });
 
@@ -21,38 +32,119 @@ describe('toParameter', () => {
   const invalid = (fn: () => unknown) => expect(fn).toThrow(InvalidBoundError);
 
   it('rejects values of another kind than the column', () => {
-    invalid(() => toParameter('date', 'not a date', 'created', postgresCapabilities));
-    invalid(() => toParameter('number', 'x', 'id', postgresCapabilities));
-    invalid(() => toParameter('string', 5, 'name', postgresCapabilities));
-    invalid(() => toParameter('boolean', 1, 'flag', postgresCapabilities));
+    invalid(() => toParameter(col('date'), 'not a date', 'created', postgresCapabilities));
+    invalid(() => toParameter(col('number'), 'x', 'id', postgresCapabilities));
+    invalid(() => toParameter(col('string'), 5, 'name', postgresCapabilities));
+    invalid(() => toParameter(col('boolean'), 1, 'flag', postgresCapabilities));
   });
 
   it('rejects values the database would fail on', () => {
-    invalid(() => toParameter('bigint', 2n ** 70n, 'big', postgresCapabilities));
-    invalid(() => toParameter('number', Number.POSITIVE_INFINITY, 'id', postgresCapabilities));
-    invalid(() => toParameter('string', 'a\u0000b', 'name', postgresCapabilities));
-    invalid(() => toParameter('uuid', 'not-a-uuid', 'key', postgresCapabilities));
-    invalid(() => toParameter('date', new Date(-250_000_000_000_000), 'created', postgresCapabilities));
+    invalid(() => toParameter(col('bigint'), 2n ** 70n, 'big', postgresCapabilities));
     invalid(() =>
-      toParameter('timestamp-text', '2024-02-30T00:00:00.000000', 'created', postgresCapabilities),
+      toParameter(col('integer', 'integer'), Number.POSITIVE_INFINITY, 'id', postgresCapabilities),
     );
-    invalid(() => toParameter('timestamp-text', '2024-02-01 00:00:00.1+99', 'created', postgresCapabilities));
+    invalid(() => toParameter(col('number'), Number.POSITIVE_INFINITY, 'score', mysqlCapabilities));
+    invalid(() => toParameter(col('number', 'real'), 1e39, 'score', postgresCapabilities));
+    invalid(() => toParameter(col('string'), 'a\u0000b', 'name', postgresCapabilities));
+    invalid(() => toParameter(col('uuid'), 'not-a-uuid', 'key', postgresCapabilities));
+    invalid(() => toParameter(col('date'), new Date(-250_000_000_000_000), 'created', postgresCapabilities));
     invalid(() =>
-      toParameter('timestamp-text', '2024-02-01 00:00:00.1; drop', 'created', postgresCapabilities),
+      toParameter(col('timestamp-text'), '2024-02-30T00:00:00.000000', 'created', postgresCapabilities),
+    );
+    invalid(() =>
+      toParameter(col('timestamp-text'), '2024-02-01 00:00:00.1+99', 'created', postgresCapabilities),
+    );
+    invalid(() =>
+      toParameter(col('timestamp-text'), '2024-02-01 00:00:00.1; drop', 'created', postgresCapabilities),
     );
   });
 
-  it('binds dates as ISO text on SQLite and natively elsewhere', () => {
+  it('rejects integers out of their type range or not integral (forged unsigned cursors)', () => {
+    const int4 = col('integer', 'integer');
+    invalid(() => toParameter(int4, 2147483648, 'id', postgresCapabilities));
+    invalid(() => toParameter(int4, -2147483649n, 'id', postgresCapabilities));
+    invalid(() => toParameter(int4, 0.5, 'id', postgresCapabilities));
+    invalid(() => toParameter(col('integer', 'smallint'), 32768, 'n', postgresCapabilities));
+    invalid(() => toParameter(col('bigint', 'bigint unsigned'), -1n, 'n', mysqlCapabilities));
+    expect(toParameter(int4, 2147483647, 'id', postgresCapabilities)).toBe(2147483647);
+    expect(toParameter(col('bigint', 'bigint unsigned'), 2n ** 64n - 1n, 'n', mysqlCapabilities)).toBe(
+      2n ** 64n - 1n,
+    );
+    expect(toParameter(col('integer', 'smallint'), 2n ** 62n, 'n', sqliteCapabilities)).toBe(2n ** 62n);
+  });
+
+  it('keeps decimals exact and within the declared precision', () => {
+    const decimal = col('decimal', 'decimal(40,30)');
+    const tiny = '1.000000000000000000000000000001';
+    expect(toParameter(decimal, tiny, 'v', mysqlCapabilities)).toBe(tiny);
+    invalid(() => toParameter(decimal, `${tiny}1`, 'v', mysqlCapabilities));
+    invalid(() => toParameter(decimal, '12345678901.5', 'v', mysqlCapabilities));
+    invalid(() => toParameter(decimal, 1.5, 'v', mysqlCapabilities));
+    invalid(() => toParameter(decimal, '1e5', 'v', postgresCapabilities));
+    invalid(() => toParameter(decimal, 'NaN', 'v', mysqlCapabilities));
+    expect(toParameter(col('decimal', 'numeric'), 'NaN', 'v', postgresCapabilities)).toBe('NaN');
+  });
+
+  it('accepts the timestamps Postgres writes: BC, years past 9999, infinity; rejects its out-of-range ones', () => {
+    for (const text of [
+      '0044-03-15 12:00:00.000001+00 BC',
+      '10000-01-01 00:00:00.000000 AD',
+      'infinity',
+      '0099-12-31 AD',
+    ]) {
+      expect(
+        toParameter(col('timestamp-text', 'timestamp with time zone'), text, 'at', postgresCapabilities),
+      ).toBe(text);
+    }
+    for (const text of [
+      '4714-01-01 00:00:00 BC',
+      '294277-01-01 00:00:00',
+      '0000-01-01 00:00:00',
+      'Infinity',
+    ]) {
+      invalid(() =>
+        toParameter(col('timestamp-text', 'timestamp with time zone'), text, 'at', postgresCapabilities),
+      );
+    }
+    const time = col('timestamp-text', 'time without time zone');
+    expect(toParameter(time, '24:00:00', 'at', postgresCapabilities)).toBe('24:00:00');
+    invalid(() => toParameter(time, '24:00:01', 'at', postgresCapabilities));
+    invalid(() => toParameter(time, '-838:59:59', 'at', postgresCapabilities));
+    expect(toParameter(col('timestamp-text', 'time(6)'), '-838:59:59', 'at', mysqlCapabilities)).toBe(
+      '-838:59:59',
+    );
+  });
+
+  it('binds dates as ISO text on SQLite and as text the dialect parses elsewhere', () => {
     const date = new Date(Date.UTC(2024, 0, 1));
-    expect(toParameter('date', date, 'created', sqliteCapabilities)).toBe('2024-01-01T00:00:00.000Z');
-    expect(toParameter('date', date, 'created', postgresCapabilities)).toBe(date);
-    expect(toParameter('string', 'a\u0000b', 'name', sqliteCapabilities)).toBe('a\u0000b');
+    expect(toParameter(col('date'), date, 'created', sqliteCapabilities)).toBe('2024-01-01T00:00:00.000Z');
+    expect(
+      toParameter(col('date', 'timestamp(3) with time zone'), date, 'created', postgresCapabilities),
+    ).toBe('2024-01-01 00:00:00.000+00');
+    const bc = new Date(Date.UTC(2000, 2, 15));
+    bc.setUTCFullYear(-43);
+    expect(toParameter(col('date', 'timestamp(3) with time zone'), bc, 'created', postgresCapabilities)).toBe(
+      '0044-03-15 00:00:00.000+00 BC',
+    );
+    expect(toParameter(col('date', 'datetime(3)'), date, 'created', mysqlCapabilities)).toBe(
+      '2024-01-01 00:00:00.000',
+    );
+    invalid(() => toParameter(col('date', 'datetime(3)'), bc, 'created', mysqlCapabilities));
+    expect(
+      toParameter(
+        col('date', 'timestamp(3) with time zone'),
+        Number.NEGATIVE_INFINITY,
+        'created',
+        postgresCapabilities,
+      ),
+    ).toBe('-infinity');
+    expect(toParameter(col('string'), 'a\u0000b', 'name', sqliteCapabilities)).toBe('a\u0000b');
     for (const text of [
       '2024-02-29T23:59:59.123456',
       '2024-05-01 12:00:00.1231+00',
       '2024-11-03 01:30:00-04:00',
     ]) {
-      expect(toParameter('timestamp-text', text, 'created', postgresCapabilities)).toBe(text);
+      expect(toParameter(col('timestamp-text'), text, 'created', postgresCapabilities)).toBe(text);
     }
   });
 });

@@ -1,44 +1,139 @@
 import { ConfigurationError, InvalidBoundError, isPositionValue, type PositionValue } from '@pagewise/core';
-import type { ColumnKind, DialectCapabilities } from './dialect-capabilities.js';
+import type { ColumnInfo, ColumnKind, DialectCapabilities } from './dialect-capabilities.js';
 
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-/** ISO-8601 as Postgres and MySQL write timestamps: optional fraction, optional UTC offset. */
+/** Largest finite `real` (float4): Postgres and MySQL reject larger values with an error. */
+const FLOAT4_MAX = 3.4028234663852886e38;
+/**
+ * A timestamp as Postgres and MySQL write it, and as `to_char` gives it: a year of 4 to 6 digits,
+ * optional fraction, optional UTC offset, optional era (`AD`/`BC`).
+ */
 const EXACT_TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::?(\d{2})(?::(\d{2}))?)?)?$/;
+  /^(\d{4,6})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::?(\d{2})(?::(\d{2}))?)?)?)?( AD| BC)?$/;
+/** A `time` as Postgres (`00:00:00` to `24:00:00`) and MySQL (`-838:59:59` to `838:59:59`) write it. */
+const EXACT_TIME = /^(-?)(\d{2,3}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A plain decimal: no exponent, no spaces; the digit cap keeps a forged value cheap to compare. */
+const DECIMAL = /^-?(\d{1,1000})(?:\.(\d{1,1000}))?$/;
+const DECIMAL_SPECIAL = /^(NaN|-?Infinity)$/;
+/** A text date as SQLite stores the ones `Date#toISOString` writes. */
+const ISO_TEXT = /^(?:\d{4}|[+-]\d{6})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** The start of a date as SQLite may hold it as text: a year (signed when it has six digits). */
+const SQLITE_DATE_TEXT = /^(?:\d{4}|[+-]\d{6})-\d\d/;
+/** Epoch seconds as Postgres's `extract(epoch ...)` writes them. */
+const EPOCH_SECONDS = /^(-?)(\d+)(?:\.(\d+))?$/;
+/** A date-time as MySQL casts it to text: `0001-01-01 00:00:00.000`. */
+const MYSQL_DATETIME = /^(\d{4})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?$/;
 
-/** Turns a value read from a row into the position value of its column's kind. */
-export function toPosition(kind: ColumnKind, raw: unknown, field: string): PositionValue {
+function integral(raw: bigint): number | bigint {
+  return raw >= -9007199254740991n && raw <= 9007199254740991n ? Number(raw) : raw;
+}
+
+function utcDate(year: number, month: number, day: number, h = 0, mi = 0, s = 0, ms = 0): Date {
+  const date = new Date(Date.UTC(2000, month - 1, day, h, mi, s, ms));
+  date.setUTCFullYear(year);
+  return date;
+}
+
+/** A date position from the text a dialect's position expression gives. */
+function dateFromText(raw: string, capabilities: DialectCapabilities): PositionValue {
+  if (capabilities.dateStorage === 'iso-text') {
+    // SQLite holds any text: canonical ISO dates are dates, any other text is its own position.
+    if (ISO_TEXT.test(raw)) {
+      const date = new Date(raw);
+      if (date.toISOString() === raw) return date;
+    }
+    return raw;
+  }
+  if (raw === 'Infinity') return Number.POSITIVE_INFINITY;
+  if (raw === '-Infinity') return Number.NEGATIVE_INFINITY;
+  const epoch = EPOCH_SECONDS.exec(raw);
+  if (epoch) {
+    // Whole milliseconds from the digits, never through a rounded float.
+    const ms = Number(epoch[2]) * 1000 + Number((epoch[3] ?? '').padEnd(3, '0').slice(0, 3));
+    return new Date(epoch[1] === '-' ? -ms : ms);
+  }
+  const parts = MYSQL_DATETIME.exec(raw);
+  if (parts) {
+    const [y, mo, d, h = '0', mi = '0', s = '0', f = ''] = parts.slice(1);
+    return utcDate(
+      Number(y),
+      Number(mo),
+      Number(d),
+      Number(h),
+      Number(mi),
+      Number(s),
+      Number(f.padEnd(3, '0').slice(0, 3)),
+    );
+  }
+  return null;
+}
+
+/**
+ * Turns a value read from a row into the position value of its column. `exact` is the exact text
+ * of an integer the driver may have rounded (`exactIntegerText`), when the dialect reads one.
+ */
+export function toPosition(
+  info: ColumnInfo,
+  raw: unknown,
+  field: string,
+  capabilities: DialectCapabilities,
+  exact?: unknown,
+): PositionValue {
   if (raw === null || raw === undefined) return null;
+  if ((typeof exact === 'string' && /^-?\d+$/.test(exact)) || typeof exact === 'bigint') {
+    return info.kind === 'bigint' ? BigInt(exact) : integral(BigInt(exact));
+  }
+  const kind = info.kind;
   switch (kind) {
     case 'bigint':
       if (typeof raw === 'bigint') return raw;
       if (typeof raw === 'number' || typeof raw === 'string') return BigInt(raw);
       break;
+    case 'integer':
+    case 'enum':
+      // A number past 2^53 that the driver returned is exact (else its exact text was read).
+      if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : BigInt(raw);
+      if (typeof raw === 'bigint') return integral(raw);
+      if (kind === 'enum' && typeof raw === 'string') return raw;
+      if (typeof raw === 'string' && /^-?\d+$/.test(raw)) return integral(BigInt(raw));
+      break;
     case 'number':
       if (typeof raw === 'number') return raw;
-      if (typeof raw === 'string' || typeof raw === 'bigint') return Number(raw);
+      if (typeof raw === 'bigint') return integral(raw);
+      if (typeof raw === 'string') return Number(raw);
+      break;
+    case 'decimal':
+      if (typeof raw === 'string') return raw;
+      if (typeof raw === 'bigint') return String(raw);
+      if (typeof raw === 'number' && Number.isSafeInteger(raw)) return String(raw);
       break;
     case 'date':
-      if (raw instanceof Date) return raw;
-      if (typeof raw === 'string' || typeof raw === 'number') {
-        const date = new Date(raw);
-        if (!Number.isNaN(date.getTime())) return date;
+      if (raw instanceof Date) {
+        if (!Number.isNaN(raw.getTime())) return raw;
+      } else if (typeof raw === 'string') {
+        const position = dateFromText(raw, capabilities);
+        if (position !== null) return position;
+      } else if (typeof raw === 'number') {
+        // pg reads Postgres's ±infinity as ±Infinity.
+        return Number.isFinite(raw) ? new Date(raw) : raw;
       }
       break;
     case 'boolean':
       if (typeof raw === 'boolean') return raw;
       if (typeof raw === 'number') return raw !== 0;
+      if (typeof raw === 'bigint') return raw !== 0n;
       break;
     case 'string':
     case 'uuid':
     case 'timestamp-text':
       if (typeof raw === 'string') return raw;
       break;
+    case 'unsupported':
     case 'unknown':
-      if (raw !== null && isPositionValue(raw)) return raw;
+      if (isPositionValue(raw)) return raw;
       break;
   }
   throw new ConfigurationError(`${ADAPTER} adapter: field "${field}" holds a ${typeof raw}, not a ${kind}`);
@@ -48,66 +143,146 @@ function invalid(field: string, kind: ColumnKind): never {
   throw new InvalidBoundError(ADAPTER, `bound value for "${field}" does not fit its ${kind} column`);
 }
 
+function daysIn(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Whether `text` is a timestamp (or date) the database parses back into the same value. */
 function validExactTimestamp(text: string): boolean {
+  if (text === 'infinity' || text === '-infinity') return true;
   const parts = EXACT_TIMESTAMP.exec(text);
   if (!parts) return false;
-  const [y, mo, d, h, mi, s] = parts.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [y, mo, d, h = 0, mi = 0, s = 0] = parts.slice(1, 7).map((p) => (p === undefined ? 0 : Number(p)));
   const [oh = 0, om = 0, os = 0] = parts.slice(7, 10).map((p) => (p === undefined ? 0 : Number(p)));
-  // Postgres rejects offsets beyond 15:59:59 with an error.
+  // Postgres rejects offsets beyond 15:59:59 and years beyond 294276 AD / 4713 BC with an error.
   if (oh > 15 || om > 59 || os > 59) return false;
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  const bc = parts[10] === ' BC';
+  if (y! < 1 || y! > (bc ? 4713 : 294276)) return false;
+  // The proleptic Gregorian calendar: 1 BC is astronomical year 0, a leap year.
+  const astronomical = bc ? 1 - y! : y!;
   return (
-    date.getUTCFullYear() === y &&
-    date.getUTCMonth() === mo - 1 &&
-    date.getUTCDate() === d &&
-    date.getUTCHours() === h &&
-    date.getUTCMinutes() === mi &&
-    date.getUTCSeconds() === s
+    mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= daysIn(astronomical, mo!) && h! <= 23 && mi! <= 59 && s! <= 59
   );
 }
 
+/** Whether `text` is a `time` within the range of the column's dialect. */
+function validExactTime(text: string, mysql: boolean): boolean {
+  const parts = EXACT_TIME.exec(text);
+  if (!parts) return false;
+  const [sign, h, mi, s, fraction = ''] = parts.slice(1);
+  const hours = Number(h);
+  if (Number(mi) > 59 || Number(s) > 59) return false;
+  if (mysql) return hours < 838 || (hours === 838 && mi === '59' && s === '59' && Number(fraction) === 0);
+  return (
+    sign === '' &&
+    h!.length === 2 &&
+    (hours < 24 || (hours === 24 && mi === '00' && s === '00' && Number(fraction) === 0))
+  );
+}
+
+/** Whether a decimal text fits `decimal(p,s)` (`type`), so a cast cannot round or clamp it. */
+function fitsDecimal(text: string, type: string): boolean {
+  const declared = /^(?:decimal|numeric)\((\d+)(?:,(\d+))?\)/.exec(type);
+  if (!declared) return true;
+  const parts = DECIMAL.exec(text)!;
+  const scale = Number(declared[2] ?? 0);
+  const whole = parts[1]!.replace(/^0+(?=\d)/, '');
+  const fraction = (parts[2] ?? '').replace(/0+$/, '');
+  return whole.length <= Number(declared[1]) - scale && fraction.length <= scale;
+}
+
+function toInteger(value: Exclude<PositionValue, null>): bigint | null {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  return null;
+}
+
 /**
- * Checks a non-null bound value against its column and returns the parameter to bind. A value
- * that the database could not compare with the column (a string where a date belongs, a bigint
- * out of range, an impossible timestamp) throws `InvalidBoundError` before any SQL runs.
+ * Checks a non-null bound value against its column (kind, type and range) and returns the
+ * parameter to bind. A value the database could not compare with the column without an error or
+ * a rounding (a string where a date belongs, 2147483648 or 0.5 for an `integer`, a label an enum
+ * does not have) throws `InvalidBoundError` before any SQL runs.
  */
 export function toParameter(
-  kind: ColumnKind,
+  info: ColumnInfo,
   value: Exclude<PositionValue, null>,
   field: string,
   capabilities: DialectCapabilities,
 ): unknown {
+  const kind = info.kind;
+  const type = info.type ?? '';
   switch (kind) {
-    case 'number':
-      if (typeof value === 'number' && Number.isFinite(value)) return value;
-      if (typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX) return value;
-      return invalid(field, kind);
-    case 'bigint':
-      if (typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX) return value;
-      if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
-      return invalid(field, kind);
+    case 'number': {
+      if (typeof value === 'bigint') {
+        return value >= INT64_MIN && value <= INT64_MAX ? value : invalid(field, kind);
+      }
+      if (typeof value !== 'number') return invalid(field, kind);
+      if (Number.isNaN(value)) return capabilities.floatNaN ? value : invalid(field, kind);
+      if (!Number.isFinite(value)) return capabilities.floatInfinity ? value : invalid(field, kind);
+      if (/^(real|float4|float)\b/.test(type) && Math.abs(value) > FLOAT4_MAX) return invalid(field, kind);
+      return value;
+    }
+    case 'integer':
+    case 'bigint': {
+      const integer = toInteger(value);
+      const [min, max] = info.type === undefined ? [INT64_MIN, INT64_MAX] : capabilities.integerRange(type);
+      if (integer === null || integer < min || integer > max) return invalid(field, kind);
+      return kind === 'bigint' ? integer : integral(integer);
+    }
+    case 'decimal': {
+      const text = typeof value === 'string' ? value : typeof value === 'bigint' ? String(value) : null;
+      if (text === null) return invalid(field, kind);
+      if (DECIMAL_SPECIAL.test(text)) return capabilities.floatNaN ? text : invalid(field, kind);
+      return DECIMAL.test(text) && fitsDecimal(text, type) ? text : invalid(field, kind);
+    }
     case 'string':
       if (typeof value !== 'string') return invalid(field, kind);
       if (capabilities.textRejectsNul && value.includes('\u0000')) return invalid(field, kind);
       return value;
     case 'uuid':
       return typeof value === 'string' && UUID.test(value) ? value : invalid(field, kind);
-    case 'date':
+    case 'enum':
+      if (info.labels !== undefined) {
+        return typeof value === 'string' && info.labels.includes(value) ? value : invalid(field, kind);
+      }
+      // Without labels (MySQL), positions are the enum's index.
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535
+        ? value
+        : invalid(field, kind);
+    case 'date': {
+      // SQLite: text positions are stored dates that are not canonical ISO text (microseconds,
+      // a space for the `T`); a bound string must at least start like a date.
+      if (capabilities.dateStorage === 'iso-text' && typeof value === 'string') {
+        return SQLITE_DATE_TEXT.test(value) ? value : invalid(field, kind);
+      }
+      if (
+        typeof value === 'number' &&
+        !Number.isFinite(value) &&
+        !Number.isNaN(value) &&
+        capabilities.floatInfinity
+      ) {
+        return value > 0 ? 'infinity' : '-infinity';
+      }
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) return invalid(field, kind);
       if (capabilities.minDateMs !== null && value.getTime() < capabilities.minDateMs)
         return invalid(field, kind);
-      return capabilities.dateStorage === 'iso-text' ? value.toISOString() : value;
-    case 'timestamp-text':
-      return typeof value === 'string' && validExactTimestamp(value) ? value : invalid(field, kind);
+      if (capabilities.dateStorage === 'iso-text') return value.toISOString();
+      if (capabilities.dateParameter === null) return value;
+      return capabilities.dateParameter(value, type) ?? invalid(field, kind);
+    }
+    case 'timestamp-text': {
+      if (typeof value !== 'string') return invalid(field, kind);
+      const time = type.startsWith('time') && !type.startsWith('timestamp');
+      // Postgres names it `time without time zone`, MySQL `time(6)`, with MySQL's wider range.
+      if (time) return validExactTime(value, !type.includes('without')) ? value : invalid(field, kind);
+      return validExactTimestamp(value) ? value : invalid(field, kind);
+    }
     case 'boolean':
-      return typeof value === 'boolean' ? value : invalid(field, kind);
+      if (typeof value !== 'boolean') return invalid(field, kind);
+      return capabilities.booleansAsIntegers ? Number(value) : value;
+    case 'unsupported':
+      return invalid(field, kind);
     case 'unknown':
       return value;
   }

@@ -25,6 +25,78 @@ describe('dialect capabilities', () => {
     expect(sqliteCapabilities.columnKind('datetime')).toBe('date');
   });
 
+  it('knows each type: exact kinds, enums, and the types it refuses', () => {
+    const kinds = (capabilities: typeof postgresCapabilities, types: string[]) =>
+      types.map((t) => capabilities.columnKind(t));
+    expect(
+      kinds(postgresCapabilities, [
+        'smallint',
+        'integer',
+        'numeric(40,30)',
+        'real',
+        'date',
+        'time without time zone',
+        'json',
+        'integer[]',
+        'bytea',
+        'interval',
+        'time with time zone',
+      ]),
+    ).toEqual([
+      'integer',
+      'integer',
+      'decimal',
+      'number',
+      'timestamp-text',
+      'timestamp-text',
+      'unsupported',
+      'unsupported',
+      'unsupported',
+      'unsupported',
+      'unsupported',
+    ]);
+    expect(
+      kinds(mysqlCapabilities, [
+        'tinyint(1)',
+        'int(11) unsigned',
+        'decimal(40,30)',
+        "enum('b','a')",
+        'time(6)',
+        'date',
+        'uuid',
+        'blob',
+        "set('a')",
+      ]),
+    ).toEqual([
+      'integer',
+      'integer',
+      'decimal',
+      'enum',
+      'timestamp-text',
+      'date',
+      'uuid',
+      'unsupported',
+      'unsupported',
+    ]);
+    expect(kinds(sqliteCapabilities, ['integer', 'decimal(10,2)', 'time', 'blob', ''])).toEqual([
+      'integer',
+      'number',
+      'string',
+      'unsupported',
+      'unknown',
+    ]);
+  });
+
+  it('gives each integer type its range (every SQLite INTEGER is 64-bit)', () => {
+    expect(postgresCapabilities.integerRange('integer')).toEqual([-(2n ** 31n), 2n ** 31n - 1n]);
+    expect(postgresCapabilities.integerRange('smallint')).toEqual([-32768n, 32767n]);
+    expect(mysqlCapabilities.integerRange('tinyint(3) unsigned')).toEqual([0n, 255n]);
+    expect(mysqlCapabilities.integerRange('mediumint(9)')).toEqual([-(2n ** 23n), 2n ** 23n - 1n]);
+    expect(mysqlCapabilities.integerRange('bigint(20) unsigned')).toEqual([0n, 2n ** 64n - 1n]);
+    expect(mysqlCapabilities.integerRange('year(4)')).toEqual([0n, 2155n]);
+    expect(sqliteCapabilities.integerRange('smallint')).toEqual([-(2n ** 63n), 2n ** 63n - 1n]);
+  });
+
   it('only MariaDB/MySQL avoid row values, and only Postgres sorts NULL high', () => {
     expect(
       [postgresCapabilities, sqliteCapabilities, mysqlCapabilities].map((c) => [

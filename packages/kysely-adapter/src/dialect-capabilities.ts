@@ -4,21 +4,35 @@ import { type OperationNode, type RawBuilder, sql } from 'kysely';
  * What the adapter knows about a column's values: how positions are read from rows and which
  * cursor values may be bound against it.
  *
- * - `timestamp-text`: a timestamp finer than milliseconds; positions are its exact text as the
- *   database writes it (`2024-05-01 12:00:00.1231+00`), because a JS `Date` would round it and
- *   the keyset bound would then skip or repeat rows.
+ * - `integer`: whole numbers within the column type's range (`smallint`, `integer`, SQLite's
+ *   64-bit `INTEGER`); positions are numbers, or bigints past 2^53.
+ * - `bigint`: 64-bit integers; positions are always bigints.
+ * - `number`: floating point (`real`, `double`; NaN and ±Infinity where the database stores them).
+ * - `decimal`: exact decimals (`numeric`, `decimal(p,s)`); positions are the database's decimal
+ *   text, never a rounded JS number.
+ * - `timestamp-text`: a temporal value kept as exact text (`2024-05-01 12:00:00.123456+00 AD`,
+ *   `infinity`, `12:00:00.5` for a `time`): microseconds, BC years and years past 9999 survive,
+ *   where a JS `Date` would round them and the keyset bound would skip or repeat rows.
+ * - `enum`: an enumerated type, ordered by the database's declaration order.
+ * - `unsupported`: a type the adapter cannot page exactly (json, arrays, bytea, interval...):
+ *   ordering by it is refused with a `ConfigurationError`.
+ * - `unknown`: an expression the catalog does not describe; values are bound as read.
  *
  * @example
  * fromKysely(query, { db, columns: { score: 'number' } })
  */
 export type ColumnKind =
   | 'number'
+  | 'integer'
   | 'bigint'
+  | 'decimal'
   | 'string'
   | 'uuid'
   | 'date'
   | 'timestamp-text'
   | 'boolean'
+  | 'enum'
+  | 'unsupported'
   | 'unknown';
 
 /**
@@ -31,6 +45,8 @@ export interface ColumnInfo {
   readonly nullable: boolean;
   /** The catalog's type name, lower case. @default undefined */
   readonly type?: string;
+  /** An enum's labels in declaration order, where the catalog lists them (Postgres). @default undefined */
+  readonly labels?: readonly string[];
 }
 
 /**
@@ -41,7 +57,9 @@ export interface ColumnInfo {
 export interface CatalogRow {
   readonly name: string;
   readonly type: string;
-  readonly nullable: boolean | number | string;
+  readonly nullable: boolean | number | bigint | string;
+  /** An enum's labels as a JSON array, in declaration order. @default undefined */
+  readonly labels?: string | null;
 }
 
 /**
@@ -94,6 +112,36 @@ export interface DialectCapabilities {
   readonly readEstimate: (row: Record<string, unknown>) => number | null;
   /** Earliest instant a date column accepts in a comparison without an error. @default null */
   readonly minDateMs: number | null;
+  /**
+   * The expression whose value is a row's position for `column`, when the column's own value is
+   * not exact as the driver returns it (Postgres timestamps through `to_char`, MySQL dates as
+   * text, MySQL enums as their index). `null`: the row's value is the position. @default () => null
+   */
+  readonly positionExpression: (column: OperationNode, info: ColumnInfo) => OperationNode | null;
+  /**
+   * For a driver that returns 64-bit integers as JS numbers (better-sqlite3 without safe
+   * integers): an expression giving the exact text of integers beyond 2^53, NULL otherwise.
+   * @default null
+   */
+  readonly exactIntegerText: ((column: OperationNode) => OperationNode) | null;
+  /**
+   * Wraps a bound parameter of `info`'s column where the database would otherwise compare it
+   * inexactly (MySQL compares a decimal column with a string as doubles). @default null
+   */
+  readonly boundParameter: ((parameter: OperationNode, info: ColumnInfo) => OperationNode) | null;
+  /** The range of an integer type, `[min, max]`. @default by the type's name (`smallint`: 16 bits...) */
+  readonly integerRange: (type: string) => readonly [bigint, bigint];
+  /** Float columns store and compare `Infinity`/`-Infinity` (and `NaN` with `floatNaN`). @default false */
+  readonly floatInfinity: boolean;
+  /** Float and decimal columns store and compare `NaN`. @default false */
+  readonly floatNaN: boolean;
+  /**
+   * The text a `date` bound is sent as (`null` when the column cannot hold that instant), or
+   * `null` to send `Date` objects (or ISO text with `dateStorage: 'iso-text'`). @default null
+   */
+  readonly dateParameter: ((date: Date, type: string) => string | null) | null;
+  /** Booleans are bound as `1`/`0` (the driver cannot bind `true`). @default false */
+  readonly booleansAsIntegers: boolean;
 }
 
 function node(value: OperationNode): { toOperationNode(): OperationNode } {
@@ -102,11 +150,33 @@ function node(value: OperationNode): { toOperationNode(): OperationNode } {
 
 function genericKind(type: string): ColumnKind {
   if (/bigint|int8/.test(type)) return 'bigint';
-  if (/int|real|floa|doub|numeric|decimal|serial/.test(type)) return 'number';
-  if (/char|text|clob|enum|string/.test(type)) return 'string';
+  if (/int|serial/.test(type)) return 'integer';
+  if (/numeric|decimal/.test(type)) return 'decimal';
+  if (/real|floa|doub/.test(type)) return 'number';
+  if (/char|text|clob|string/.test(type)) return 'string';
   if (/bool/.test(type)) return 'boolean';
   if (/date|time/.test(type)) return 'date';
   return 'unknown';
+}
+
+const bits = (n: bigint, unsigned: boolean): readonly [bigint, bigint] =>
+  unsigned ? [0n, 2n ** n - 1n] : [-(2n ** (n - 1n)), 2n ** (n - 1n) - 1n];
+
+function integerRangeByName(type: string): readonly [bigint, bigint] {
+  const unsigned = type.includes('unsigned');
+  if (/tinyint|bool/.test(type)) return bits(8n, unsigned);
+  // MySQL's YEAR holds 1901 to 2155, and 0 for the zero year.
+  if (/^year/.test(type)) return [0n, 2155n];
+  if (/smallint|int2|smallserial/.test(type)) return bits(16n, unsigned);
+  if (/mediumint/.test(type)) return bits(24n, unsigned);
+  if (/bigint|int8|bigserial/.test(type)) return bits(64n, unsigned);
+  if (/int|serial/.test(type)) return bits(32n, unsigned);
+  return bits(64n, unsigned);
+}
+
+/** A cast of `column` to text, for drivers that would return a rounded or parsed value. */
+function castNode(column: OperationNode, to: string): OperationNode {
+  return sql`cast(${node(column)} as ${sql.raw(to)})`.toOperationNode();
 }
 
 /**
@@ -129,19 +199,71 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   estimateCount: false,
   readEstimate: () => null,
   minDateMs: null,
+  positionExpression: () => null,
+  exactIntegerText: null,
+  boundParameter: null,
+  integerRange: integerRangeByName,
+  floatInfinity: false,
+  floatNaN: false,
+  dateParameter: null,
+  booleansAsIntegers: false,
 });
 
 function postgresKind(type: string): ColumnKind {
   if (type === 'uuid') return 'uuid';
   if (type === 'boolean') return 'boolean';
-  if (type === 'date') return 'date';
+  if (type === 'date' || type === 'time without time zone' || /^time\(\d\) without time zone$/.test(type)) {
+    return 'timestamp-text';
+  }
   const timestamp = /^timestamp(?:\((\d)\))? with(?:out)? time zone$/.exec(type);
   // Without a declared precision Postgres keeps microseconds.
   if (timestamp) return Number(timestamp[1] ?? 6) <= 3 ? 'date' : 'timestamp-text';
   if (/^(bigint|bigserial)$/.test(type)) return 'bigint';
-  if (/^(smallint|integer|real|double precision|numeric.*|serial|smallserial)$/.test(type)) return 'number';
+  if (/^(smallint|integer|serial|smallserial)$/.test(type)) return 'integer';
+  if (/^(real|double precision)$/.test(type)) return 'number';
+  if (/^numeric(\(\d+(,-?\d+)?\))?$/.test(type)) return 'decimal';
   if (/^(text|character.*|"char"|name|citext)$/.test(type)) return 'string';
-  return 'unknown';
+  // json, arrays, bytea, interval, timetz, geometric and network types, ...: no exact bound.
+  return 'unsupported';
+}
+
+/** Postgres's text for an instant in UTC: `0044-03-15 12:00:00.000+00 BC`; years 1 to 294276. */
+function postgresDateText(date: Date): string | null {
+  const ms = date.getTime();
+  if (ms === Number.POSITIVE_INFINITY) return 'infinity';
+  if (ms === Number.NEGATIVE_INFINITY) return '-infinity';
+  const iso = date.toISOString();
+  const match = /^([+-]\d{6}|\d{4})(-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z$/.exec(iso);
+  if (!match) return null;
+  const astronomical = Number(match[1]);
+  const bc = astronomical < 1;
+  const year = bc ? 1 - astronomical : astronomical;
+  if (year > 294276 || (bc && year > 4713)) return null;
+  // `+00` whatever the type: a timestamp without time zone ignores it, so the wall clock is the
+  // UTC one its epoch position was read as.
+  return `${String(year).padStart(4, '0')}${match[2]!.replace('T', ' ')}+00${bc ? ' BC' : ''}`;
+}
+
+/**
+ * Exact, DateStyle-independent text of a Postgres temporal column (`cast(x as text)` follows
+ * the session's DateStyle, so `SET DateStyle = 'SQL, DMY'` would change every position):
+ * `to_char` in UTC with an explicit era; `infinity` stays `infinity`. Millisecond timestamps
+ * (`date` kind) read their epoch as text (`1704067200.001000`, `Infinity`): exact, and read alike
+ * by every driver (PGlite cannot parse `infinity` or BC dates into a `Date`).
+ */
+function postgresPosition(column: OperationNode, info: ColumnInfo): OperationNode | null {
+  const type = info.type ?? '';
+  const col = node(column);
+  if (info.kind === 'date') return sql`cast(extract(epoch from ${col}) as text)`.toOperationNode();
+  if (info.kind !== 'timestamp-text') return null;
+  if (type.startsWith('time')) {
+    if (!type.startsWith('timestamp')) return castNode(column, 'text');
+    const utc = type.includes('with time zone');
+    const value = utc ? sql`${col} at time zone 'UTC'` : col;
+    const format = utc ? 'YYYY-MM-DD HH24:MI:SS.US"+00" BC' : 'YYYY-MM-DD HH24:MI:SS.US BC';
+    return sql`coalesce(to_char(${value}, ${sql.lit(format)}), cast(${col} as text))`.toOperationNode();
+  }
+  return sql`coalesce(to_char(${col}, 'YYYY-MM-DD BC'), cast(${col} as text))`.toOperationNode();
 }
 
 /**
@@ -163,13 +285,19 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
       .map((part) => `"${part.replaceAll('"', '""')}"`)
       .join('.');
     return sql<CatalogRow>`select a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
-      not a.attnotnull as nullable from pg_attribute a
+      not a.attnotnull as nullable,
+      (select cast(json_agg(e.enumlabel order by e.enumsortorder) as text) from pg_enum e
+        where e.enumtypid = a.atttypid) as labels
+      from pg_attribute a
       where a.attrelid = to_regclass(${qualified}) and a.attnum > 0 and not a.attisdropped`;
   },
   columnKind: postgresKind,
-  // The type's own output: three times cheaper than to_char, and for timestamptz it carries the
-  // UTC offset, so the hour a DST change repeats stays unambiguous.
-  exactTimestampText: (column: OperationNode) => sql`cast(${node(column)} as text)`.toOperationNode(),
+  exactTimestampText: (column: OperationNode, type: string) =>
+    postgresPosition(column, { kind: 'timestamp-text', nullable: true, type }) ?? column,
+  positionExpression: postgresPosition,
+  floatInfinity: true,
+  floatNaN: true,
+  dateParameter: postgresDateText,
   estimateCount: true,
   // 4713 BC: Postgres answers earlier timestamps with "timestamp out of range".
   minDateMs: -210_866_803_200_000,
@@ -185,11 +313,14 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
 
 function sqliteKind(type: string): ColumnKind {
   if (/bigint|int8/.test(type)) return 'bigint';
-  if (/int/.test(type)) return 'number';
-  if (/char|clob|text/.test(type)) return 'string';
+  if (/int/.test(type)) return 'integer';
+  // A time of day is text that sorts as text; only date types hold instants.
+  if (/char|clob|text|^time\b/.test(type)) return 'string';
   if (/date|time/.test(type)) return 'date';
   if (/real|floa|doub|numeric|decimal/.test(type)) return 'number';
   if (/bool/.test(type)) return 'boolean';
+  if (/blob/.test(type)) return 'unsupported';
+  // A column without a declared type holds any value; SQLite compares every value with every other.
   return 'unknown';
 }
 
@@ -208,13 +339,59 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
     sql<CatalogRow>`select name, lower(type) as type, ("notnull" = 0 and pk = 0) as nullable
       from pragma_table_info(${table})`,
   columnKind: sqliteKind,
+  // Every INTEGER is 64-bit, whatever the declared name.
+  integerRange: (type: string) => (type.includes('unsigned') ? bits(64n, true) : bits(64n, false)),
+  exactIntegerText: (column: OperationNode) => {
+    const col = node(column);
+    // An integer its double differs from is one the driver rounds: only those need their text
+    // (reals equal themselves; SQLite compares integers with reals exactly).
+    return sql`case when cast(${col} as real) <> ${col} then cast(${col} as text) end`.toOperationNode();
+  },
+  floatInfinity: true,
+  booleansAsIntegers: true,
 });
 
 function mysqlKind(type: string): ColumnKind {
-  if (/^tinyint\(1\)/.test(type)) return 'number';
+  if (/^tinyint\(1\)/.test(type)) return 'integer';
+  if (/^enum\(/.test(type)) return 'enum';
+  if (type === 'uuid') return 'uuid';
+  if (/^(time)(\(\d\))?$/.test(type)) return 'timestamp-text';
   const fractional = /^(datetime|timestamp)\((\d)\)/.exec(type);
   if (fractional) return Number(fractional[2]) <= 3 ? 'date' : 'timestamp-text';
-  return genericKind(type);
+  if (/^(date|datetime|timestamp)$/.test(type)) return 'date';
+  if (/^(year|(tiny|small|medium|big)?int)\b/.test(type)) return /^bigint/.test(type) ? 'bigint' : 'integer';
+  if (/^(decimal|numeric)\b/.test(type)) return 'decimal';
+  if (/^(float|double|real)\b/.test(type)) return 'number';
+  if (/^(var)?char\(|^(tiny|medium|long)?text$/.test(type)) return 'string';
+  // blob, binary, bit, set, json (MySQL), geometry, ...: no exact bound.
+  return 'unsupported';
+}
+
+/** MySQL's text for an instant as a UTC wall clock (`0001-01-01 00:00:00.000`), years 0 to 9999. */
+function mysqlDateText(date: Date): string | null {
+  const match = /^(\d{4})-(\d\d-\d\d)T(\d\d:\d\d:\d\d\.\d{3})Z$/.exec(date.toISOString());
+  return match ? `${match[1]}-${match[2]} ${match[3]}` : null;
+}
+
+/**
+ * Positions MySQL drivers would misread or compare otherwise: dates as text (mysql2 reads year
+ * 1 as 1901), enums as their index (ORDER BY follows the declaration, `>` on labels the alphabet).
+ */
+function mysqlPosition(column: OperationNode, info: ColumnInfo): OperationNode | null {
+  if (info.kind === 'date' || info.kind === 'timestamp-text') return castNode(column, 'char');
+  if (info.kind === 'enum') return sql`${node(column)} + 0`.toOperationNode();
+  return null;
+}
+
+/** MySQL compares a decimal column with a string as doubles, and a float column with a double inexactly. */
+function mysqlBoundParameter(parameter: OperationNode, info: ColumnInfo): OperationNode {
+  const type = info.type ?? '';
+  const decimal = /^(?:decimal|numeric)(\(\d+(?:,\d+)?\))?/.exec(type);
+  if (info.kind === 'decimal' && decimal) {
+    return castNode(parameter, `decimal${decimal[1] ?? '(10,0)'}`);
+  }
+  if (info.kind === 'number' && /^float\b/.test(type)) return castNode(parameter, 'float');
+  return parameter;
 }
 
 /**
@@ -231,7 +408,10 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
       from information_schema.columns
       where table_schema = coalesce(${schema ?? null}, database()) and table_name = ${table}`,
   columnKind: mysqlKind,
-  exactTimestampText: (column: OperationNode) => sql`cast(${node(column)} as char)`.toOperationNode(),
+  exactTimestampText: (column: OperationNode) => castNode(column, 'char'),
+  positionExpression: mysqlPosition,
+  boundParameter: mysqlBoundParameter,
+  dateParameter: mysqlDateText,
 });
 
 /**

@@ -112,6 +112,10 @@ interface FieldPlan {
   readonly expr: OperationNode;
   /** Row property holding the raw value (the field, or a private alias the adapter selected). */
   readonly readKey: string;
+  /** What the adapter selects as `readKey`, when rows do not carry the position as it is. */
+  readonly select: OperationNode | null;
+  /** A private column with the exact text of integers the driver rounds (`exactIntegerText`). */
+  readonly exact: { readonly key: string; readonly expr: OperationNode } | null;
   readonly info: ColumnInfo;
 }
 
@@ -135,6 +139,8 @@ type AnyBuilder = SelectQueryBuilder<any, any, any>;
  */
 class DatabaseCache {
   capabilities: DialectCapabilities | undefined;
+  /** Whether the driver returns integers beyond 2^53 exactly (as bigints), probed once. */
+  integersExact: Promise<boolean> | undefined;
   readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
   readonly shapes = new Map<string, ShapeCache>();
 
@@ -382,6 +388,24 @@ class SharedState {
     return (await this.builder.withPlugin(swapPlugin(node)).execute()) as Row[];
   }
 
+  /**
+   * Whether integers past 2^53 come back exact. Only asked where the dialect can read them
+   * exactly otherwise (better-sqlite3 rounds them unless `defaultSafeIntegers(true)`).
+   */
+  integersExact(): Promise<boolean> {
+    if (this.capabilities.exactIntegerText === null) return Promise.resolve(true);
+    let pending = this.cache.integersExact;
+    if (pending === undefined) {
+      const probe = sql`select 9007199254740993 as ${sql.ref('v')}`.toOperationNode() as RawNode;
+      pending = this.run(this.compile(asSelect(probe)), []).then((rows) => typeof rows[0]?.v === 'bigint');
+      pending.catch(() => {
+        this.cache.integersExact = undefined;
+      });
+      this.cache.integersExact = pending;
+    }
+    return pending;
+  }
+
   catalog(table: SourceTable): Promise<ReadonlyMap<string, CatalogRow>> {
     const query = this.capabilities.catalogQuery;
     if (query === null) return Promise.resolve(new Map());
@@ -406,13 +430,14 @@ class SharedState {
  * (the statement without its values) and per database, so a query built afresh for every request
  * compiles nothing after its first page.
  *
- * Timestamps: a Postgres `timestamp(tz)` keeps microseconds unless declared `(0)`..`(3)`, and a
- * JS `Date` would round them, making the keyset bound skip or repeat rows that share a
- * millisecond. Such columns (and MySQL `datetime(4..6)`) therefore get exact positions: the
- * column's own text output (`'2024-05-01 12:00:00.123456+00'`, offset included, so the hour a DST
- * change repeats stays unambiguous), which the database parses back and compares exactly. It is
- * three times cheaper per row than `to_char`. Millisecond columns (`timestamptz(3)`, `datetime(3)`) keep `Date` positions.
- * Bigint columns (`int8`, which `pg` returns as strings) give `bigint` positions.
+ * Positions are exact on every column type: a value read from a row, put in a cursor and bound
+ * again compares equal to that row in SQL. Microsecond timestamps are exact text (`to_char` in
+ * UTC on Postgres, so `DateStyle` does not matter; BC years, years past 9999 and `infinity`
+ * included), decimals are decimal text, bigints bigints, and integers past 2^53 are read exactly
+ * even where the driver rounds them (better-sqlite3 without safe integers). Bound values are
+ * checked against their column's type and range first (`InvalidBoundError`, a 404 for clients);
+ * ordering by a type with no exact bound (json, arrays, bytea, interval...) is a
+ * `ConfigurationError` before any page query. The package README lists the type of each position.
  *
  * @example
  * const query = fromKysely(db.selectFrom('articles').selectAll(), { db });
@@ -594,13 +619,18 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const orderKey = JSON.stringify(order) + shared.planKey;
     const plan = await this.#plan(order, orderKey);
     const { fields, nullable } = plan;
+    const refused = fields.findIndex((f) => f.info.kind === 'unsupported');
+    if (refused >= 0) {
+      const type = fields[refused]!.info.type ?? 'unknown';
+      throw new ConfigurationError(
+        `${ADAPTER} adapter: cannot page by "${order[refused]!.field}": its type ${type} has no order a cursor can bound exactly. Order by another column, or by an expression the adapter can page (e.g. a cast to text) declared in \`columns\`.`,
+      );
+    }
     let mask = '';
     const values: unknown[] = order.map((term, i) => {
       const value = bound === null ? null : (bound[i] ?? null);
       mask += bound === null ? 's' : value === null ? '0' : '1';
-      return value === null
-        ? null
-        : toParameter(fields[i]!.info.kind, value, term.field, shared.capabilities);
+      return value === null ? null : toParameter(fields[i]!.info, value, term.field, shared.capabilities);
     });
     let segments = plan.segments.get(mask);
     if (segments === undefined) {
@@ -627,6 +657,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           segment,
           withOffset,
           shared.capabilities,
+          (i, parameter) => shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter,
         ),
       );
       if (!single) values[order.length] = toSkip + limit - rows.length;
@@ -638,7 +669,16 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     }
     return rows.map((row) => ({
       row: (plan.added ? this.#strip(row) : row) as O,
-      position: fields.map((p, i): PositionValue => toPosition(p.info.kind, row[p.readKey], order[i]!.field)),
+      position: fields.map(
+        (p, i): PositionValue =>
+          toPosition(
+            p.info,
+            row[p.readKey],
+            order[i]!.field,
+            shared.capabilities,
+            p.exact === null ? undefined : row[p.exact.key],
+          ),
+      ),
     }));
   }
 
@@ -788,11 +828,14 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       for (const table of candidates) {
         const row = (await this.#shared.catalog(table)).get(column);
         if (row !== undefined) {
-          const kind = this.#shared.capabilities.columnKind(String(row.type).toLowerCase());
+          const type = String(row.type).toLowerCase();
+          const labels = typeof row.labels === 'string' ? (JSON.parse(row.labels) as string[]) : undefined;
+          const kind = labels ? 'enum' : this.#shared.capabilities.columnKind(type);
+          // better-sqlite3 with safe integers answers the flag as a bigint.
+          const flag = row.nullable;
           const nullable =
-            !unique &&
-            (row.nullable === true || row.nullable === 1 || row.nullable === '1' || row.nullable === 't');
-          return { kind, nullable, type: String(row.type).toLowerCase() };
+            !unique && (flag === true || flag === 1 || flag === 1n || flag === '1' || flag === 't');
+          return labels ? { kind, nullable, type, labels } : { kind, nullable, type };
         }
       }
     }
@@ -804,19 +847,37 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const cache = this.#cache.plans;
     let plan = cache.get(key);
     if (!plan) {
+      const capabilities = this.#shared.capabilities;
       plan = Promise.all(
         order.map(async (term, i): Promise<FieldPlan> => {
           const { expr, selected } = this.#selection(term.field);
           const unique = term.unique === true || term.field === this.uniqueKey;
           const info = await this.#columnInfo(term.field, expr, unique);
-          const exact = info.kind === 'timestamp-text';
-          return { expr, readKey: selected && !exact ? rowKeyOf(term.field) : `__pagewise_${i}`, info };
+          const position =
+            capabilities.positionExpression(expr, info) ??
+            (info.kind === 'timestamp-text' && capabilities.exactTimestampText
+              ? capabilities.exactTimestampText(expr, info.type ?? '')
+              : null);
+          const integer = info.kind === 'integer' || info.kind === 'bigint' || info.kind === 'number';
+          const exactText = capabilities.exactIntegerText;
+          const exact =
+            integer && exactText !== null && !(await this.#shared.integersExact())
+              ? { key: `__pagewise_x${i}`, expr: exactText(expr) }
+              : null;
+          const own = selected && position === null;
+          return {
+            expr,
+            readKey: own ? rowKeyOf(term.field) : `__pagewise_${i}`,
+            select: own ? null : (position ?? expr),
+            exact,
+            info,
+          };
         }),
       ).then((fields) => ({
         fields,
         nullable: fields.map((f) => f.info.nullable),
         exprs: fields.map((f) => f.expr),
-        added: fields.some((f) => f.readKey.startsWith('__pagewise_')),
+        added: fields.some((f) => f.select !== null || f.exact !== null),
         segments: new Map(),
       }));
       plan.catch(() => cache.delete(key));
@@ -827,13 +888,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   /** The core query plus the columns the window needs that the query does not select. */
   #windowBase(plans: readonly FieldPlan[]): SelectQueryNode {
-    const extra = plans.flatMap((plan, i) => {
-      if (!plan.readKey.startsWith('__pagewise_')) return [];
-      const exact = this.#shared.capabilities.exactTimestampText;
-      const value =
-        plan.info.kind === 'timestamp-text' && exact ? exact(plan.expr, plan.info.type ?? '') : plan.expr;
-      return [SelectionNode.create(AliasNode.create(value, privateAlias(i)))];
-    });
+    const extra = plans.flatMap((plan, i) => [
+      ...(plan.select === null ? [] : [SelectionNode.create(AliasNode.create(plan.select, privateAlias(i)))]),
+      ...(plan.exact === null
+        ? []
+        : [SelectionNode.create(AliasNode.create(plan.exact.expr, IdentifierNode.create(plan.exact.key)))]),
+    ]);
     return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#coreNode, extra) : this.#coreNode;
   }
 }

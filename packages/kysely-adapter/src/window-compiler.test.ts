@@ -7,6 +7,7 @@ import {
   MysqlAdapter,
   MysqlIntrospector,
   MysqlQueryCompiler,
+  type OperationNode,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
@@ -17,6 +18,7 @@ import {
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import {
+  type ColumnInfo,
   type DialectCapabilities,
   mysqlCapabilities,
   postgresCapabilities,
@@ -61,12 +63,15 @@ function compile(
   order: KeyTerm[],
   nullable: boolean[],
   bound: Array<string | number | null> | null,
+  infos?: ColumnInfo[],
 ): string[] {
   const db = kyselies[dialect];
   const base = db.selectFrom('t').selectAll().toOperationNode();
   const exprs = order.map((t) => ReferenceNode.create(ColumnNode.create(t.field)));
+  const cast = (i: number, parameter: OperationNode) =>
+    infos?.[i] ? (capabilities.boundParameter?.(parameter, infos[i]) ?? parameter) : parameter;
   return planSegments(order, nullable, bound, capabilities).map((segment) => {
-    const node = compileSegment(base, order, exprs, nullable, segment, false, capabilities);
+    const node = compileSegment(base, order, exprs, nullable, segment, false, capabilities, cast);
     return (db.getExecutor().compileQuery(node, { queryId: 'x' }) as CompiledQuery).sql;
   });
 }
@@ -101,6 +106,24 @@ describe('planSegments + compileSegment', () => {
       ),
     ).toEqual([
       'select * from "t" where "a" >= $1 and ("a" > $2 or ("a" = $3 and ("b" < $4 or ("b" = $5 and "id" < $6)))) order by "a" asc, "b" desc, "id" desc limit $7',
+    ]);
+  });
+
+  it('casts MySQL decimal and float bounds to the column type, every place the bound appears', () => {
+    const decimal: ColumnInfo = { kind: 'decimal', nullable: false, type: 'decimal(40,30)' };
+    const float: ColumnInfo = { kind: 'number', nullable: false, type: 'float' };
+    const integer: ColumnInfo = { kind: 'integer', nullable: false, type: 'int(11)' };
+    expect(
+      compile(
+        'mysql',
+        mysqlCapabilities,
+        [asc('v'), asc('f'), id('asc')],
+        [false, false, false],
+        ['1.5', 2, 3],
+        [decimal, float, integer],
+      ),
+    ).toEqual([
+      'select * from `t` where `v` >= cast(? as decimal(40,30)) and (`v` > cast(? as decimal(40,30)) or (`v` = cast(? as decimal(40,30)) and (`f` > cast(? as float) or (`f` = cast(? as float) and `id` > ?)))) order by `v` asc, `f` asc, `id` asc limit ?',
     ]);
   });
 

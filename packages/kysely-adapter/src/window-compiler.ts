@@ -124,16 +124,18 @@ function beyond(term: KeyTerm): string {
 function keysetPredicate(
   order: readonly KeyTerm[],
   exprs: readonly OperationNode[],
+  params: readonly OperationNode[],
   from: number,
   capabilities: DialectCapabilities,
 ): OperationNode {
   const terms = order.slice(from);
   const first = terms[0]!;
-  if (terms.length === 1) return RawNode.create(['', ` ${beyond(first)} `, ''], [exprs[from]!, slot(from)]);
+  if (terms.length === 1)
+    return RawNode.create(['', ` ${beyond(first)} `, ''], [exprs[from]!, params[from]!]);
   const uniform = terms.every((t) => t.direction === first.direction);
   if (uniform && capabilities.rowValueSeek) {
     const columns = terms.map((_, k) => exprs[from + k]!);
-    const values = terms.map((_, k) => slot(from + k));
+    const values = terms.map((_, k) => params[from + k]!);
     const fragments = [
       '(',
       ...columns.slice(1).map(() => ', '),
@@ -145,10 +147,10 @@ function keysetPredicate(
   }
   let nested: OperationNode | null = null;
   for (let j = order.length - 1; j >= from; j -= 1) {
-    const strict = RawNode.create(['', ` ${beyond(order[j]!)} `, ''], [exprs[j]!, slot(j)]);
-    nested = nested === null ? strict : raw`(${strict} or (${exprs[j]!} = ${slot(j)} and ${nested}))`;
+    const strict = RawNode.create(['', ` ${beyond(order[j]!)} `, ''], [exprs[j]!, params[j]!]);
+    nested = nested === null ? strict : raw`(${strict} or (${exprs[j]!} = ${params[j]!} and ${nested}))`;
   }
-  const leading = RawNode.create(['', ` ${beyond(first)}= `, ''], [exprs[from]!, slot(from)]);
+  const leading = RawNode.create(['', ` ${beyond(first)}= `, ''], [exprs[from]!, params[from]!]);
   return raw`${leading} and ${nested!}`;
 }
 
@@ -156,6 +158,7 @@ function condition(
   c: SegmentCondition,
   order: readonly KeyTerm[],
   exprs: readonly OperationNode[],
+  params: readonly OperationNode[],
 ): OperationNode {
   const expr = exprs[c.term]!;
   switch (c.op) {
@@ -164,9 +167,9 @@ function condition(
     case 'notNull':
       return raw`${expr} is not null`;
     case 'eq':
-      return raw`${expr} = ${slot(c.term)}`;
+      return raw`${expr} = ${params[c.term]!}`;
     case 'after':
-      return RawNode.create(['', ` ${beyond(order[c.term]!)} `, ''], [expr, slot(c.term)]);
+      return RawNode.create(['', ` ${beyond(order[c.term]!)} `, ''], [expr, params[c.term]!]);
   }
 }
 
@@ -235,7 +238,8 @@ export function withLimit(
 /**
  * The query of one segment: `base` (no ORDER BY/LIMIT) filtered by the segment's conditions and
  * keyset predicate, ordered by its free terms. Parameters are `Slot`s: bound value `i` is slot
- * `i`, the limit slot `order.length`, the offset slot `order.length + 1`.
+ * `i` (passed through `bound`, which may cast it for its column), the limit slot `order.length`,
+ * the offset slot `order.length + 1`.
  *
  * @example
  * // Postgres, order [created desc, id desc], keyset from 0:
@@ -249,9 +253,13 @@ export function compileSegment(
   segment: Segment,
   withOffset: boolean,
   capabilities: DialectCapabilities,
+  bound: (index: number, parameter: OperationNode) => OperationNode = (_, parameter) => parameter,
 ): SelectQueryNode {
-  const predicates = segment.conditions.map((c) => condition(c, order, exprs));
-  if (segment.keyset !== null) predicates.push(keysetPredicate(order, exprs, segment.keyset, capabilities));
+  const params = order.map((_, i) => bound(i, slot(i)));
+  const predicates = segment.conditions.map((c) => condition(c, order, exprs, params));
+  if (segment.keyset !== null) {
+    predicates.push(keysetPredicate(order, exprs, params, segment.keyset, capabilities));
+  }
   const fixed = new Set(
     segment.conditions.filter((c) => c.op === 'null' || c.op === 'eq').map((c) => c.term),
   );

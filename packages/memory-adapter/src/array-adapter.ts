@@ -1,7 +1,7 @@
 import {
   ConfigurationError,
   type CountResult,
-  comparePositions,
+  compareUnderTerm,
   InvalidBoundError,
   isPositionValue,
   type KeyTerm,
@@ -54,6 +54,33 @@ function asPositionValue(value: unknown, field: string): PositionValue {
   throw new ConfigurationError(
     `memory adapter: field "${field}" holds a ${typeof value}, which cannot be ordered`,
   );
+}
+
+const isNaNValue = (value: PositionValue): boolean => typeof value === 'number' && Number.isNaN(value);
+
+/**
+ * Core's order of two values under a term, plus Postgres's rule for NaN, which JS comparisons
+ * cannot order: above every other number, equal to itself (an unordered NaN breaks the sort).
+ */
+function compareUnder(term: KeyTerm, a: PositionValue, b: PositionValue): number {
+  const nanA = isNaNValue(a);
+  const nanB = isNaNValue(b);
+  const other = nanA ? b : a;
+  if ((!nanA && !nanB) || other === null || kindOf(other) !== 'number') return compareUnderTerm(term, a, b);
+  const c = nanA && nanB ? 0 : nanA ? 1 : -1;
+  return term.direction === 'asc' ? c : -c;
+}
+
+function comparePositions(
+  order: readonly KeyTerm[],
+  a: readonly PositionValue[],
+  b: readonly PositionValue[],
+): number {
+  for (let i = 0; i < order.length; i += 1) {
+    const c = compareUnder(order[i]!, a[i] ?? null, b[i] ?? null);
+    if (c !== 0) return c;
+  }
+  return 0;
 }
 
 class ArrayQuery<Row> implements OrderedQuery<Row> {
