@@ -35,6 +35,7 @@ import {
   ValueNode,
 } from 'kysely';
 import { toParameter, toPosition } from './column-codec.js';
+import { checkColumnLookup, checkCursorColumns } from './config-checks.js';
 import {
   type CatalogRow,
   type ColumnInfo,
@@ -425,6 +426,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    */
   readonly #terms: readonly OrderTerm[] | null;
   readonly #tables: readonly SourceTable[];
+  /** Whether `#tables` are all the query reads from (no derived table, no CTE the catalog would miss). */
+  readonly #tablesComplete: boolean;
   /** Values of the query's own clauses, in the order of their base `Slot`s. */
   readonly #base: readonly unknown[];
   #shape: ShapeCache | undefined;
@@ -457,8 +460,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         return [item.nulls ? { ...term, nulls: item.nulls } : term];
       });
     this.#terms = terms ?? (items.length > 0 && this.ordering.length === items.length ? this.ordering : null);
-    const froms = node.from?.froms ?? [];
-    this.#tables = [...froms, ...(node.joins ?? []).map((j) => j.table)].flatMap((t) => sourceTable(t) ?? []);
+    const sources = [...(node.from?.froms ?? []), ...(node.joins ?? []).map((j) => j.table)];
+    this.#tables = sources.flatMap((t) => sourceTable(t) ?? []);
+    this.#tablesComplete = this.#tables.length === sources.length && node.with === undefined;
     const first = this.#tables[0];
     this.description = first ? `kysely query on "${first.name}"` : 'kysely query';
   }
@@ -574,6 +578,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const orderKey = JSON.stringify(order) + shared.planKey;
     const plan = await this.#plan(order, orderKey);
     const { fields, nullable } = plan;
+    checkCursorColumns(order, fields);
     let mask = '';
     const values: unknown[] = order.map((term, i) => {
       const value = bound === null ? null : (bound[i] ?? null);
@@ -676,7 +681,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return { expr: fieldReference(field), selected: selectsAll };
   }
 
-  async #columnInfo(field: string, expr: OperationNode, unique: boolean): Promise<ColumnInfo> {
+  /**
+   * The kind and nullability of `field`, from `columns` or the catalogs of the query's tables.
+   * A field that is ambiguous or names no column is a `ConfigurationError` (`tiebreaker` says
+   * whether it is the `uniqueKey` appended by cursor pagination, for the message).
+   */
+  async #columnInfo(
+    field: string,
+    expr: OperationNode,
+    unique: boolean,
+    tiebreaker: boolean,
+  ): Promise<ColumnInfo> {
     const declared = this.#shared.columns[field];
     if (declared !== undefined) {
       const info = typeof declared === 'string' ? { kind: declared, nullable: true } : declared;
@@ -688,6 +703,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       (t) => qualifier === undefined || t.alias === qualifier || t.name === qualifier,
     );
     if (column !== undefined) {
+      const catalog = (table: SourceTable) => this.#shared.catalog(table);
+      const complete = this.#tablesComplete;
+      await checkColumnLookup({
+        field,
+        column,
+        qualifier,
+        tiebreaker,
+        tables: candidates,
+        complete,
+        catalog,
+      });
       for (const table of candidates) {
         const row = (await this.#shared.catalog(table)).get(column);
         if (row !== undefined) {
@@ -711,7 +737,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         order.map(async (term, i): Promise<FieldPlan> => {
           const { expr, selected } = this.#selection(term.field);
           const unique = term.unique === true || term.field === this.uniqueKey;
-          const info = await this.#columnInfo(term.field, expr, unique);
+          const info = await this.#columnInfo(term.field, expr, unique, term.unique === true);
           const exact = info.kind === 'timestamp-text';
           return { expr, readKey: selected && !exact ? rowKeyOf(term.field) : `__pagewise_${i}`, info };
         }),
