@@ -4,6 +4,8 @@ import {
   ApiSettings,
   ApiView,
   CursorPagination,
+  INTEGER_RANGES,
+  integerLookup,
   LimitOffsetPagination,
   ListView,
   NotFound,
@@ -135,8 +137,12 @@ export async function createDemoApp({
     override settings = settings;
     override title = 'Article';
     override async get(request: ApiRequest) {
-      const id = Number(request.params.id);
-      const article = await db.selectFrom('articles').selectAll().where('id', '=', id).executeTakeFirst();
+      // An id the column cannot hold is a 404 before the query: Postgres answers 2147483648 with an error.
+      const id = integerLookup(request.params.id ?? '', INTEGER_RANGES.integer);
+      const article =
+        id === null
+          ? undefined
+          : await db.selectFrom('articles').selectAll().where('id', '=', Number(id)).executeTakeFirst();
       if (!article) throw new NotFound('No article with that id.');
       return serializeArticle(article, request, authors);
     }

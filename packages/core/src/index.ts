@@ -176,6 +176,7 @@ export {
   type PaginationClass,
   type SerializerContext,
 } from './views/list-view.js';
+export { INTEGER_RANGES, type IntegerRange, integerLookup } from './views/lookup-value.js';
 export {
   type FilterBackend,
   type FilterView,
