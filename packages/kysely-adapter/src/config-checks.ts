@@ -36,11 +36,35 @@ export interface ColumnLookup<Table extends { readonly alias: string }> {
    * catalog lists does not exist.
    */
   readonly complete: boolean;
-  /** The columns of a table, by name (an empty map when the catalog does not know the table). */
-  readonly catalog: (table: Table) => Promise<ReadonlyMap<string, CatalogRow>>;
+  /**
+   * The columns of a table, by name (an empty map when the catalog does not know the table);
+   * `fresh` reads them again instead of from the cache (a column added since the last read).
+   */
+  readonly catalog: (table: Table, fresh: boolean) => Promise<ReadonlyMap<string, CatalogRow>>;
 }
 
 const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(' and ');
+
+/**
+ * The tables whose catalog has the column, and whether the catalogs settle that none has it
+ * (SQLite and MySQL match column names in any case, so a match in another case is not missing).
+ */
+async function findColumn<Table extends { readonly alias: string }>(
+  lookup: ColumnLookup<Table>,
+  fresh: boolean,
+): Promise<{ hits: string[]; missing: boolean }> {
+  const { column, tables } = lookup;
+  const lower = column.toLowerCase();
+  const hits: string[] = [];
+  let complete = lookup.complete && !IMPLICIT_COLUMNS.has(lower);
+  for (const table of tables) {
+    const columns = await lookup.catalog(table, fresh);
+    complete &&= columns.size > 0;
+    if (columns.has(column)) hits.push(table.alias);
+    else if (complete) for (const name of columns.keys()) complete &&= name.toLowerCase() !== lower;
+  }
+  return { hits, missing: hits.length === 0 && complete };
+}
 
 /**
  * Throws `ConfigurationError` when a field names a column of two tables without saying which
@@ -57,13 +81,10 @@ export async function checkColumnLookup<Table extends { readonly alias: string }
   lookup: ColumnLookup<Table>,
 ): Promise<void> {
   const { field, column, qualifier, tiebreaker, tables } = lookup;
-  const hits: string[] = [];
-  let complete = lookup.complete;
-  for (const table of tables) {
-    const columns = await lookup.catalog(table);
-    complete &&= columns.size > 0;
-    if (columns.has(column)) hits.push(table.alias);
-  }
+  let found = await findColumn(lookup, false);
+  // Reported only after a second read: the cached columns may predate a migration.
+  if (found.missing) found = await findColumn(lookup, true);
+  const { hits, missing } = found;
   const role = tiebreaker ? 'uniqueKey' : 'ordering field';
   if (hits.length > 1 && qualifier === undefined) {
     const fix = tiebreaker
@@ -73,7 +94,7 @@ export async function checkColumnLookup<Table extends { readonly alias: string }
       `${ADAPTER}: ${role} "${field}" is ambiguous: ${quoted(hits)} both have a column "${column}"; ${fix}`,
     );
   }
-  if (hits.length > 0 || !complete || IMPLICIT_COLUMNS.has(column.toLowerCase())) return;
+  if (!missing) return;
   const where =
     tables.length > 0
       ? `a column of ${quoted(tables.map((t) => t.alias))}`

@@ -389,6 +389,11 @@ class SharedState {
     }
     return pending;
   }
+
+  /** Drops the cached columns of `table`, so the next `catalog` reads them again. */
+  forgetCatalog(table: SourceTable): void {
+    this.cache.catalogs.delete(`${table.schema ?? ''}.${table.name}`);
+  }
 }
 
 /**
@@ -703,7 +708,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       (t) => qualifier === undefined || t.alias === qualifier || t.name === qualifier,
     );
     if (column !== undefined) {
-      const catalog = (table: SourceTable) => this.#shared.catalog(table);
+      const catalog = (table: SourceTable, fresh: boolean) => {
+        if (fresh) this.#shared.forgetCatalog(table);
+        return this.#shared.catalog(table);
+      };
       const complete = this.#tablesComplete;
       await checkColumnLookup({
         field,
