@@ -57,8 +57,10 @@ async function findColumn<Table extends { readonly alias: string }>(
   const lower = column.toLowerCase();
   const hits: string[] = [];
   let complete = lookup.complete && !IMPLICIT_COLUMNS.has(lower);
-  for (const table of tables) {
-    const columns = await lookup.catalog(table, fresh);
+  // Concurrently: without `db`, each query object reads its tables' catalogs afresh.
+  const catalogs = await Promise.all(tables.map((table) => lookup.catalog(table, fresh)));
+  for (const [i, table] of tables.entries()) {
+    const columns = catalogs[i]!;
     complete &&= columns.size > 0;
     if (columns.has(column)) hits.push(table.alias);
     else if (complete) for (const name of columns.keys()) complete &&= name.toLowerCase() !== lower;
