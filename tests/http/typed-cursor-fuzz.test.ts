@@ -25,13 +25,9 @@ import {
   tableName,
 } from '../support/databases.js';
 
-/** At least 5,000 forged cursors per database (issue 10). */
-const FORGED: Readonly<Record<DatabaseName, number>> = {
-  sqlite: 5_000,
-  pglite: 2_000,
-  postgres: 5_000,
-  mariadb: 5_000,
-};
+/** At least 5,000 forged cursors per database (issue 10); PGlite, in-process and slower, fewer. */
+const FORGED = 5_000;
+const FORGED_ON: Readonly<Partial<Record<DatabaseName, number>>> = { pglite: 2_000 };
 const IN_FLIGHT = 16;
 const ROWS = 30;
 
@@ -210,6 +206,8 @@ function sqliteColumns(): Column[] {
     },
     { name: 'c_timestamp', ddl: 'timestamp', category: 'date', value: (i) => `${day(i)}T${clock(i)}.000Z` },
     { name: 'c_uuid', ddl: 'uuid', category: 'uuid', value: uuid },
+    // No declared type: the column holds any value, and the driver cannot bind every cursor value.
+    { name: 'c_any', ddl: '', category: 'text', value: (i) => (i % 2 ? `a${pad(i)}` : i) },
     { name: 'n_integer', ddl: 'integer null', category: 'int', value: (i) => (i % 3 === 0 ? null : i) },
     {
       name: 'n_datetime',
@@ -638,13 +636,18 @@ function fuzzDatabase(target: DatabaseTarget): void {
       }
       // Types the adapter cannot carry in a cursor are refused on the first page, never mid-walk.
       const refused = errors.splice(0).filter((e) => {
-        const upFront = e.configuration && e.cursor === '' && /cannot be carried in a cursor/.test(e.message);
+        const upFront = e.configuration && e.cursor === '' && /cannot page by "/.test(e.message);
         if (!upFront) errors.push(e);
         return upFront;
       });
-      const refusedTypes = [...new Set(refused.map((e) => /column type (.*) cannot/.exec(e.message)?.[1]))];
+      const refusedTypes = [
+        ...new Set(refused.map((e) => /\btype (.+?) (?:cannot|has)\b/.exec(e.message)?.[1])),
+      ];
       const started = performance.now();
-      const forged = fc.sample(forgedArbitrary(harvested), { numRuns: FORGED[target.name], seed: 20261123 });
+      const forged = fc.sample(forgedArbitrary(harvested), {
+        numRuns: FORGED_ON[target.name] ?? FORGED,
+        seed: 20261123,
+      });
       const statuses = new Map<number, number>();
       const wrong: string[] = [];
       for (let i = 0; i < forged.length; i += IN_FLIGHT) {
