@@ -169,6 +169,38 @@ describe.each(demoDatabases())('demo on $name', (database) => {
     });
   });
 
+  test('detail ids outside the id column (integer) are 404, never a database error', async () => {
+    const ids = [
+      '2147483647',
+      '2147483648',
+      '-2147483649',
+      '4294967296',
+      '9007199254740993',
+      '9223372036854775807',
+      '9223372036854775808',
+      '18446744073709551616',
+      '9'.repeat(400),
+      `${'0'.repeat(300)}2147483648`,
+      '-1',
+      '-0',
+      '0',
+      '1.5',
+      '1e3',
+      'abc',
+      '%20',
+      '0x10',
+    ];
+    for (const id of ids) {
+      for (const path of [`/v1/articles/${id}/`, `/v2/authors/${id}/`]) {
+        const answer = await get(`${base('path')}${path}`);
+        expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(404);
+        expect(typeof (answer.body as { detail?: unknown }).detail).toBe('string');
+      }
+    }
+    // Leading zeros name the same row, as Django's int converter reads them.
+    expect((await get(`${base('path')}/v1/articles/0007/`)).status).toBe(200);
+  });
+
   test('Accept-header versioning: version from the media type, Vary: Accept, 406 for unknown versions', async () => {
     const v2 = await get(`${base('accept')}/articles/?page_size=1`, {
       accept: 'application/json; version=v2',

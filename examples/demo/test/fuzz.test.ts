@@ -17,6 +17,11 @@ const PATHS = [
   '/authors/',
   '/articles/7/',
   '/authors/3/',
+  // Ids outside the id column's type: 404 before any query (Postgres would answer an error).
+  '/articles/2147483648/',
+  '/articles/-1/',
+  '/articles/99999999999999999999999/',
+  '/authors/9223372036854775808/',
 ];
 const KEYS = [
   'page',

@@ -43,6 +43,7 @@ import {
   sliceWindow,
 } from './builder-slice.js';
 import { toParameter, toPosition } from './column-codec.js';
+import { checkColumnLookup, checkCursorColumns } from './config-checks.js';
 import {
   type CatalogRow,
   type ColumnInfo,
@@ -422,6 +423,11 @@ class SharedState {
     }
     return pending;
   }
+
+  /** Drops the cached columns of `table`, so the next `catalog` reads them again. */
+  forgetCatalog(table: SourceTable): void {
+    this.cache.catalogs.delete(`${table.schema ?? ''}.${table.name}`);
+  }
 }
 
 /**
@@ -460,6 +466,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    */
   readonly #terms: readonly OrderTerm[] | null;
   readonly #tables: readonly SourceTable[];
+  /** Whether `#tables` are all the query reads from (no derived table, no CTE the catalog would miss). */
+  readonly #tablesComplete: boolean;
   /** Values of the query's own clauses, in the order of their base `Slot`s. */
   readonly #base: readonly unknown[];
   /** The builder's own LIMIT/OFFSET, which pages stay inside. */
@@ -495,8 +503,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         return [item.nulls ? { ...term, nulls: item.nulls } : term];
       });
     this.#terms = terms ?? (items.length > 0 && this.ordering.length === items.length ? this.ordering : null);
-    const froms = node.from?.froms ?? [];
-    this.#tables = [...froms, ...(node.joins ?? []).map((j) => j.table)].flatMap((t) => sourceTable(t) ?? []);
+    const sources = [...(node.from?.froms ?? []), ...(node.joins ?? []).map((j) => j.table)];
+    this.#tables = sources.flatMap((t) => sourceTable(t) ?? []);
+    this.#tablesComplete = this.#tables.length === sources.length && node.with === undefined;
     const first = this.#tables[0];
     this.description = first ? `kysely query on "${first.name}"` : 'kysely query';
   }
@@ -626,6 +635,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         `${ADAPTER} adapter: cannot page by "${order[refused]!.field}": its type ${type} has no order a cursor can bound exactly. Order by another column, or by an expression the adapter can page (e.g. a cast to text) declared in \`columns\`.`,
       );
     }
+    checkCursorColumns(order, fields);
     let mask = '';
     const values: unknown[] = order.map((term, i) => {
       const value = bound === null ? null : (bound[i] ?? null);
@@ -786,7 +796,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   /** `value` as a parameter of `field`'s column, `undefined` when it cannot be of its type. */
   async #lookupParameter(field: string, value: string): Promise<unknown | undefined> {
     const { expr } = this.#selection(field);
-    const info = await this.#columnInfo(field, expr, false);
+    const info = await this.#columnInfo(field, expr, false, false);
     return lookupParameter(info, value, this.#shared.capabilities);
   }
 
@@ -813,7 +823,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return { expr: fieldReference(field), selected: selectsAll };
   }
 
-  async #columnInfo(field: string, expr: OperationNode, unique: boolean): Promise<ColumnInfo> {
+  /**
+   * The kind and nullability of `field`, from `columns` or the catalogs of the query's tables.
+   * A field that is ambiguous or names no column is a `ConfigurationError` (`tiebreaker` says
+   * whether it is the `uniqueKey` appended by cursor pagination, for the message).
+   */
+  async #columnInfo(
+    field: string,
+    expr: OperationNode,
+    unique: boolean,
+    tiebreaker: boolean,
+  ): Promise<ColumnInfo> {
     const declared = this.#shared.columns[field];
     if (declared !== undefined) {
       const info = typeof declared === 'string' ? { kind: declared, nullable: true } : declared;
@@ -825,6 +845,20 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       (t) => qualifier === undefined || t.alias === qualifier || t.name === qualifier,
     );
     if (column !== undefined) {
+      const catalog = (table: SourceTable, fresh: boolean) => {
+        if (fresh) this.#shared.forgetCatalog(table);
+        return this.#shared.catalog(table);
+      };
+      const complete = this.#tablesComplete;
+      await checkColumnLookup({
+        field,
+        column,
+        qualifier,
+        tiebreaker,
+        tables: candidates,
+        complete,
+        catalog,
+      });
       for (const table of candidates) {
         const row = (await this.#shared.catalog(table)).get(column);
         if (row !== undefined) {
@@ -852,7 +886,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         order.map(async (term, i): Promise<FieldPlan> => {
           const { expr, selected } = this.#selection(term.field);
           const unique = term.unique === true || term.field === this.uniqueKey;
-          const info = await this.#columnInfo(term.field, expr, unique);
+          const info = await this.#columnInfo(term.field, expr, unique, term.unique === true);
           const position =
             capabilities.positionExpression(expr, info) ??
             (info.kind === 'timestamp-text' && capabilities.exactTimestampText

@@ -10,6 +10,7 @@ import {
   SelectQueryNode,
   ValueNode,
 } from 'kysely';
+import { toParameter } from './column-codec.js';
 import type { ColumnInfo, DialectCapabilities } from './dialect-capabilities.js';
 import { Slot, withLimit, withWhere } from './window-compiler.js';
 
@@ -55,6 +56,7 @@ export function lookupParameter(
 ): unknown | undefined {
   const type = info.type ?? '';
   switch (info.kind) {
+    case 'integer':
     case 'bigint':
     case 'number': {
       const bits = integerBits(type, capabilities) ?? (info.kind === 'bigint' ? 64 : null);
@@ -75,8 +77,19 @@ export function lookupParameter(
       if (Number.isNaN(date.getTime())) return undefined;
       return capabilities.dateStorage === 'iso-text' ? date.toISOString() : text;
     }
+    case 'decimal':
+      try {
+        return toParameter(info, text, 'lookup', capabilities);
+      } catch {
+        return undefined;
+      }
+    case 'enum':
+      // MySQL's catalog gives no labels: the database compares the text itself.
+      return info.labels === undefined || info.labels.includes(text) ? text : undefined;
     case 'string':
       return capabilities.textRejectsNul && text.includes('\u0000') ? undefined : text;
+    case 'unsupported':
+      return undefined;
     case 'unknown':
       return text;
   }

@@ -27,6 +27,7 @@ export {
   type SerializerContext,
   type TypedOrdering,
 } from './list-view.js';
+export { INTEGER_RANGES, type IntegerRange, integerLookup } from './lookup-value.js';
 export {
   type FilterBackend,
   type FilterView,
