@@ -220,7 +220,12 @@ export function toParameter(
       if (typeof value !== 'number') return invalid(field, kind);
       if (Number.isNaN(value)) return capabilities.floatNaN ? value : invalid(field, kind);
       if (!Number.isFinite(value)) return capabilities.floatInfinity ? value : invalid(field, kind);
-      if (/^(real|float4|float)\b/.test(type) && Math.abs(value) > FLOAT4_MAX) return invalid(field, kind);
+      if (/^(real|float4|float)\b/.test(type)) {
+        // Beyond the largest float4, or so small it would round to zero: the database refuses both.
+        if (Math.abs(value) > FLOAT4_MAX || (value !== 0 && Math.fround(value) === 0)) {
+          return invalid(field, kind);
+        }
+      }
       return value;
     }
     case 'integer':
@@ -284,6 +289,28 @@ export function toParameter(
     case 'unsupported':
       return invalid(field, kind);
     case 'unknown':
-      return value;
+      return unknownParameter(value, field, capabilities);
   }
+}
+
+/**
+ * A value for a column the adapter knows nothing of (an expression, SQLite's typeless or
+ * unrecognised columns): the database compares it as it is, but the driver must be able to bind
+ * it. Booleans become 1/0 where the dialect stores them so, dates follow the dialect's storage,
+ * and integers must fit 64 bits.
+ */
+function unknownParameter(
+  value: Exclude<PositionValue, null>,
+  field: string,
+  capabilities: DialectCapabilities,
+): unknown {
+  if (typeof value === 'boolean') return capabilities.booleansAsIntegers ? Number(value) : value;
+  if (typeof value === 'bigint') {
+    return value >= INT64_MIN && value <= INT64_MAX ? value : invalid(field, 'unknown');
+  }
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return invalid(field, 'unknown');
+    return capabilities.dateStorage === 'iso-text' ? value.toISOString() : value;
+  }
+  return value;
 }

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '@pagewise/core';
-import type { CatalogRow, ColumnInfo } from './dialect-capabilities.js';
+import type { CatalogRow } from './dialect-capabilities.js';
 
 const ADAPTER = 'kysely adapter';
 
@@ -105,30 +105,4 @@ export async function checkColumnLookup<Table extends { readonly alias: string }
     ? `pass the name of a column unique per row, e.g. fromKysely(query, { uniqueKey: 'pk_column' }), or uniqueKey: null for position + offset cursors`
     : 'order by a column of the query, or select the expression under that name';
   throw new ConfigurationError(`${ADAPTER}: ${role} "${field}" is not ${where}; ${fix}`);
-}
-
-/**
- * Throws `ConfigurationError` when a keyset ordering includes a column whose catalog type the
- * adapter cannot carry in a cursor (binary, JSON, intervals, ...): its values would not
- * round-trip, and a forged cursor could bind anything against it. Offset pages never put values
- * into cursors, so they do not call this.
- *
- * @example
- * checkCursorColumns([{ field: 'data' }], [{ info: { kind: 'unknown', nullable: false, type: 'bytea' } }])
- * // ConfigurationError: kysely adapter: cannot page by "data" with cursors: ... type bytea ...
- */
-export function checkCursorColumns(
-  order: ReadonlyArray<{ readonly field: string }>,
-  fields: ReadonlyArray<{ readonly info: ColumnInfo }>,
-): void {
-  for (let i = 0; i < fields.length; i += 1) {
-    const info = fields[i]!.info;
-    // No catalog type (an expression, or SQLite's typeless column) or one the caller declared.
-    if (info.kind !== 'unknown' || info.type === undefined || info.type === '') continue;
-    const field = order[i]!.field;
-    throw new ConfigurationError(
-      `${ADAPTER}: cannot page by "${field}" with cursors: its column type ${info.type} cannot be carried in a cursor; ` +
-        `order by another column, or declare how to read it, e.g. fromKysely(query, { columns: { '${field}': 'string' } })`,
-    );
-  }
 }

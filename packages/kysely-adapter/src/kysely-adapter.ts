@@ -43,7 +43,7 @@ import {
   sliceWindow,
 } from './builder-slice.js';
 import { toParameter, toPosition } from './column-codec.js';
-import { checkColumnLookup, checkCursorColumns } from './config-checks.js';
+import { checkColumnLookup } from './config-checks.js';
 import {
   type CatalogRow,
   type ColumnInfo,
@@ -635,7 +635,6 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         `${ADAPTER} adapter: cannot page by "${order[refused]!.field}": its type ${type} has no order a cursor can bound exactly. Order by another column, or by an expression the adapter can page (e.g. a cast to text) declared in \`columns\`.`,
       );
     }
-    checkCursorColumns(order, fields);
     let mask = '';
     const values: unknown[] = order.map((term, i) => {
       const value = bound === null ? null : (bound[i] ?? null);
