@@ -721,8 +721,8 @@ export function typeMatrixCases(open: () => Promise<MatrixBackend>, name: string
             : 'postgres';
     const flavour = type[dialect];
     if (typeof flavour === 'string') {
+      // The backend has no such type: the reason goes into TYPE-MATRIX.md, not into a test.
       cells.push({ type: type.name, backend: name, skip: flavour });
-      it.skip(`[${name}] type matrix: ${type.name} (skipped: ${flavour})`, () => {});
       continue;
     }
     it(`[${name}] type matrix: ${type.name}: walks visit every row once, in the database's order`, async () => {
