@@ -7,7 +7,7 @@ const ADAPTER = 'kysely adapter';
  * Columns every table has that catalogs do not list (SQLite's rowid, Postgres's system columns):
  * naming one is never reported as a missing column.
  */
-const IMPLICIT_COLUMNS = new Set([
+const IMPLICIT_COLUMNS: ReadonlySet<string> = new Set([
   'rowid',
   'oid',
   '_rowid_',

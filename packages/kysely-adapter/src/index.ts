@@ -10,4 +10,7 @@ export {
   postgresCapabilities,
   sqliteCapabilities,
 } from './dialect-capabilities.js';
-export { fromKysely, KyselyQuery, type KyselyQueryOptions } from './kysely-adapter.js';
+export { fromKysely } from './from-kysely.js';
+export { KyselyQuery } from './kysely-query.js';
+export type { KyselyQueryOptions } from './options.js';
+export { StatementCache } from './statement-cache.js';

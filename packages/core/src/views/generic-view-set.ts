@@ -79,7 +79,7 @@ export interface ViewSetOptions<Row> extends ListViewOptions<Row> {
   performDestroy?(context: WriteContext<Row>): void | Promise<void>;
 }
 
-const SCALAR_TYPES = new Set(['string', 'number', 'boolean']);
+const SCALAR_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'boolean']);
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';
@@ -111,7 +111,7 @@ interface RoutableViewSet {
  */
 export class GenericViewSet<Row = unknown> extends ListView<Row> {
   /** Actions routed without being defined by a subclass. @default [] */
-  static actionNames: readonly ViewSetAction[] = [];
+  static readonly actionNames: readonly ViewSetAction[] = [];
   /** @default 'id' */
   lookupField = 'id';
   /** @default null */
@@ -328,7 +328,7 @@ export class GenericViewSet<Row = unknown> extends ListView<Row> {
  * const router = new DefaultRouter().register('articles', ArticleViewSet, { basename: 'article' });
  */
 export class ReadOnlyModelViewSet<Row = unknown> extends GenericViewSet<Row> {
-  static override actionNames: readonly ViewSetAction[] = ['list', 'retrieve'];
+  static override readonly actionNames: readonly ViewSetAction[] = ['list', 'retrieve'];
 }
 
 /**
@@ -344,5 +344,5 @@ export class ReadOnlyModelViewSet<Row = unknown> extends GenericViewSet<Row> {
  * }
  */
 export class ModelViewSet<Row = unknown> extends GenericViewSet<Row> {
-  static override actionNames: readonly ViewSetAction[] = VIEW_SET_ACTIONS;
+  static override readonly actionNames: readonly ViewSetAction[] = VIEW_SET_ACTIONS;
 }

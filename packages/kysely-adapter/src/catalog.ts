@@ -1,0 +1,140 @@
+import { AliasNode, type OperationNode, type RawNode, ReferenceNode, sql, TableNode } from 'kysely';
+import { checkColumnLookup } from './config-checks.js';
+import type { CatalogRow, ColumnInfo } from './dialect-capabilities.js';
+import { asSelect, columnName, identifierName } from './query-nodes.js';
+import type { SharedState } from './shared-state.js';
+
+// What the adapter reads from the database about itself, once per database (in the statement
+// cache): the column types and nullability of the tables a query reads, and whether the driver
+// returns integers past 2^53 exactly.
+
+/** A table the query reads from, as named in its FROM or JOIN. */
+export interface SourceTable {
+  readonly name: string;
+  readonly schema: string | undefined;
+  readonly alias: string;
+}
+
+/** The tables a query reads from and whether they are all (no derived table, no CTE). */
+export interface QueryTables {
+  readonly tables: readonly SourceTable[];
+  readonly complete: boolean;
+}
+
+/** A FROM or JOIN item as a `SourceTable`, `undefined` for a derived table or an expression. */
+export function sourceTable(node: OperationNode): SourceTable | undefined {
+  if (TableNode.is(node)) {
+    const name = node.table.identifier.name;
+    return { name, schema: node.table.schema?.name, alias: name };
+  }
+  if (AliasNode.is(node) && TableNode.is(node.node)) {
+    const alias = identifierName(node.alias);
+    const name = node.node.table.identifier.name;
+    return { name, schema: node.node.table.schema?.name, alias: alias ?? name };
+  }
+  return undefined;
+}
+
+function catalogKey(table: SourceTable): string {
+  return `${table.schema ?? ''}.${table.name}`;
+}
+
+/** The columns of `table` by name, read once per database (per statement cache). */
+export function readCatalog(
+  shared: SharedState,
+  table: SourceTable,
+): Promise<ReadonlyMap<string, CatalogRow>> {
+  const query = shared.capabilities.catalogQuery;
+  if (query === null) return Promise.resolve(new Map());
+  const perDb = shared.cache.catalogs;
+  const key = catalogKey(table);
+  let pending = perDb.get(key);
+  if (!pending) {
+    const node = asSelect(query(table.name, table.schema).toOperationNode());
+    pending = shared
+      .run(shared.compile(node), [])
+      .then((rows) => new Map(rows.map((r) => [String(r.name), r as unknown as CatalogRow])));
+    pending.catch(() => perDb.delete(key));
+    perDb.set(key, pending);
+  }
+  return pending;
+}
+
+/** Drops the cached columns of `table`, so the next `readCatalog` reads them again. */
+export function forgetCatalog(shared: SharedState, table: SourceTable): void {
+  shared.cache.catalogs.delete(catalogKey(table));
+}
+
+/**
+ * Whether integers past 2^53 come back exact. Only asked where the dialect can read them
+ * exactly otherwise (better-sqlite3 rounds them unless `defaultSafeIntegers(true)`).
+ */
+export function integersExact(shared: SharedState): Promise<boolean> {
+  if (shared.capabilities.exactIntegerText === null) return Promise.resolve(true);
+  const cache = shared.cache;
+  let pending = cache.integersExact;
+  if (pending === undefined) {
+    const probe = sql`select 9007199254740993 as ${sql.ref('v')}`.toOperationNode() as RawNode;
+    pending = shared.run(shared.compile(asSelect(probe)), []).then((rows) => typeof rows[0]?.v === 'bigint');
+    pending.catch(() => {
+      cache.integersExact = undefined;
+    });
+    cache.integersExact = pending;
+  }
+  return pending;
+}
+
+/**
+ * The kind and nullability of `field` (whose expression is `expr`), from `columns` or the
+ * catalogs of the query's tables. A field that is ambiguous or names no column is a
+ * `ConfigurationError` (`tiebreaker` says whether it is the `uniqueKey` appended by cursor
+ * pagination, for the message).
+ */
+export async function columnInfo(
+  shared: SharedState,
+  source: QueryTables,
+  field: string,
+  expr: OperationNode,
+  unique: boolean,
+  tiebreaker: boolean,
+): Promise<ColumnInfo> {
+  const declared = shared.columns[field];
+  if (declared !== undefined) {
+    const info = typeof declared === 'string' ? { kind: declared, nullable: true } : declared;
+    return unique ? { ...info, nullable: false } : info;
+  }
+  const column = columnName(expr);
+  const qualifier = ReferenceNode.is(expr) ? expr.table?.table.identifier.name : undefined;
+  const candidates = source.tables.filter(
+    (t) => qualifier === undefined || t.alias === qualifier || t.name === qualifier,
+  );
+  if (column !== undefined) {
+    const catalog = (table: SourceTable, fresh: boolean) => {
+      if (fresh) forgetCatalog(shared, table);
+      return readCatalog(shared, table);
+    };
+    await checkColumnLookup({
+      field,
+      column,
+      qualifier,
+      tiebreaker,
+      tables: candidates,
+      complete: source.complete,
+      catalog,
+    });
+    for (const table of candidates) {
+      const row = (await readCatalog(shared, table)).get(column);
+      if (row !== undefined) {
+        const type = String(row.type).toLowerCase();
+        const labels = typeof row.labels === 'string' ? (JSON.parse(row.labels) as string[]) : undefined;
+        const kind = labels ? 'enum' : shared.capabilities.columnKind(type);
+        // better-sqlite3 with safe integers answers the flag as a bigint.
+        const flag = row.nullable;
+        const nullable =
+          !unique && (flag === true || flag === 1 || flag === 1n || flag === '1' || flag === 't');
+        return labels ? { kind, nullable, type, labels } : { kind, nullable, type };
+      }
+    }
+  }
+  return { kind: 'unknown', nullable: !unique };
+}

@@ -1,0 +1,23 @@
+import type { SelectQueryBuilder, Simplify } from 'kysely';
+import { KyselyQuery } from './kysely-query.js';
+import type { AnyBuilder, KyselyQueryOptions } from './options.js';
+import { SharedState } from './shared-state.js';
+
+/**
+ * Pages a Kysely select query on Postgres (and PGlite), SQLite or MySQL/MariaDB. Its ORDER BY is
+ * the query's ordering; cursor pagination replaces it and appends `uniqueKey` as the
+ * tiebreaker, selecting it if the query does not (and stripping it from the rows again).
+ * Rows keep the builder's row type.
+ *
+ * @example
+ * const query = fromKysely(db.selectFrom('articles').selectAll().orderBy('created', 'desc'), { db });
+ * const rows = await new CursorPagination({ pageSize: 20 }).paginateQueryset(query, request);
+ * // select * from "articles" where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3
+ */
+export function fromKysely<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  options: KyselyQueryOptions = {},
+): KyselyQuery<Simplify<O>> {
+  const shared = new SharedState(query as AnyBuilder, options);
+  return new KyselyQuery<Simplify<O>>(shared, query.toOperationNode(), null);
+}

@@ -1,0 +1,466 @@
+import {
+  ConfigurationError,
+  type CountResult,
+  InvalidBoundError,
+  type KeyTerm,
+  type OrderedQuery,
+  type OrderTerm,
+  type PositionValue,
+  settleNulls,
+  type WindowRow,
+  type WindowSpec,
+} from '@pagewise/core';
+import { AliasNode, ExplainNode, IdentifierNode, RawNode, SelectionNode, SelectQueryNode } from 'kysely';
+import {
+  type BuilderSlice,
+  readSlice,
+  refuseKeysetOnSlice,
+  sliceCount,
+  sliceWindow,
+} from './builder-slice.js';
+import { columnInfo, integersExact, type QueryTables, sourceTable } from './catalog.js';
+import { toParameter, toPosition } from './column-codec.js';
+import { lookupParameter, lookupQuery } from './lookup-value.js';
+import { ADAPTER, type Row } from './options.js';
+import { columnName, directionOf, parameterize, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
+import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
+import type { SharedState } from './shared-state.js';
+import type { FieldPlan, OrderPlan, ShapeCache } from './statement-cache.js';
+import { compileSegment, orderByItems, planSegments, privateAlias, withLimit } from './window-compiler.js';
+
+/**
+ * An `OrderedQuery` over a Kysely select. It never changes the builder: each window is a new
+ * operation node tree derived from the builder's. Compiled statements are cached per query shape
+ * (the statement without its values) and per database, so a query built afresh for every request
+ * compiles nothing after its first page.
+ *
+ * Positions are exact on every column type: a value read from a row, put in a cursor and bound
+ * again compares equal to that row in SQL. Microsecond timestamps are exact text (`to_char` in
+ * UTC on Postgres, so `DateStyle` does not matter; BC years, years past 9999 and `infinity`
+ * included), decimals are decimal text, bigints bigints, and integers past 2^53 are read exactly
+ * even where the driver rounds them (better-sqlite3 without safe integers). Bound values are
+ * checked against their column's type and range first (`InvalidBoundError`, a 404 for clients);
+ * ordering by a type with no exact bound (json, arrays, bytea, interval...) is a
+ * `ConfigurationError` before any page query. The package README lists the type of each position.
+ *
+ * @example
+ * const query = fromKysely(db.selectFrom('articles').selectAll(), { db });
+ * await query.fetch({ order: [{ field: 'id', direction: 'asc', nulls: 'last' }], after: [10], offset: 0, limit: 21 });
+ * // select * from "articles" where "id" > $1 order by "id" asc limit $2
+ */
+export class KyselyQuery<O> implements OrderedQuery<O> {
+  readonly adapter = ADAPTER;
+  readonly ordering: readonly OrderTerm[];
+  readonly ordered: boolean;
+  readonly uniqueKey: string | null;
+  readonly description: string;
+  readonly #shared: SharedState;
+  readonly #node: SelectQueryNode;
+  /** The query without ORDER BY, LIMIT and OFFSET: what windows and counts start from. */
+  #core: SelectQueryNode | undefined;
+  /**
+   * The ordering offset windows compile with core's NULL placement: `orderBy`'s terms, or the
+   * builder's ORDER BY when every item is a plain column (expressions are kept as written).
+   */
+  readonly #terms: readonly OrderTerm[] | null;
+  /** The tables the query reads from, whose catalogs describe its columns. */
+  readonly #source: QueryTables;
+  /** Values of the query's own clauses, in the order of their base `Slot`s. */
+  readonly #base: readonly unknown[];
+  /** The builder's own LIMIT/OFFSET, which pages stay inside. */
+  readonly #slice: BuilderSlice | null;
+  #shape: ShapeCache | undefined;
+
+  /** @internal use `fromKysely` */
+  constructor(
+    shared: SharedState,
+    query: SelectQueryNode,
+    terms: readonly OrderTerm[] | null,
+    base?: readonly unknown[],
+  ) {
+    let node = query;
+    if (base === undefined) {
+      const values: unknown[] = [];
+      node = parameterize(query, values) as SelectQueryNode;
+      base = values;
+    }
+    this.#shared = shared;
+    this.#node = node;
+    this.#base = base;
+    this.#slice = readSlice(node, base);
+    this.uniqueKey = shared.uniqueKey;
+    const items = node.orderBy?.items ?? [];
+    this.ordered = items.length > 0;
+    this.ordering =
+      terms ??
+      items.flatMap((item) => {
+        const field = columnName(item.orderBy);
+        if (field === undefined) return [];
+        const term: OrderTerm = { field, direction: directionOf(item) };
+        return [item.nulls ? { ...term, nulls: item.nulls } : term];
+      });
+    this.#terms = terms ?? (items.length > 0 && this.ordering.length === items.length ? this.ordering : null);
+    const sources = [...(node.from?.froms ?? []), ...(node.joins ?? []).map((j) => j.table)];
+    const tables = sources.flatMap((t) => sourceTable(t) ?? []);
+    this.#source = { tables, complete: tables.length === sources.length && node.with === undefined };
+    const first = tables[0];
+    this.description = first ? `kysely query on "${first.name}"` : 'kysely query';
+  }
+
+  /**
+   * A copy ordered by `terms` (NULL placement settled as core does: above every value unless
+   * `nulls` says otherwise).
+   *
+   * @example
+   * query.orderBy([{ field: 'created', direction: 'desc' }])
+   * // select ... order by "created" desc
+   */
+  orderBy(terms: readonly OrderTerm[]): KyselyQuery<O> {
+    if (this.#slice !== null) {
+      throw new ConfigurationError(
+        `kysely adapter: cannot reorder ${this.description} once a slice has been taken (its own ` +
+          'LIMIT/OFFSET); order the builder before .limit()/.offset(), or drop the slice',
+      );
+    }
+    const settled = terms.map(settleNulls);
+    const exprs = settled.map((t) => selectionOf(this.#node, t.field).expr);
+    const items = orderByItems(settled, exprs, () => false, this.#shared.capabilities);
+    const node = SelectQueryNode.cloneWithOrderByItems(
+      SelectQueryNode.cloneWithoutOrderBy(this.#node),
+      items,
+    );
+    return new KyselyQuery<O>(this.#shared, node, [...terms], this.#base);
+  }
+
+  /** The caches of this statement's shape (the statement without its values). */
+  get #cache(): ShapeCache {
+    this.#shape ??= this.#shared.cache.shape(shapeKey(this.#node));
+    return this.#shape;
+  }
+
+  /**
+   * What `count` counts: the core query, selecting a constant unless the selection decides the
+   * rows (DISTINCT, GROUP BY, set operations). The constant spares the database the columns and
+   * MySQL its "Duplicate column name" error for `select a.*, b.*` in a derived table.
+   */
+  get #countedNode(): SelectQueryNode {
+    const core = this.#coreNode;
+    const distinct = core.frontModifiers?.some((m) => m.modifier === 'Distinct') ?? false;
+    if (distinct || core.distinctOn || core.groupBy || core.having || core.setOperations) return core;
+    return {
+      ...core,
+      selections: [
+        SelectionNode.create(AliasNode.create(RawNode.createWithSql('1'), IdentifierNode.create('one'))),
+      ],
+    };
+  }
+
+  /** The query without ORDER BY, LIMIT and OFFSET: what windows and counts start from. */
+  get #coreNode(): SelectQueryNode {
+    this.#core ??= SelectQueryNode.cloneWithoutOffset(
+      SelectQueryNode.cloneWithoutLimit(SelectQueryNode.cloneWithoutOrderBy(this.#node)),
+    );
+    return this.#core;
+  }
+
+  /**
+   * Counts the rows; with `estimate` on Postgres, reads the planner's estimate instead.
+   *
+   * @example
+   * await query.count()
+   * // select count(*) as "count" from (select ... without order by/limit) as "pagewise_count"
+   * await query.count({ estimate: true }) // Postgres:
+   * // explain (format json) select ... ; { value: <Plan Rows>, exact: false }
+   */
+  async count(options: { estimate?: boolean } = {}): Promise<CountResult> {
+    const shared = this.#shared;
+    if (options.estimate && shared.capabilities.estimateCount) {
+      const explain = shared.template(this.#cache, 'estimate', () => ({
+        ...this.#coreNode,
+        explain: ExplainNode.create('json'),
+      }));
+      const rows = await shared.run(explain, [], this.#base);
+      const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
+      if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
+    }
+    const counted = shared.template(this.#cache, 'count', () =>
+      SelectQueryNode.cloneWithSelections(
+        SelectQueryNode.createFrom([
+          AliasNode.create(this.#countedNode, IdentifierNode.create('pagewise_count')),
+        ]),
+        [
+          SelectionNode.create(
+            AliasNode.create(RawNode.createWithSql('count(*)'), IdentifierNode.create('count')),
+          ),
+        ],
+      ),
+    );
+    const rows = await shared.run(counted, [], this.#base);
+    return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
+  }
+
+  /**
+   * Fetches one window. Offset windows keep the query's ordering:
+   * `select ... order by ... limit $1 offset $2`. Keyset windows replace it with the window's
+   * order and seek past the bound; on Postgres, for `[created desc, id desc]`:
+   * `select ... where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3`;
+   * on MariaDB (no index range for row values), and on every dialect for mixed directions, the
+   * expanded form: `` where `created` <= ? and (`created` < ? or (`created` = ? and `id` < ?)) ``. A nullable term's
+   * NULL block is fetched by its own query (`where "created" is null order by "id"`) when the
+   * page reaches it. Bound values that do not fit their columns throw `InvalidBoundError`.
+   *
+   * @example
+   * await query.fetch({ order: null, after: null, offset: 40, limit: 20 })
+   * // select * from "articles" order by "created" desc limit $1 offset $2
+   */
+  async fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
+    if (window.order === null) return this.#fetchOffset(window);
+    if (this.#slice !== null) refuseKeysetOnSlice(this.description);
+    const shared = this.#shared;
+    const order = window.order;
+    const bound = window.after;
+    if (bound !== null && bound.length !== order.length) {
+      throw new InvalidBoundError(ADAPTER, `expected ${order.length} bound values, got ${bound.length}`);
+    }
+    const orderKey = JSON.stringify(order) + shared.planKey;
+    const plan = await this.#plan(order, orderKey);
+    const { fields, nullable } = plan;
+    const refused = fields.findIndex((f) => f.info.kind === 'unsupported');
+    if (refused >= 0) {
+      const type = fields[refused]!.info.type ?? 'unknown';
+      throw new ConfigurationError(
+        `${ADAPTER} adapter: cannot page by "${order[refused]!.field}": its type ${type} has no order a cursor can bound exactly. Order by another column, or by an expression the adapter can page (e.g. a cast to text) declared in \`columns\`.`,
+      );
+    }
+    let mask = '';
+    const values: unknown[] = order.map((term, i) => {
+      const value = bound === null ? null : (bound[i] ?? null);
+      mask += bound === null ? 's' : value === null ? '0' : '1';
+      return value === null ? null : toParameter(fields[i]!.info, value, term.field, shared.capabilities);
+    });
+    let segments = plan.segments.get(mask);
+    if (segments === undefined) {
+      segments = planSegments(order, nullable, bound, shared.capabilities);
+      plan.segments.set(mask, segments);
+    }
+    const single = segments.length === 1;
+    const withOffset = single && window.offset > 0;
+    // A keyset window without a limit reads to the end; SQL needs a number either way.
+    const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
+    values.push(single ? limit : window.offset + limit, window.offset);
+    const rows: Row[] = [];
+    // Several segments cannot share one SQL OFFSET: skip the first rows as they arrive, keeping
+    // only the page (a result is never spread into push, which overflows the stack when large).
+    let toSkip = single ? 0 : window.offset;
+    for (let s = 0; s < segments.length; s += 1) {
+      const segment = segments[s]!;
+      const template = shared.template(this.#cache, `w${orderKey}|${mask}|${s}|${withOffset}`, () =>
+        compileSegment(
+          this.#windowBase(fields),
+          order,
+          plan.exprs,
+          nullable,
+          segment,
+          withOffset,
+          shared.capabilities,
+          (i, parameter) => shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter,
+        ),
+      );
+      if (!single) values[order.length] = toSkip + limit - rows.length;
+      for (const row of await shared.run(template, values, this.#base)) {
+        if (toSkip > 0) toSkip -= 1;
+        else rows.push(row);
+      }
+      if (single || rows.length >= limit) break;
+    }
+    return rows.map((row) => ({
+      row: (plan.added ? this.#strip(row) : row) as O,
+      position: fields.map(
+        (p, i): PositionValue =>
+          toPosition(
+            p.info,
+            row[p.readKey],
+            order[i]!.field,
+            shared.capabilities,
+            p.exact === null ? undefined : row[p.exact.key],
+          ),
+      ),
+    }));
+  }
+
+  async #fetchOffset(spec: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
+    const inSlice = sliceWindow(this.#slice, spec.offset, spec.limit);
+    if (inSlice === null) return [];
+    const window = { ...spec, ...inSlice };
+    const shared = this.#shared;
+    // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
+    let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(this.#node));
+    let nullable: boolean[] | null = null;
+    if (this.#terms !== null) {
+      // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
+      const order = this.#terms.map(settleNulls);
+      const plan = await this.#plan(order, JSON.stringify(order) + shared.planKey);
+      nullable = [...plan.nullable];
+      const items = orderByItems(
+        order,
+        plan.exprs,
+        (i) => (plan.nullable[i] ? false : 'column'),
+        shared.capabilities,
+      );
+      node = SelectQueryNode.cloneWithOrderByItems(this.#coreNode, items);
+    }
+    // No limit and no offset: every row, without a LIMIT clause. MySQL wants a LIMIT before any
+    // OFFSET, so an offset without a limit gets the largest safe one.
+    const unlimited = window.limit === null && window.offset === 0;
+    const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0, unlimited, shared.planKey]);
+    const ordered = node;
+    const template = shared.template(this.#cache, key, () =>
+      unlimited ? ordered : withLimit(ordered, 0, window.offset > 0 ? 1 : null),
+    );
+    const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
+    const rows = await shared.run(template, unlimited ? [] : [limit, window.offset], this.#base);
+    return rows.map((row) => ({ row: row as O, position: [] }));
+  }
+
+  /**
+   * A row of the query whose `field` equals `value` (a path value, checked against the column's
+   * type first: `'abc'` for an integer column finds nothing and runs nothing).
+   *
+   * @example
+   * await query.find('id', '7')
+   * // select * from "articles" where "id" = $1 limit $2
+   */
+  async find(field: string, value: string): Promise<O | null> {
+    const parameter = await this.#lookupParameter(field, value);
+    if (parameter === undefined) return null;
+    const shared = this.#shared;
+    const template = shared.template(this.#cache, `find|${field}|${shared.planKey}`, () =>
+      lookupQuery(
+        this.#coreNode,
+        this.#slice === null ? null : this.#node,
+        selectionOf(this.#node, field).expr,
+        rowKeyOf(field),
+      ),
+    );
+    const rows = await shared.run(template, [parameter, 1], this.#base);
+    return (rows[0] as O | undefined) ?? null;
+  }
+
+  /**
+   * Inserts into the builder's table (`fromKysely(builder, { db })` over one table) and answers
+   * the row as the query reads it.
+   *
+   * @example
+   * await query.insert({ name: 'Ada' })
+   * // insert into "authors" ("name") values ($1) returning "id"; then find('id', <new id>)
+   */
+  async insert(values: Readonly<Record<string, unknown>>): Promise<O> {
+    const key = this.uniqueKey ?? 'id';
+    const id = await insertRow(this.#writeTarget, rowKeyOf(key), values);
+    return (await this.find(key, String(id))) ?? ({ ...values, [rowKeyOf(key)]: id } as O);
+  }
+
+  /**
+   * Updates the builder's table where `field` equals `value`; answers the row re-read, or `null`.
+   *
+   * @example
+   * await query.update('id', '7', { name: 'Ada' }) // update "authors" set "name" = $1 where "id" = $2
+   */
+  async update(field: string, value: string, values: Readonly<Record<string, unknown>>): Promise<O | null> {
+    const parameter = await this.#lookupParameter(field, value);
+    if (parameter === undefined) return null;
+    await updateRows(this.#writeTarget, rowKeyOf(field), parameter, values);
+    const changed = values[rowKeyOf(field)];
+    return this.find(field, changed === undefined || changed === null ? value : String(changed));
+  }
+
+  /**
+   * Deletes from the builder's table where `field` equals `value`; answers how many rows went.
+   *
+   * @example
+   * await query.delete('id', '7') // delete from "authors" where "id" = $1
+   */
+  async delete(field: string, value: string): Promise<number> {
+    const parameter = await this.#lookupParameter(field, value);
+    return parameter === undefined ? 0 : deleteRows(this.#writeTarget, rowKeyOf(field), parameter);
+  }
+
+  get #writeTarget(): WriteTarget {
+    return { db: this.#shared.db, tables: this.#source.tables, description: this.description };
+  }
+
+  /** `value` as a parameter of `field`'s column, `undefined` when it cannot be of its type. */
+  async #lookupParameter(field: string, value: string): Promise<unknown | undefined> {
+    const { expr } = selectionOf(this.#node, field);
+    const info = await columnInfo(this.#shared, this.#source, field, expr, false, false);
+    return lookupParameter(info, value, this.#shared.capabilities);
+  }
+
+  #strip(row: Row): Row {
+    const copy: Row = {};
+    for (const key of Object.keys(row)) if (!key.startsWith('__pagewise_')) copy[key] = row[key];
+    return copy;
+  }
+
+  /** Field plans of an ordering, resolved once per query object and ordering. */
+  #plan(order: readonly KeyTerm[], key: string): Promise<OrderPlan> {
+    const cache = this.#cache.plans;
+    let plan = cache.get(key);
+    if (!plan) {
+      const capabilities = this.#shared.capabilities;
+      plan = Promise.all(
+        order.map(async (term, i): Promise<FieldPlan> => {
+          const { expr, selected } = selectionOf(this.#node, term.field);
+          const unique = term.unique === true || term.field === this.uniqueKey;
+          const info = await columnInfo(
+            this.#shared,
+            this.#source,
+            term.field,
+            expr,
+            unique,
+            term.unique === true,
+          );
+          const position =
+            capabilities.positionExpression(expr, info) ??
+            (info.kind === 'timestamp-text' && capabilities.exactTimestampText
+              ? capabilities.exactTimestampText(expr, info.type ?? '')
+              : null);
+          const integer = info.kind === 'integer' || info.kind === 'bigint' || info.kind === 'number';
+          const exactText = capabilities.exactIntegerText;
+          const exact =
+            integer && exactText !== null && !(await integersExact(this.#shared))
+              ? { key: `__pagewise_x${i}`, expr: exactText(expr) }
+              : null;
+          const own = selected && position === null;
+          return {
+            expr,
+            readKey: own ? rowKeyOf(term.field) : `__pagewise_${i}`,
+            select: own ? null : (position ?? expr),
+            exact,
+            info,
+          };
+        }),
+      ).then((fields) => ({
+        fields,
+        nullable: fields.map((f) => f.info.nullable),
+        exprs: fields.map((f) => f.expr),
+        added: fields.some((f) => f.select !== null || f.exact !== null),
+        segments: new Map(),
+      }));
+      plan.catch(() => cache.delete(key));
+      cache.set(key, plan);
+    }
+    return plan;
+  }
+
+  /** The core query plus the columns the window needs that the query does not select. */
+  #windowBase(plans: readonly FieldPlan[]): SelectQueryNode {
+    const extra = plans.flatMap((plan, i) => [
+      ...(plan.select === null ? [] : [SelectionNode.create(AliasNode.create(plan.select, privateAlias(i)))]),
+      ...(plan.exact === null
+        ? []
+        : [SelectionNode.create(AliasNode.create(plan.exact.expr, IdentifierNode.create(plan.exact.key)))]),
+    ]);
+    return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#coreNode, extra) : this.#coreNode;
+  }
+}

@@ -1,0 +1,53 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { ColumnInfo, ColumnKind, DialectCapabilities, DialectName } from './dialect-capabilities.js';
+import type { StatementCache } from './statement-cache.js';
+
+/** The adapter's name in `OrderedQuery.adapter` and in its errors. */
+export const ADAPTER = 'kysely';
+
+export type Row = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: the adapter accepts a Kysely instance of any schema.
+export type AnyKysely = Kysely<any>;
+// biome-ignore lint/suspicious/noExplicitAny: internally the builder is only compiled and executed.
+export type AnyBuilder = SelectQueryBuilder<any, any, any>;
+
+/**
+ * Options of `fromKysely`.
+ * @example
+ * fromKysely(db.selectFrom('articles').selectAll(), { db, uniqueKey: 'article_id' })
+ */
+export interface KyselyQueryOptions {
+  /**
+   * The Kysely instance the builder came from. With it, each window shape is compiled once and
+   * re-run with new parameters, and column types are read from the catalog once per table.
+   * Without it everything runs through the builder itself: compiled per page, and column types
+   * read once per query object.
+   * @default undefined
+   */
+  db?: AnyKysely | undefined;
+  /**
+   * A column unique per row, appended by cursor pagination as the tiebreaker; `null` falls back
+   * to DRF's position + offset cursors. A qualified name (`'articles.id'`) disambiguates joins.
+   * @default 'id'
+   */
+  uniqueKey?: string | null;
+  /**
+   * Column kinds (and nullability) of ordering fields, for expressions the catalog cannot
+   * describe or to skip the catalog lookup.
+   * @default {}
+   * @example
+   * { columns: { score: 'number', published: { kind: 'date', nullable: true } } }
+   */
+  columns?: Readonly<Record<string, ColumnKind | ColumnInfo>>;
+  /**
+   * The SQL dialect, when recognising it by how it compiles is not enough.
+   * @default recognised from the compiled SQL (quotes and placeholders)
+   */
+  dialect?: DialectName | DialectCapabilities;
+  /**
+   * Where compiled statements, catalog reads and the recognised dialect are kept between
+   * queries: share one across the queries of one database, or give a query its own.
+   * @default the cache owned by `db` (one per Kysely instance), or one per query without `db`
+   */
+  statementCache?: StatementCache | undefined;
+}

@@ -1,0 +1,161 @@
+import {
+  AliasNode,
+  ColumnNode,
+  IdentifierNode,
+  type KyselyPlugin,
+  type OperationNode,
+  OperationNodeTransformer,
+  type OrderByItemNode,
+  PrimitiveValueListNode,
+  RawNode,
+  ReferenceNode,
+  SelectAllNode,
+  SelectionNode,
+  SelectQueryNode,
+  TableNode,
+  ValueListNode,
+  ValueNode,
+} from 'kysely';
+import { Slot } from './window-compiler.js';
+
+// Pure helpers over Kysely's operation-node trees: taking a query's values out (so its shape can
+// key the statement cache), naming columns and tables, finding the expression behind a field,
+// and swapping a whole statement into a builder. Nothing here holds state or runs SQL.
+
+/**
+ * Replaces the values of the query's own clauses with base `Slot`s (collected into `values`), so
+ * the statement's shape can key the caches. A plain walk that copies only the nodes on the way
+ * to a value: an `OperationNodeTransformer` costs more to construct than this whole pass.
+ */
+export function parameterize(node: unknown, values: unknown[]): unknown {
+  if (Array.isArray(node)) {
+    let copy: unknown[] | undefined;
+    node.forEach((item, i) => {
+      const replaced = parameterize(item, values);
+      if (replaced === item) return;
+      copy ??= [...node];
+      copy[i] = replaced;
+    });
+    return copy ?? node;
+  }
+  if (node === null || typeof node !== 'object') return node;
+  const kind = (node as { kind?: unknown }).kind;
+  if (typeof kind !== 'string') return node;
+  if (ValueNode.is(node as OperationNode)) {
+    const value = node as ValueNode;
+    if (value.immediate || value.value instanceof Slot) return node;
+    values.push(value.value);
+    return ValueNode.create(new Slot(values.length - 1, true));
+  }
+  if (PrimitiveValueListNode.is(node as OperationNode)) {
+    const list = node as PrimitiveValueListNode;
+    return ValueListNode.create(
+      list.values.map((v) => parameterize(ValueNode.create(v), values) as OperationNode),
+    );
+  }
+  let copy: Record<string, unknown> | undefined;
+  const record = node as Record<string, unknown>;
+  for (const key in record) {
+    const child = record[key];
+    if (child === null || typeof child !== 'object') continue;
+    const replaced = parameterize(child, values);
+    if (replaced === child) continue;
+    copy ??= { ...record };
+    copy[key] = replaced;
+  }
+  return copy ?? node;
+}
+
+/** The statement's shape as text (its values already taken out by `parameterize`). */
+export function shapeKey(node: OperationNode): string {
+  try {
+    return JSON.stringify(node);
+  } catch {
+    // Only inline (immediate) bigints get here.
+    return JSON.stringify(node, (_key, value) => (typeof value === 'bigint' ? `${value}n` : value));
+  }
+}
+
+export function identifierName(node: OperationNode | undefined): string | undefined {
+  return node && IdentifierNode.is(node) ? node.name : undefined;
+}
+
+export function columnName(node: OperationNode): string | undefined {
+  if (ColumnNode.is(node)) return node.column.name;
+  if (ReferenceNode.is(node) && ColumnNode.is(node.column)) return node.column.column.name;
+  return undefined;
+}
+
+export function fieldReference(field: string): OperationNode {
+  const dot = field.lastIndexOf('.');
+  if (dot < 0) return ReferenceNode.create(ColumnNode.create(field));
+  return ReferenceNode.create(ColumnNode.create(field.slice(dot + 1)), TableNode.create(field.slice(0, dot)));
+}
+
+/** The row property of `field` (`'articles.id'` -> `'id'`). */
+export function rowKeyOf(field: string): string {
+  return field.slice(field.lastIndexOf('.') + 1);
+}
+
+export function directionOf(item: OrderByItemNode): 'asc' | 'desc' {
+  const direction = item.direction;
+  if (direction && RawNode.is(direction) && direction.sqlFragments.join('').trim().toLowerCase() === 'desc') {
+    return 'desc';
+  }
+  return 'asc';
+}
+
+/** The expression behind `field` in `node`'s selections and whether rows already carry it. */
+export function selectionOf(
+  node: SelectQueryNode,
+  field: string,
+): { expr: OperationNode; selected: boolean } {
+  const name = rowKeyOf(field);
+  let selectsAll = false;
+  for (const selection of node.selections ?? []) {
+    const s = selection.selection;
+    if (SelectAllNode.is(s) || (ReferenceNode.is(s) && SelectAllNode.is(s.column))) {
+      selectsAll = true;
+    } else if (AliasNode.is(s)) {
+      if (identifierName(s.alias) === name) return { expr: s.node, selected: true };
+    } else if (columnName(s) === name && (name === field || (ReferenceNode.is(s) && s.table))) {
+      return { expr: s, selected: true };
+    }
+  }
+  return { expr: fieldReference(field), selected: selectsAll };
+}
+
+/** Puts per-fetch values into a cached statement's `Slot` placeholders (the path without `db`). */
+export class SlotFiller extends OperationNodeTransformer {
+  readonly #values: readonly unknown[];
+  readonly #base: readonly unknown[];
+  constructor(values: readonly unknown[], base: readonly unknown[]) {
+    super();
+    this.#values = values;
+    this.#base = base;
+  }
+  protected override transformValue(node: ValueNode): ValueNode {
+    const value = node.value;
+    if (!(value instanceof Slot)) return node;
+    return ValueNode.create(value.base ? this.#base[value.index] : this.#values[value.index]);
+  }
+}
+
+/**
+ * `select * from (<raw>) as "pagewise"`: a plugin may only swap a select for a select, so
+ * statements run through the builder (no `db`) are wrapped as one.
+ */
+export function asSelect(raw: RawNode): SelectQueryNode {
+  const derived = AliasNode.create(RawNode.create(['(', ')'], [raw]), IdentifierNode.create('pagewise'));
+  return SelectQueryNode.cloneWithSelections(SelectQueryNode.createFrom([derived]), [
+    SelectionNode.createSelectAll(),
+  ]);
+}
+
+/** A plugin that replaces whatever the builder compiles with `node`. */
+export function swapPlugin(node: OperationNode): KyselyPlugin {
+  return {
+    transformQuery: () => node as ReturnType<KyselyPlugin['transformQuery']>,
+    transformResult: async (args) => args.result,
+  };
+}

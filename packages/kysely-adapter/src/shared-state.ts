@@ -1,0 +1,90 @@
+import { type CompiledQuery, createQueryId, type OperationNode, sql } from 'kysely';
+import {
+  type ColumnInfo,
+  type ColumnKind,
+  capabilitiesFromProbe,
+  type DialectCapabilities,
+  type DialectName,
+  dialectCapabilities,
+} from './dialect-capabilities.js';
+import type { AnyBuilder, AnyKysely, KyselyQueryOptions, Row } from './options.js';
+import { asSelect, SlotFiller, swapPlugin } from './query-nodes.js';
+import { type CompiledTemplate, type ShapeCache, StatementCache } from './statement-cache.js';
+import { Slot } from './window-compiler.js';
+
+/**
+ * What every copy made by `orderBy` shares: the options, the executor side (compiling and running
+ * statements, with `db` or through the builder) and the statement cache.
+ */
+export class SharedState {
+  readonly builder: AnyBuilder;
+  readonly db: AnyKysely | undefined;
+  readonly uniqueKey: string | null;
+  readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
+  readonly cache: StatementCache;
+  /** The options that change plans, as part of their cache key. */
+  readonly planKey: string;
+  readonly #dialect: DialectName | DialectCapabilities | undefined;
+  #capabilities: DialectCapabilities | undefined;
+
+  constructor(builder: AnyBuilder, options: KyselyQueryOptions) {
+    this.builder = builder;
+    this.db = options.db;
+    this.uniqueKey = options.uniqueKey === undefined ? 'id' : options.uniqueKey;
+    this.columns = options.columns ?? {};
+    this.#dialect = options.dialect;
+    this.cache = options.statementCache ?? StatementCache.of(options.db);
+    const dialect = typeof options.dialect === 'object' ? options.dialect.name : (options.dialect ?? '');
+    this.planKey = JSON.stringify([this.uniqueKey, this.columns, dialect]);
+  }
+
+  get capabilities(): DialectCapabilities {
+    if (this.#capabilities === undefined) {
+      const named = this.#dialect;
+      if (typeof named === 'object') this.#capabilities = named;
+      else if (named !== undefined) this.#capabilities = dialectCapabilities[named];
+      else {
+        const probe = sql`${sql.ref('p')} = ${1}`.toOperationNode();
+        this.cache.capabilities ??= capabilitiesFromProbe(this.compile(asSelect(probe)).sql);
+        this.#capabilities = this.cache.capabilities;
+      }
+    }
+    return this.#capabilities;
+  }
+
+  compile(node: OperationNode): CompiledTemplate {
+    if (this.db) return this.db.getExecutor().compileQuery(node as CompiledQuery['query'], createQueryId());
+    return this.builder.withPlugin(swapPlugin(node)).compile() as CompiledTemplate;
+  }
+
+  /** Compiles `build()` once per shape and `key`, then only swaps parameters. */
+  template(shape: ShapeCache, key: string, build: () => OperationNode): CompiledTemplate {
+    let template = shape.templates.get(key);
+    if (template === undefined) {
+      template = this.compile(build());
+      shape.templates.set(key, template);
+    }
+    return template;
+  }
+
+  async run(
+    template: CompiledTemplate,
+    values: readonly unknown[],
+    base: readonly unknown[] = [],
+  ): Promise<Row[]> {
+    if (this.db) {
+      const parameters = template.parameters.map((p) =>
+        p instanceof Slot ? (p.base ? base[p.index] : values[p.index]) : p,
+      );
+      const result = await this.db.executeQuery<Row>({
+        query: template.query,
+        queryId: createQueryId(),
+        sql: template.sql,
+        parameters,
+      });
+      return result.rows;
+    }
+    const node = new SlotFiller(values, base).transformNode(template.query);
+    return (await this.builder.withPlugin(swapPlugin(node)).execute()) as Row[];
+  }
+}

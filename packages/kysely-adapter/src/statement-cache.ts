@@ -1,0 +1,96 @@
+import type { CompiledQuery, OperationNode } from 'kysely';
+import type { CatalogRow, ColumnInfo, DialectCapabilities } from './dialect-capabilities.js';
+import type { Segment } from './window-compiler.js';
+
+/** A statement compiled once, whose `Slot` parameters are filled per run. */
+export interface CompiledTemplate {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly query: CompiledQuery['query'];
+}
+
+/** How the adapter reads and compares one ordering field. */
+export interface FieldPlan {
+  readonly expr: OperationNode;
+  /** Row property holding the raw value (the field, or a private alias the adapter selected). */
+  readonly readKey: string;
+  /** What the adapter selects as `readKey`, when rows do not carry the position as it is. */
+  readonly select: OperationNode | null;
+  /** A private column with the exact text of integers the driver rounds (`exactIntegerText`). */
+  readonly exact: { readonly key: string; readonly expr: OperationNode } | null;
+  readonly info: ColumnInfo;
+}
+
+/** How one ordering is read and split into segments on one query shape. */
+export interface OrderPlan {
+  readonly fields: readonly FieldPlan[];
+  readonly nullable: readonly boolean[];
+  readonly exprs: readonly OperationNode[];
+  /** Whether rows carry private columns to strip. */
+  readonly added: boolean;
+  /** Segments per pattern of NULL bound values. */
+  readonly segments: Map<string, Segment[]>;
+}
+
+/** Compiled statements and ordering plans of one query shape. */
+export interface ShapeCache {
+  readonly templates: Map<string, CompiledTemplate>;
+  readonly plans: Map<string, Promise<OrderPlan>>;
+}
+
+/** Shapes come from code, so they are few; the cap only guards against generated SQL. */
+const MAX_SHAPES = 500;
+
+/** Where a Kysely instance's own cache is kept: on its dialect adapter, which `withPlugin` copies share. */
+const OWN_CACHE = Symbol('pagewise statement cache');
+
+/**
+ * What is worth keeping between requests, per database: the recognised dialect, catalog reads
+ * (a second round trip per page otherwise) and compiled statements per query shape (the
+ * statement without its values). A table altered while the process runs keeps its old column
+ * kinds; `columns` overrides them, and a new `StatementCache` forgets them.
+ *
+ * `fromKysely(builder, { db })` uses the cache of `db` (one per Kysely instance, shared by its
+ * `withPlugin`/`withSchema` copies); pass `statementCache` to choose another.
+ *
+ * @example
+ * const statementCache = new StatementCache();
+ * fromKysely(db.selectFrom('articles').selectAll(), { db, statementCache });
+ */
+export class StatementCache {
+  /** @internal the dialect recognised from a compiled probe */
+  capabilities: DialectCapabilities | undefined;
+  /** @internal whether the driver returns integers beyond 2^53 exactly (as bigints), probed once */
+  integersExact: Promise<boolean> | undefined;
+  /** @internal catalog reads per `schema.table` */
+  readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
+  readonly #shapes = new Map<string, ShapeCache>();
+
+  /** @internal the caches of one query shape */
+  shape(key: string): ShapeCache {
+    let cache = this.#shapes.get(key);
+    if (cache === undefined) {
+      if (this.#shapes.size >= MAX_SHAPES) this.#shapes.clear();
+      cache = { templates: new Map(), plans: new Map() };
+      this.#shapes.set(key, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * The cache owned by `db` (kept on its dialect adapter, so it lives and dies with the Kysely
+   * instance and its copies), or a fresh one for a query without `db`.
+   */
+  static of(db: { getExecutor(): { readonly adapter: object } } | undefined): StatementCache {
+    if (db === undefined) return new StatementCache();
+    const owner = db.getExecutor().adapter as { [OWN_CACHE]?: StatementCache };
+    const own = owner[OWN_CACHE];
+    if (own !== undefined) return own;
+    const cache = new StatementCache();
+    // A frozen adapter cannot hold one: its queries then cache per query object, as without `db`.
+    if (Object.isExtensible(owner)) {
+      Object.defineProperty(owner, OWN_CACHE, { value: cache, enumerable: false });
+    }
+    return cache;
+  }
+}
