@@ -1,40 +1,276 @@
 /**
- * CPU cost of one Kysely-adapter cursor page without I/O, as a quick before/after check of
- * adapter changes: seeds a small table (10,000 rows, the benchmark table's shape) in the database
- * at PG_URL, records one page there, then replays it through `measureCpuCost`.
+ * Per-page cost of a Kysely-adapter cursor page, this checkout side by side with other checkouts
+ * (`--against DIR`, e.g. a `git worktree add /tmp/base <commit>` with its `pnpm install`), every
+ * variant interleaved round by round in one process so that the machine's load hits them alike.
  *
- *   PG_URL=postgres://postgres@127.0.0.1:5432/mydb pnpm --filter @pagewise/bench exec \
- *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [timeMs]
+ * - `pg-replay`: Postgres results recorded once (at PG_URL) and replayed without I/O: what the
+ *   adapter and core cost on the CPU per page (the cursor page of `-created, -id` at row 5,000
+ *   of a 10,000-row table, the benchmark table's shape; a fresh `fromKysely` per page).
+ * - `sqlite`: the same page on an in-memory better-sqlite3 table (SQLite's own work included),
+ *   beside `stmt.all()` of the hand-written keyset statement prepared once (`raw`).
+ *
+ *   PG_URL=postgres://postgres@127.0.0.1:5432/db pnpm --filter @pagewise/bench exec \
+ *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200]
+ *
+ * Prints, per variant, the median over rounds of the CPU time (user + system) per page in
+ * microseconds, the median wall time, and the load average at start and end.
  */
-import { fromKysely } from '@pagewise/kysely-adapter';
-import { Kysely, PostgresDialect } from 'kysely';
-import { ensureSeeded } from './bench-table.js';
-import type { BenchDatabase } from './contenders.js';
-import { measureCpuCost } from './cpu-cost.js';
-import { smallPool } from './database.js';
-import { pagewiseCursorAfter } from './orderings.js';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  type QueryResult,
+  SqliteDialect,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import { cursorOrder } from './orderings.js';
 
-const url = process.env.PG_URL;
-if (!url) throw new Error('set PG_URL to a Postgres database the script may create a table in');
-const table = 'pagewise_cpu_items';
-const pool = smallPool(url, 2);
-await ensureSeeded(pool, table, 10_000, null);
-const db = new Kysely<BenchDatabase>({ dialect: new PostgresDialect({ pool }) });
-const cursor = await pagewiseCursorAfter(
-  fromKysely(db.selectFrom(table).selectAll().where('id', '=', 5000), { db }),
-  ['-created', '-id'],
-);
-const timeMs = Number(process.argv[2] ?? 3000);
-const results = await measureCpuCost({ pageSize: 50, timeMs, recorded: { pool, table, cursor } });
-const { loadavg } = await import('node:os');
-for (const r of results) {
-  console.log(
-    `${r.id.padEnd(22)} median ${r.medianUs.toFixed(1).padStart(7)} us  mean ${r.meanUs.toFixed(1).padStart(7)} us  (${r.samples} samples)`,
+type Core = typeof import('@pagewise/core');
+type Adapter = typeof import('@pagewise/kysely-adapter');
+interface Checkout {
+  readonly name: string;
+  readonly core: Core;
+  readonly adapter: Adapter;
+}
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const against = args.flatMap((a, i) => (args[i - 1] === '--against' ? [resolve(a)] : []));
+const ROUNDS = option('--rounds', 15);
+const PAGES = option('--pages', 200);
+const TABLE = 'pagewise_cpu_items';
+const ROWS = 10_000;
+const PAGE_SIZE = 50;
+const ORDERING = ['-created', '-id'];
+
+const checkouts: Checkout[] = [
+  { name: 'this', core: await import('@pagewise/core'), adapter: await import('@pagewise/kysely-adapter') },
+];
+for (const dir of against) {
+  const load = (pkg: string) => import(pathToFileURL(`${dir}/packages/${pkg}/src/index.ts`).href);
+  checkouts.push({ name: dir, core: await load('core'), adapter: await load('kysely-adapter') });
+}
+
+interface Row {
+  id: number;
+  created: Date;
+  score: number | null;
+  title: string;
+}
+type DB = Record<string, Row>;
+
+/** Row i of the table: about eight rows per second, scattered across ids. */
+function row(i: number): Row {
+  const seconds = 1_704_067_200 + Math.floor(((i * 2654435761) % ROWS) / 8);
+  return {
+    id: i,
+    created: new Date(seconds * 1000),
+    score: i % 5 === 0 ? null : (i * 48271) % 1000,
+    title: `item ${i}`,
+  };
+}
+
+/** Answers a query seen before from memory; runs (and keeps) anything new on the real driver. */
+class ReplayDriver implements Driver {
+  readonly #inner: Driver;
+  readonly #tape = new Map<string, QueryResult<unknown>>();
+  constructor(inner: Driver) {
+    this.#inner = inner;
+  }
+  async init(): Promise<void> {
+    await this.#inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const tape = this.#tape;
+    const inner = this.#inner;
+    return {
+      async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+        const key = `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
+        let result = tape.get(key);
+        if (result === undefined) {
+          const connection = await inner.acquireConnection();
+          try {
+            result = await connection.executeQuery(query);
+          } finally {
+            await inner.releaseConnection(connection);
+          }
+          tape.set(key, result);
+        }
+        return { ...result, rows: [...result.rows] } as QueryResult<R>;
+      },
+      streamQuery: () => {
+        throw new Error('not streamed');
+      },
+    };
+  }
+  beginTransaction = async () => {};
+  commitTransaction = async () => {};
+  rollbackTransaction = async () => {};
+  releaseConnection = async () => {};
+  async destroy(): Promise<void> {
+    await this.#inner.destroy();
+  }
+}
+
+class ReplayDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return new ReplayDriver(super.createDriver());
+  }
+}
+
+async function seedPostgres(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ n: string }>(
+    `select count(*) as n from information_schema.tables where table_name = $1`,
+    [TABLE],
+  );
+  if (
+    rows[0]?.n === '1' &&
+    (await pool.query(`select count(*) from ${TABLE}`)).rows[0].count === String(ROWS)
+  )
+    return;
+  await pool.query(`drop table if exists ${TABLE}`);
+  await pool.query(
+    `create table ${TABLE} (id integer primary key, created timestamptz not null, score integer, title text not null)`,
+  );
+  await pool.query(`create index ${TABLE}_created_id on ${TABLE} (created desc, id desc)`);
+  const all = Array.from({ length: ROWS }, (_, i) => row(i + 1));
+  await pool.query(
+    `insert into ${TABLE} select * from unnest($1::int[], $2::timestamptz[], $3::int[], $4::text[])`,
+    [all.map((r) => r.id), all.map((r) => r.created), all.map((r) => r.score), all.map((r) => r.title)],
   );
 }
+
+function seedSqlite(): Database.Database {
+  const database = new Database(':memory:');
+  database.exec(
+    `create table ${TABLE} (id integer primary key, created text not null, score integer, title text not null);
+     create index ${TABLE}_created_id on ${TABLE} (created desc, id desc)`,
+  );
+  const insert = database.prepare(`insert into ${TABLE} values (?, ?, ?, ?)`);
+  database.transaction(() => {
+    for (let i = 1; i <= ROWS; i += 1) {
+      const r = row(i);
+      insert.run(r.id, r.created.toISOString(), r.score, r.title);
+    }
+  })();
+  return database;
+}
+
+type Task = () => Promise<unknown> | unknown;
+
+/** One cursor page through Pagewise, with the query built afresh as a handler does. */
+async function pagewiseTask(checkout: Checkout, db: Kysely<DB>): Promise<Task> {
+  const { core, adapter } = checkout;
+  const build = () =>
+    adapter.fromKysely(db.selectFrom(TABLE).select(['id', 'created', 'score', 'title']), { db });
+  // The cursor of the page after row 5,000 of the ordering, as the first pages would lead to it.
+  const order = cursorOrder(ORDERING);
+  const [middle] = await build().fetch({ order, after: null, offset: 4999, limit: 1 });
+  const token = core.encodeCursor({ offset: 0, reverse: false, position: middle!.position }, { order });
+  const url = `http://127.0.0.1/items?cursor=${token}`;
+  const pagination = new core.CursorPagination({ pageSize: PAGE_SIZE, ordering: ORDERING });
+  const expected = await pagination.paginateQueryset(build(), new core.ApiRequest({ url }));
+  if (expected?.length !== PAGE_SIZE) throw new Error(`${checkout.name}: expected a full page`);
+  return async () => {
+    const page = await pagination.paginateQueryset(build(), new core.ApiRequest({ url }));
+    return pagination.getPaginatedResponse(page!);
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function measure(tasks: ReadonlyMap<string, Task>): Promise<void> {
+  const cpu = new Map<string, number[]>();
+  const wall = new Map<string, number[]>();
+  for (const [name, task] of tasks) {
+    for (let i = 0; i < PAGES; i += 1) await task(); // warm-up
+    cpu.set(name, []);
+    wall.set(name, []);
+  }
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [name, task] of tasks) {
+      const start = process.cpuUsage();
+      const t0 = performance.now();
+      for (let i = 0; i < PAGES; i += 1) await task();
+      const elapsed = performance.now() - t0;
+      const used = process.cpuUsage(start);
+      cpu.get(name)!.push((used.user + used.system) / PAGES);
+      wall.get(name)!.push((elapsed * 1000) / PAGES);
+    }
+  }
+  const base = [...tasks.keys()].find((n) => n.includes('raw'));
+  for (const name of tasks.keys()) {
+    const c = median(cpu.get(name)!);
+    const ratio = base ? `  ${(median(wall.get(name)!) / median(wall.get(base)!)).toFixed(2)}x raw wall` : '';
+    console.log(
+      `${name.padEnd(40)} cpu ${c.toFixed(1).padStart(7)} us/page  wall ${median(wall.get(name)!).toFixed(1).padStart(7)} us/page${ratio}`,
+    );
+  }
+}
+
 console.log(
-  `load ${loadavg()
+  `load at start ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${ROUNDS} rounds of ${PAGES} pages`,
+);
+const url = process.env.PG_URL;
+if (url) {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  await seedPostgres(pool);
+  const tasks = new Map<string, Task>();
+  for (const checkout of checkouts) {
+    const db = new Kysely<DB>({ dialect: new ReplayDialect({ pool }) });
+    tasks.set(`pg-replay  pagewise ${checkout.name}`, await pagewiseTask(checkout, db));
+  }
+  await measure(tasks);
+  await pool.end();
+} else {
+  console.log('PG_URL not set: Postgres replay skipped');
+}
+{
+  const database = seedSqlite();
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+  const tasks = new Map<string, Task>();
+  const [middle] = database
+    .prepare(`select created, id from ${TABLE} order by created desc, id desc limit 1 offset 4999`)
+    .all() as Array<{ created: string; id: number }>;
+  const raw = database.prepare(
+    `select id, created, score, title from ${TABLE} where (created, id) < (?, ?) order by created desc, id desc limit ?`,
+  );
+  tasks.set('sqlite     raw stmt.all() prepared once', () =>
+    raw.all(middle!.created, middle!.id, PAGE_SIZE + 1),
+  );
+  tasks.set('sqlite     hand-written Kysely keyset', () =>
+    db
+      .selectFrom(TABLE)
+      .select(['id', 'created', 'score', 'title'])
+      // SQLite keeps `created` as ISO text here, not the Date of the Postgres table's type.
+      .where(sql<boolean>`(${sql.ref('created')}, ${sql.ref('id')}) < (${middle!.created}, ${middle!.id})`)
+      .orderBy('created', 'desc')
+      .orderBy('id', 'desc')
+      .limit(PAGE_SIZE + 1)
+      .execute(),
+  );
+  for (const checkout of checkouts)
+    tasks.set(`sqlite     pagewise ${checkout.name}`, await pagewiseTask(checkout, db));
+  await measure(tasks);
+  await db.destroy();
+}
+console.log(
+  `load at end ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
-await db.destroy();
