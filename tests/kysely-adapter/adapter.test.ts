@@ -129,6 +129,7 @@ function adapterCases(target: DatabaseTarget): void {
           : sqliteCapabilities;
     const variants: DialectCapabilities[] = [
       { ...own, name: `${own.name}-expanded`, rowValueSeek: false },
+      { ...own, name: `${own.name}-leading`, rowValueLeadingBound: !own.rowValueLeadingBound },
       { ...own, name: `${own.name}-emulated`, nullsOrderingSyntax: false, indexNullsOrder: false },
       {
         ...own,

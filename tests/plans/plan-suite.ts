@@ -135,7 +135,8 @@ async function seed(database: TestDatabase, table: string): Promise<void> {
   await sql.raw(dialect === 'mysql' ? `analyze table ${t}` : `analyze ${t}`).execute(db);
 }
 
-async function explain(database: TestDatabase, statement: CompiledQuery): Promise<string[]> {
+/** The database's plan for `statement`, one line per row (Postgres), detail (SQLite) or access (MySQL). */
+export async function explain(database: TestDatabase, statement: CompiledQuery): Promise<string[]> {
   const prefix = { postgres: 'explain ', sqlite: 'explain query plan ', mysql: 'explain ' }[database.dialect];
   const { rows } = await database.db.executeQuery<Record<string, unknown>>(
     CompiledQuery.raw(prefix + statement.sql, [...statement.parameters]),

@@ -78,6 +78,13 @@ export interface DialectCapabilities {
    */
   readonly rowValueSeek: boolean;
   /**
+   * A row-value comparison is preceded by a range bound on its first term:
+   * `created <= $1 AND (created, id) < ($1, $2)`. Postgres prunes partitions and postgres_fdw
+   * ships a WHERE only through such a plain comparison (it prunes on neither a row comparison nor
+   * ships one); on a plain table the plan is the same index range. @default false
+   */
+  readonly rowValueLeadingBound: boolean;
+  /**
    * Where NULL sorts without a `NULLS` clause: `'high'` (above every value, Postgres) or `'low'`
    * (below every value, SQLite and MySQL). @default 'low'
    */
@@ -188,6 +195,7 @@ function castNode(column: OperationNode, to: string): OperationNode {
 export const baseCapabilities: DialectCapabilities = Object.freeze({
   name: 'sql',
   rowValueSeek: false,
+  rowValueLeadingBound: false,
   nativeNulls: 'low',
   nullsOrderingSyntax: false,
   indexNullsOrder: false,
@@ -275,6 +283,7 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   ...baseCapabilities,
   name: 'postgres',
   rowValueSeek: true,
+  rowValueLeadingBound: true,
   nativeNulls: 'high',
   nullsOrderingSyntax: true,
   indexNullsOrder: true,

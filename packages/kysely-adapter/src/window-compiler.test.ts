@@ -78,8 +78,20 @@ function compile(
 
 describe('planSegments + compileSegment', () => {
   it('uses a row-value comparison on Postgres and SQLite when directions agree', () => {
+    // Postgres leads with a plain bound on the first term: partitions prune and postgres_fdw ships it.
     expect(
       compile('postgres', postgresCapabilities, [desc('created'), id('desc')], [false, false], ['t', 1]),
+    ).toEqual([
+      'select * from "t" where "created" <= $1 and ("created", "id") < ($2, $3) order by "created" desc, "id" desc limit $4',
+    ]);
+    expect(
+      compile(
+        'postgres',
+        { ...postgresCapabilities, rowValueLeadingBound: false },
+        [desc('created'), id('desc')],
+        [false, false],
+        ['t', 1],
+      ),
     ).toEqual([
       'select * from "t" where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3',
     ]);
@@ -136,7 +148,7 @@ describe('planSegments + compileSegment', () => {
       [5, 9],
     );
     expect(segments).toEqual([
-      'select * from "t" where ("score", "id") > ($1, $2) order by "score" asc, "id" asc limit $3',
+      'select * from "t" where "score" >= $1 and ("score", "id") > ($2, $3) order by "score" asc, "id" asc limit $4',
       'select * from "t" where "score" is null order by "id" asc limit $1',
     ]);
     for (const sql of segments) expect(sql).not.toMatch(/ or "score" is null/i);

@@ -118,7 +118,8 @@ function beyond(term: KeyTerm): string {
 }
 
 /**
- * `(a, b) > ($1, $2)` when every direction agrees and the dialect seeks on row values; otherwise
+ * `(a, b) > ($1, $2)` when every direction agrees and the dialect seeks on row values (preceded
+ * by `a >= $1 AND` with `rowValueLeadingBound`); otherwise
  * `a >= $1 AND (a > $1 OR (a = $1 AND b > $2))`, whose leading bound is the index range.
  */
 function keysetPredicate(
@@ -143,7 +144,10 @@ function keysetPredicate(
       ...values.slice(1).map(() => ', '),
       ')',
     ];
-    return RawNode.create(fragments, [...columns, ...values]);
+    const comparison = RawNode.create(fragments, [...columns, ...values]);
+    if (!capabilities.rowValueLeadingBound) return comparison;
+    const leading = RawNode.create(['', ` ${beyond(first)}= `, ''], [exprs[from]!, params[from]!]);
+    return raw`${leading} and ${comparison}`;
   }
   let nested: OperationNode | null = null;
   for (let j = order.length - 1; j >= from; j -= 1) {
@@ -243,7 +247,7 @@ export function withLimit(
  *
  * @example
  * // Postgres, order [created desc, id desc], keyset from 0:
- * // select ... where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3
+ * // select ... where "created" <= $1 and ("created", "id") < ($2, $3) order by "created" desc, "id" desc limit $3
  */
 export function compileSegment(
   base: SelectQueryNode,
