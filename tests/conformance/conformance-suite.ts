@@ -23,6 +23,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '../support/databases.js';
 import { DRF_VALUES, drfDataset, itemsDataset, smallDataset } from '../support/datasets.js';
 import { createTable, type Dataset, dropTable, normalizeRow } from '../support/tables.js';
+import { cursorFunctionCases } from './cursor-function-cases.js';
 
 /**
  * Long string positions (issue 10): ASCII from 735 bytes, CJK from 250 characters, JSON-escaped
@@ -651,6 +652,8 @@ export function conformanceCases(name: string, open: () => Promise<ConformanceBa
     );
     expect(checked).toBe(600);
   });
+
+  cursorFunctionCases(name, () => backend, reference);
 }
 
 const BASE_PLUS_4H = Date.UTC(2024, 0, 1) + 4 * 3_600_000;

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { createDemoApp } from './app.js';
 import { ensureSeeded, openDatabase } from './database.js';
 import { parseVersioning } from './versioning.js';
+import { mountDemoWebRoutes } from './web-routes.js';
 
 const ARTICLES = Number(process.env.SEED_ARTICLES ?? 100_000);
 const PORT = Number(process.env.PORT ?? 3000);
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     writeToken: process.env.DEMO_WRITE_TOKEN || null,
   });
   const hono = new Hono();
+  mountDemoWebRoutes(hono, { db: database.db, versioning, cursorSecret: process.env.CURSOR_SECRET ?? null });
   hono.all(
     '*',
     createHonoHandler({

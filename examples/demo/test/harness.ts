@@ -9,6 +9,7 @@ import pg from 'pg';
 import { createDemoApp } from '../src/app.js';
 import { type DemoDatabaseHandle, ensureSeeded, openDatabase } from '../src/database.js';
 import type { VersioningName } from '../src/versioning.js';
+import { mountDemoWebRoutes } from '../src/web-routes.js';
 
 /** Rows seeded for tests: enough for many pages and equal timestamps, quick to seed. */
 export const TEST_ARTICLES = 3000;
@@ -101,6 +102,7 @@ export async function serveDemo(
 ): Promise<RunningDemo> {
   const app = await createDemoApp({ db: database.db, versioning, ...options });
   const hono = new Hono();
+  mountDemoWebRoutes(hono, { db: database.db, versioning, cursorSecret: options.cursorSecret ?? null });
   hono.all(
     '*',
     createHonoHandler({

@@ -1,4 +1,3 @@
-import { NotFound } from '../errors.js';
 import {
   type HtmlTemplate,
   type PreviousNextHtmlContext,
@@ -15,28 +14,17 @@ import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
 import { LinkTemplate } from '../request/query-string.js';
 import type { OrderingSource, PaginationView } from './base-pagination.js';
+import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from './cursor-codec.js';
 import {
-  type Cursor,
-  CursorDecodeError,
-  DEFAULT_MAX_CURSOR_LENGTH,
-  decodeCursor,
-  encodeCursor,
-  positionKey,
-} from './cursor-codec.js';
-import {
-  isInvalidBoundError,
-  type OrderedQuery,
-  type PositionValue,
-  type WindowRow,
-} from './ordered-query.js';
-import {
-  invertOrdering,
-  type KeyTerm,
-  type OrderingInput,
-  type OrderTerm,
-  parseOrdering,
-  settleNulls,
-} from './ordering.js';
+  DEFAULT_CURSOR_ORDERING,
+  fetchCursorWindow,
+  keyOrder,
+  nextCursorOf,
+  previousCursorOf,
+  readCursor,
+} from './cursor-window.js';
+import type { OrderedQuery, PositionValue } from './ordered-query.js';
+import { type KeyTerm, type OrderingInput, type OrderTerm, parseOrdering } from './ordering.js';
 import {
   type ClientPageSizeOptions,
   type PageFields,
@@ -86,10 +74,6 @@ export interface CursorPage<Row> extends PageSnapshot<Row, PreviousNextHtmlConte
   response<T>(data: T[]): ApiResponse<CursorPaginated<T>>;
 }
 
-function samePosition(a: readonly PositionValue[] | null, b: readonly PositionValue[] | null): boolean {
-  return (a === null) === (b === null) && positionKey(a) === positionKey(b);
-}
-
 function isOrderingSource(backend: unknown): backend is OrderingSource {
   return typeof (backend as Partial<OrderingSource> | null)?.getOrdering === 'function';
 }
@@ -109,7 +93,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
   pageSize?: number | null;
   cursorQueryParam = 'cursor';
   cursorQueryDescription = 'The pagination cursor value.';
-  ordering: OrderingInput = '-created';
+  ordering: OrderingInput = DEFAULT_CURSOR_ORDERING;
   pageSizeQueryParam: string | null = null;
   pageSizeQueryDescription = 'Number of results to return per page.';
   maxPageSize: number | null = null;
@@ -143,32 +127,6 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     return parseOrdering(this.ordering);
   }
 
-  /** The ordering positions are taken over: the terms plus the unique key when they lack it. */
-  #keyOrder(terms: readonly OrderTerm[], query: OrderedQuery<unknown>): KeyTerm[] {
-    const order = terms.map(settleNulls);
-    const key = query.uniqueKey;
-    if (key !== null && !order.some((term) => term.field === key)) {
-      order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
-    }
-    return order;
-  }
-
-  #decode(request: ApiRequest, order: readonly KeyTerm[]): Cursor | null {
-    const token = request.queryParams.get(this.cursorQueryParam);
-    if (token === null || token === '') return null;
-    try {
-      return decodeCursor(token, {
-        order,
-        secret: this.cursorSecret,
-        offsetCutoff: this.offsetCutoff,
-        maxLength: this.maxCursorLength,
-      });
-    } catch (error) {
-      if (error instanceof CursorDecodeError) throw new NotFound(this.invalidCursorMessage);
-      throw error;
-    }
-  }
-
   /** Stateless: the page for this request, or `null` when it is not paginated. */
   override async paginate<Row>(
     query: OrderedQuery<Row>,
@@ -178,42 +136,21 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     this.seal();
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
-    const order = this.#keyOrder(this.getOrdering(request, query, view), query);
-    const cursor = this.#decode(request, order);
-    const reverse = cursor?.reverse ?? false;
-    const currentPosition = cursor?.position ?? null;
-    const offset = cursor?.offset ?? 0;
-
-    let fetched: ReadonlyArray<WindowRow<Row>>;
-    try {
-      fetched = await query.fetch({
-        order: reverse ? invertOrdering(order) : order,
-        after: currentPosition,
-        offset,
-        limit: pageSize + 1,
-      });
-    } catch (error) {
-      if (isInvalidBoundError(error)) throw new NotFound(this.invalidCursorMessage);
-      throw error;
-    }
-
-    const page = fetched.slice(0, pageSize);
-    const following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
-    if (reverse) page.reverse();
-    const started = currentPosition !== null || offset > 0;
+    const order = keyOrder(this.getOrdering(request, query, view), query);
+    const cursor = readCursor(request.queryParams.get(this.cursorQueryParam), order, {
+      secret: this.cursorSecret,
+      offsetCutoff: this.offsetCutoff,
+      maxLength: this.maxCursorLength,
+      invalidMessage: this.invalidCursorMessage,
+    });
+    const window = await fetchCursorWindow(query, order, cursor, pageSize, this.invalidCursorMessage);
     const url = request.buildAbsoluteUri();
     return this.makePage({
-      rows: page.map((r) => r.row),
-      positions: Object.freeze(page.map((r) => r.position)),
+      ...window,
+      rows: [...window.rows],
       order: Object.freeze(order),
-      pageSize,
       url,
       link: new LinkTemplate(url),
-      cursor,
-      hasNext: reverse ? started : following !== null,
-      hasPrevious: reverse ? following !== null : started,
-      nextPosition: reverse ? currentPosition : following,
-      previousPosition: reverse ? following : currentPosition,
     }) as CursorPage<Row>;
   }
 
@@ -226,76 +163,12 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
    * unique key) does it need DRF's offset walk.
    */
   nextCursor(page: PageFields<CursorPage<unknown>>): Cursor | null {
-    if (!page.hasNext) return null;
-    const { positions, cursor } = page;
-    let compare =
-      positions.length > 0 && cursor?.reverse && cursor.offset !== 0 ? positions.at(-1)! : page.nextPosition;
-    let offset = 0;
-    let position: readonly PositionValue[] | null = null;
-    let found = false;
-    for (let i = positions.length - 1; i >= 0; i -= 1) {
-      if (!samePosition(positions[i]!, compare)) {
-        position = positions[i]!;
-        found = true;
-        break;
-      }
-      compare = positions[i]!;
-      offset += 1;
-    }
-    if (positions.length > 0 && !found) {
-      if (!page.hasPrevious) {
-        offset = page.pageSize;
-        position = null;
-      } else if (cursor?.reverse) {
-        offset = 0;
-        position = page.previousPosition;
-      } else {
-        offset = (cursor?.offset ?? 0) + page.pageSize;
-        position = page.previousPosition;
-      }
-    }
-    // An empty page (reached by a stale or forged cursor) has no row to stand on: only a reverse cursor
-    // lands there with a next link, and nothing lies before its bound, so the next page is the first one.
-    if (positions.length === 0) position = null;
-    return { offset, reverse: false, position };
+    return nextCursorOf(page);
   }
 
   /** The previous page's cursor: "before the first row", mirrored from `nextCursor`. */
   previousCursor(page: PageFields<CursorPage<unknown>>): Cursor | null {
-    if (!page.hasPrevious) return null;
-    const { positions, cursor } = page;
-    let compare =
-      positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0
-        ? positions[0]!
-        : page.previousPosition;
-    let offset = 0;
-    let position: readonly PositionValue[] | null = null;
-    let found = false;
-    for (const current of positions) {
-      if (!samePosition(current, compare)) {
-        position = current;
-        found = true;
-        break;
-      }
-      compare = current;
-      offset += 1;
-    }
-    if (positions.length > 0 && !found) {
-      if (!page.hasNext) {
-        offset = page.pageSize;
-        position = null;
-      } else if (cursor?.reverse) {
-        offset = cursor.offset + page.pageSize;
-        position = page.nextPosition;
-      } else {
-        offset = 0;
-        position = page.nextPosition;
-      }
-    }
-    // An empty forward page has nothing after its bound, so the page before it is the last page; the
-    // bound itself would skip the row it names.
-    if (positions.length === 0) position = null;
-    return { offset, reverse: true, position };
+    return previousCursorOf(page);
   }
 
   /** The URL of `cursor` on `page`. */

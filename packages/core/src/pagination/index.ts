@@ -16,6 +16,14 @@ export {
   type ValueKind,
 } from './compare-values.js';
 export {
+  type Connection,
+  type ConnectionArguments,
+  type ConnectionOptions,
+  connectionFromQuery,
+  type Edge,
+  type PageInfo,
+} from './connection-from-query.js';
+export {
   type Cursor,
   type CursorCodecOptions,
   CursorDecodeError,
@@ -67,6 +75,12 @@ export {
   type PageStyleOptions,
   usesPageValues,
 } from './page-style.js';
+export {
+  type CursorOrderingOptions,
+  type CursorResult,
+  type PaginateCursorOptions,
+  paginateCursor,
+} from './paginate-cursor.js';
 export type { CursorPaginated, LimitOffsetPaginated, PageNumberPaginated, Paginated } from './paginated.js';
 export {
   type CountMode,
@@ -77,4 +91,5 @@ export {
   Paginator,
   type PaginatorOptions,
 } from './paginator.js';
+export { type StreamRowsOptions, streamRows } from './stream-rows.js';
 export { UnorderedObjectListWarning } from './unordered-warning.js';

@@ -1,0 +1,215 @@
+import { NotFound } from '../errors.js';
+import {
+  type Cursor,
+  CursorDecodeError,
+  DEFAULT_MAX_CURSOR_LENGTH,
+  decodeCursor,
+  positionKey,
+} from './cursor-codec.js';
+import {
+  isInvalidBoundError,
+  type OrderedQuery,
+  type PositionValue,
+  type WindowRow,
+} from './ordered-query.js';
+import { invertOrdering, type KeyTerm, type OrderTerm, settleNulls } from './ordering.js';
+
+// The keyset machinery `CursorPagination` and the functions without HTTP (`paginateCursor`,
+// `streamRows`, `connectionFromQuery`) share, so their tokens and pages are the same ones.
+
+/** The default ordering of cursor pages: DRF's `'-created'`. */
+export const DEFAULT_CURSOR_ORDERING = '-created';
+
+/**
+ * The ordering positions are taken over: the terms with NULL placement settled, plus the query's
+ * unique key as the tiebreaker when they lack it.
+ *
+ * @example
+ * keyOrder([{ field: 'created', direction: 'desc' }], query)
+ * // [created desc nulls first, id desc nulls last (unique)]
+ */
+export function keyOrder(
+  terms: readonly OrderTerm[],
+  query: Pick<OrderedQuery<unknown>, 'uniqueKey'>,
+): KeyTerm[] {
+  const order = terms.map(settleNulls);
+  const key = query.uniqueKey;
+  if (key !== null && !order.some((term) => term.field === key)) {
+    order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
+  }
+  return order;
+}
+
+/** How a token is read: the codec's options plus the 404 detail. */
+export interface CursorReadOptions {
+  readonly secret: string | null;
+  readonly offsetCutoff: number | null;
+  readonly maxLength?: number;
+  /** @default 'Invalid cursor' */
+  readonly invalidMessage?: string;
+}
+
+/** Decodes `token` for `order`; any defect is `404 Invalid cursor`. Empty or absent: `null`. */
+export function readCursor(
+  token: string | null | undefined,
+  order: readonly KeyTerm[],
+  options: CursorReadOptions,
+): Cursor | null {
+  if (token === null || token === undefined || token === '') return null;
+  try {
+    return decodeCursor(token, {
+      order,
+      secret: options.secret,
+      offsetCutoff: options.offsetCutoff,
+      maxLength: options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH,
+    });
+  } catch (error) {
+    if (error instanceof CursorDecodeError) throw new NotFound(options.invalidMessage ?? 'Invalid cursor');
+    throw error;
+  }
+}
+
+/** Fetches one window; a bound the adapter cannot compare (a forged position) is `404 Invalid cursor`. */
+export async function fetchWindow<Row>(
+  query: OrderedQuery<Row>,
+  window: Parameters<OrderedQuery<Row>['fetch']>[0],
+  invalidMessage = 'Invalid cursor',
+): Promise<ReadonlyArray<WindowRow<Row>>> {
+  try {
+    return await query.fetch(window);
+  } catch (error) {
+    if (isInvalidBoundError(error)) throw new NotFound(invalidMessage);
+    throw error;
+  }
+}
+
+/** One cursor page before any link or token is made of it. */
+export interface CursorWindow<Row> {
+  readonly rows: readonly Row[];
+  readonly positions: ReadonlyArray<readonly PositionValue[]>;
+  readonly pageSize: number;
+  readonly cursor: Cursor | null;
+  readonly hasNext: boolean;
+  readonly hasPrevious: boolean;
+  readonly nextPosition: readonly PositionValue[] | null;
+  readonly previousPosition: readonly PositionValue[] | null;
+}
+
+/** The fields the next and previous cursors are computed from. */
+export type CursorWindowFields = Omit<CursorWindow<unknown>, 'rows'>;
+
+/**
+ * The page `cursor` points at: one statement of `pageSize + 1` rows (the look-ahead row says
+ * whether the walk goes on), fetched in reverse for a `previous` cursor and turned back.
+ */
+export async function fetchCursorWindow<Row>(
+  query: OrderedQuery<Row>,
+  order: readonly KeyTerm[],
+  cursor: Cursor | null,
+  pageSize: number,
+  invalidMessage?: string,
+): Promise<CursorWindow<Row>> {
+  const reverse = cursor?.reverse ?? false;
+  const currentPosition = cursor?.position ?? null;
+  const offset = cursor?.offset ?? 0;
+  const fetched = await fetchWindow(
+    query,
+    { order: reverse ? invertOrdering(order) : order, after: currentPosition, offset, limit: pageSize + 1 },
+    invalidMessage,
+  );
+  const page = fetched.slice(0, pageSize);
+  const following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
+  if (reverse) page.reverse();
+  const started = currentPosition !== null || offset > 0;
+  return {
+    rows: page.map((r) => r.row),
+    positions: Object.freeze(page.map((r) => r.position)),
+    pageSize,
+    cursor,
+    hasNext: reverse ? started : following !== null,
+    hasPrevious: reverse ? following !== null : started,
+    nextPosition: reverse ? currentPosition : following,
+    previousPosition: reverse ? following : currentPosition,
+  };
+}
+
+function samePosition(a: readonly PositionValue[] | null, b: readonly PositionValue[] | null): boolean {
+  return (a === null) === (b === null) && positionKey(a) === positionKey(b);
+}
+
+/**
+ * The next page's cursor: normally "after the last row". Only when rows share a position (no
+ * unique key) does it need DRF's offset walk.
+ */
+export function nextCursorOf(page: CursorWindowFields): Cursor | null {
+  if (!page.hasNext) return null;
+  const { positions, cursor } = page;
+  let compare =
+    positions.length > 0 && cursor?.reverse && cursor.offset !== 0 ? positions.at(-1)! : page.nextPosition;
+  let offset = 0;
+  let position: readonly PositionValue[] | null = null;
+  let found = false;
+  for (let i = positions.length - 1; i >= 0; i -= 1) {
+    if (!samePosition(positions[i]!, compare)) {
+      position = positions[i]!;
+      found = true;
+      break;
+    }
+    compare = positions[i]!;
+    offset += 1;
+  }
+  if (positions.length > 0 && !found) {
+    if (!page.hasPrevious) {
+      offset = page.pageSize;
+      position = null;
+    } else if (cursor?.reverse) {
+      offset = 0;
+      position = page.previousPosition;
+    } else {
+      offset = (cursor?.offset ?? 0) + page.pageSize;
+      position = page.previousPosition;
+    }
+  }
+  // An empty page (reached by a stale or forged cursor) has no row to stand on: only a reverse cursor
+  // lands there with a next link, and nothing lies before its bound, so the next page is the first one.
+  if (positions.length === 0) position = null;
+  return { offset, reverse: false, position };
+}
+
+/** The previous page's cursor: "before the first row", mirrored from `nextCursorOf`. */
+export function previousCursorOf(page: CursorWindowFields): Cursor | null {
+  if (!page.hasPrevious) return null;
+  const { positions, cursor } = page;
+  let compare =
+    positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0
+      ? positions[0]!
+      : page.previousPosition;
+  let offset = 0;
+  let position: readonly PositionValue[] | null = null;
+  let found = false;
+  for (const current of positions) {
+    if (!samePosition(current, compare)) {
+      position = current;
+      found = true;
+      break;
+    }
+    compare = current;
+    offset += 1;
+  }
+  if (positions.length > 0 && !found) {
+    if (!page.hasNext) {
+      offset = page.pageSize;
+      position = null;
+    } else if (cursor?.reverse) {
+      offset = cursor.offset + page.pageSize;
+      position = page.nextPosition;
+    } else {
+      offset = 0;
+      position = page.nextPosition;
+    }
+  }
+  // An empty forward page has nothing after its bound, so the page before it is the last page; the
+  // bound itself would skip the row it names.
+  if (positions.length === 0) position = null;
+  return { offset, reverse: true, position };
+}

@@ -1,0 +1,52 @@
+import { ConfigurationError } from '../errors.js';
+import type { OrderedQuery, PositionValue } from './ordered-query.js';
+import { type CursorOrderingOptions, resolveKeyOrder } from './paginate-cursor.js';
+
+/** Options of `streamRows`. */
+export interface StreamRowsOptions extends CursorOrderingOptions {
+  /** Rows per statement (each fetches `batchSize + 1`, the look-ahead row). @default 1000 */
+  batchSize?: number;
+}
+
+/**
+ * Every row of `query` once, in order, fetched by keyset in batches: one statement per batch of
+ * at most `batchSize + 1` rows, each starting strictly after the last row of the batch before,
+ * never with OFFSET, so memory stays at one batch and the cost per batch stays flat on an
+ * index. Fetching is lazy: leaving the loop (`break`, `return`, a throw) stops it.
+ *
+ * Needs a unique key (the tiebreaker a keyset walk stands on); a query without one is a
+ * `ConfigurationError`.
+ *
+ * @example
+ * for await (const article of streamRows(fromKysely(db.selectFrom('articles').selectAll(), { db }), {
+ *   ordering: 'id',
+ * })) {
+ *   await write(article);
+ * }
+ * // select * from "articles" order by "id" asc limit $1          -- 1001
+ * // select * from "articles" where "id" > $1 order by "id" asc limit $2
+ */
+export async function* streamRows<Row>(
+  query: OrderedQuery<Row>,
+  options: StreamRowsOptions = {},
+): AsyncIterable<Row> {
+  const batchSize = options.batchSize ?? 1000;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
+    throw new ConfigurationError(`streamRows: batchSize must be a positive integer, got ${batchSize}`);
+  }
+  const order = resolveKeyOrder(query, options.ordering);
+  if (query.uniqueKey === null) {
+    throw new ConfigurationError(
+      `streamRows: the ${query.adapter} adapter's query has no unique key, so a keyset walk could skip ` +
+        'or repeat rows that tie; give the adapter one (e.g. fromKysely(query, { uniqueKey: "id" })).',
+    );
+  }
+  let after: readonly PositionValue[] | null = null;
+  for (;;) {
+    const fetched = await query.fetch({ order, after, offset: 0, limit: batchSize + 1 });
+    const count = Math.min(fetched.length, batchSize);
+    for (let i = 0; i < count; i += 1) yield fetched[i]!.row;
+    if (fetched.length <= batchSize) return;
+    after = fetched[batchSize - 1]!.position;
+  }
+}
