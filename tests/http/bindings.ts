@@ -61,7 +61,9 @@ export const BINDINGS: readonly Binding[] = [
     name: 'express',
     start: (options) => {
       const app = express();
-      app.use(createExpressMiddleware(options));
+      // The shared cases expect Pagewise's own 404 and 500 answers, so the catch-all keeps them
+      // (its defaults, falling through and next(err), are tested in express-middleware.test.ts).
+      app.use(createExpressMiddleware({ ...options, fallthrough: false, forwardErrors: false }));
       return listen(http.createServer(app));
     },
   },
