@@ -3,7 +3,6 @@
 // come from the framework; errors Pagewise does not answer go to the framework's error handling.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import {
   type ApiRequest,
   ApiSettings,
@@ -29,7 +28,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES, type Article } from './app.js';
-import { type RunningServer, send } from './bindings.js';
+import { listen, type RunningServer, send, serveHono } from './bindings.js';
 
 const settings = new ApiSettings({
   defaultVersioningClass: URLPathVersioning,
@@ -110,24 +109,6 @@ interface Framework {
 
 const APP_ERROR = { status: 503, body: { handledBy: 'app' } };
 
-function listen(server: http.Server): Promise<RunningServer> {
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(running(server)));
-  });
-}
-
-function running(server: http.Server): RunningServer {
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 const FRAMEWORKS: readonly Framework[] = [
   {
     name: 'express',
@@ -170,12 +151,7 @@ const FRAMEWORKS: readonly Framework[] = [
         caught.push(error);
         return c.json({ handledBy: 'app' }, 503);
       });
-      const server = await new Promise<RunningServer>((resolve) => {
-        const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-          resolve(running(started as http.Server)),
-        ) as http.Server;
-      });
-      return { server, caught };
+      return { server: await serveHono(app), caught };
     },
   },
   {

@@ -1,21 +1,9 @@
 import { ApiRequest, type RouteParams } from '../request/api-request.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { answerRequest, answerRoute, type BindingOptions, type RouteHandlerOptions } from './binding.js';
+import { connectionProtocol } from './connection-protocol.js';
 
 export type { BindingOptions, RouteHandlerOptions, RouteParams };
-
-/**
- * The connection's scheme when the runtime hands over its Node socket (`@hono/node-server` passes
- * `{ incoming }` as the second argument of `fetch`, which Hono exposes as `c.env`). There,
- * `request.url` is the absolute-form target verbatim, so its scheme is the client's word.
-
- */
-function connectionProtocol(env: unknown): 'http' | 'https' | undefined {
-  const incoming = (env as { incoming?: { socket?: { encrypted?: unknown } | null } } | null | undefined)
-    ?.incoming;
-  if (incoming?.socket == null) return undefined;
-  return incoming.socket.encrypted === true ? 'https' : 'http';
-}
 
 /**
  * A Fetch API handler (`Request` in, `Response` out) serving a route table: Hono, Deno, Bun,

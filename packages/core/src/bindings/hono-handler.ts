@@ -1,6 +1,8 @@
+import { ApiRequest } from '../request/api-request.js';
 import type { RouteHandler } from '../routes/routes.js';
-import { type BindingOptions, type RouteHandlerOptions, routeParams } from './binding.js';
-import { createFetchHandler, toFetchHandler } from './fetch-handler.js';
+import { answerRequest, type BindingOptions, type RouteHandlerOptions, routeParams } from './binding.js';
+import { connectionProtocol } from './connection-protocol.js';
+import { toFetchHandler } from './fetch-handler.js';
 
 export type { BindingOptions, RouteHandlerOptions };
 
@@ -17,15 +19,53 @@ export interface HonoContextLike {
 }
 
 /**
+ * Options of the Hono handler.
+ *
+ * @example
+ * app.all('*', createHonoHandler({ routes, fallthrough: true, forwardErrors: true }));
+ */
+export interface HonoHandlerOptions extends BindingOptions {
+  /**
+   * Call Hono's `next()` for paths no route matches, so the app's later routes (or its
+   * `notFound`) answer; Hono runs every matching handler in registration order, so a catch-all
+   * registered first otherwise shadows them. `false` answers such paths `404 {"detail": "Not found."}`.
+   * @default false
+   */
+  readonly fallthrough?: boolean;
+  /**
+   * Throw unexpected errors (anything but an `ApiError`) to Hono's `app.onError`. `false`
+   * answers the JSON 500 `{"detail": "A server error occurred."}` and reports through `onError`.
+   * @default false
+   */
+  readonly forwardErrors?: boolean;
+}
+
+/** Hono's `next`. */
+export type HonoNext = () => Promise<void>;
+
+/**
  * A Hono handler serving a route table.
  *
  * @example
  * const app = new Hono();
  * app.all('*', createHonoHandler({ routes }));
  */
-export function createHonoHandler(options: BindingOptions): (c: HonoContextLike) => Promise<Response> {
-  const handle = createFetchHandler(options);
-  return (c) => handle(c.req.raw, c.env);
+export function createHonoHandler(
+  options: HonoHandlerOptions,
+): (c: HonoContextLike, next?: HonoNext) => Promise<Response | undefined> {
+  const forwardErrors = options.forwardErrors ?? false;
+  return async (c, next) => {
+    const raw = c.req.raw;
+    const protocol = connectionProtocol(c.env);
+    const response = await answerRequest(
+      (init) => ApiRequest.fromFetch(raw, protocol === undefined ? init : { ...init, protocol }),
+      options,
+      { fallthrough: (options.fallthrough ?? false) && next !== undefined, forwardErrors },
+    );
+    if (response !== null) return response.toFetchResponse(raw.method);
+    await next!();
+    return undefined;
+  };
 }
 
 /**

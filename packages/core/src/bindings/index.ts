@@ -29,6 +29,8 @@ export { createFetchHandler, toFetchHandler } from './fetch-handler.js';
 export {
   createHonoHandler,
   type HonoContextLike,
+  type HonoHandlerOptions,
+  type HonoNext,
   type HonoRouteContextLike,
   toHonoHandler,
 } from './hono-handler.js';
