@@ -4,11 +4,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  AcceptHeaderVersioning,
   type ApiRequest,
   ApiSettings,
   apiView,
   CursorPagination,
   ListView,
+  NamespaceVersioning,
   NotFound,
   PageNumberPagination,
   ReadOnlyModelViewSet,
@@ -68,6 +70,8 @@ interface Mount {
   /** `get`: GET (and HEAD); `all`: every method, so the view answers OPTIONS and 405. */
   readonly on: 'get' | 'all';
   readonly handler: RouteHandler;
+  /** Options of this mount only, over the suite's. */
+  readonly options?: RouteHandlerOptions;
 }
 
 const MOUNTS: readonly Mount[] = [
@@ -90,6 +94,27 @@ const MOUNTS: readonly Mount[] = [
       if (request.params.word === 'missing') throw new NotFound('No such word.');
       if (request.params.word === 'boom') throw new Error('boom internals');
       return { word: request.params.word, version: request.version };
+    }),
+  },
+  {
+    path: '/echo/',
+    on: 'all',
+    handler: apiView(async (request) => ({ received: JSON.parse(await request.text()) }), {
+      methods: ['POST'],
+    }),
+  },
+  {
+    path: '/namespaced/version/',
+    on: 'get',
+    handler: apiView((request) => ({ version: request.version }), { versioningClass: NamespaceVersioning }),
+    options: { namespace: 'v1' },
+  },
+  {
+    path: '/accept/version/',
+    on: 'get',
+    handler: apiView((request) => ({ version: request.version }), {
+      settings: new ApiSettings({ allowedVersions: ['1.0', '2.0'] }),
+      versioningClass: AcceptHeaderVersioning,
     }),
   },
 ];
@@ -116,7 +141,8 @@ const FRAMEWORKS: readonly Framework[] = [
     start: async (options) => {
       const caught: unknown[] = [];
       const app = express();
-      for (const mount of MOUNTS) app[mount.on](mount.path, toExpressHandler(mount.handler, options));
+      for (const mount of MOUNTS)
+        app[mount.on](mount.path, toExpressHandler(mount.handler, { ...options, ...mount.options }));
       app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
         caught.push(error);
         res.status(503).json({ handledBy: 'app' });
@@ -130,7 +156,8 @@ const FRAMEWORKS: readonly Framework[] = [
     start: async (options) => {
       const caught: unknown[] = [];
       const app = Fastify({ logger: false });
-      for (const mount of MOUNTS) app[mount.on](mount.path, toFastifyHandler(mount.handler, options));
+      for (const mount of MOUNTS)
+        app[mount.on](mount.path, toFastifyHandler(mount.handler, { ...options, ...mount.options }));
       app.setErrorHandler((error, _request, reply) => {
         caught.push(error);
         return reply.code(503).send({ handledBy: 'app' });
@@ -146,7 +173,8 @@ const FRAMEWORKS: readonly Framework[] = [
     start: async (options) => {
       const caught: unknown[] = [];
       const app = new Hono();
-      for (const mount of MOUNTS) app[mount.on](mount.path, toHonoHandler(mount.handler, options));
+      for (const mount of MOUNTS)
+        app[mount.on](mount.path, toHonoHandler(mount.handler, { ...options, ...mount.options }));
       app.onError((error, c) => {
         caught.push(error);
         return c.json({ handledBy: 'app' }, 503);
@@ -166,7 +194,11 @@ const FRAMEWORKS: readonly Framework[] = [
       const handlers = new Map(
         MOUNTS.map((mount) => [
           mount.handler,
-          toNodeHandler(mount.handler, { ...options, onError: (error) => caught.push(error) }),
+          toNodeHandler(mount.handler, {
+            ...options,
+            ...mount.options,
+            onError: (error) => caught.push(error),
+          }),
         ]),
       );
       const server = http.createServer((req, res) => {
@@ -280,6 +312,34 @@ for (const framework of FRAMEWORKS) {
       const refused = await send(served.server, '/v1/articles/3/', { method: 'DELETE' });
       expect([refused.status, refused.json()]).toEqual([405, { detail: 'Method "DELETE" not allowed.' }]);
       expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    });
+
+    it('a POST body reaches the view (the framework parsed it or left the stream)', async () => {
+      const response = await fetch(`${served.server.origin}/echo/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Plum', tags: ['a'] }),
+      });
+      expect([response.status, await response.json()]).toEqual([
+        200,
+        { received: { title: 'Plum', tags: ['a'] } },
+      ]);
+    });
+
+    it('the namespace option feeds NamespaceVersioning; Accept versions vary on Accept, errors too', async () => {
+      expect((await send(served.server, '/namespaced/version/')).json()).toEqual({ version: 'v1' });
+      const accepted = await send(served.server, '/accept/version/', {
+        headers: { accept: 'application/json; version=2.0' },
+      });
+      expect([accepted.json(), accepted.headers.get('vary')]).toEqual([{ version: '2.0' }, 'Accept']);
+      const refused = await send(served.server, '/accept/version/', {
+        headers: { accept: 'application/json; version=9' },
+      });
+      expect([refused.status, refused.json(), refused.headers.get('vary')]).toEqual([
+        406,
+        { detail: 'Invalid version in "Accept" header.' },
+        'Accept',
+      ]);
     });
 
     it('an untrusted Host is a 400 and never appears in a link', async () => {
