@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import * as root from '@pagewise/core';
-import { createExpressMiddleware } from '@pagewise/core/express';
-import { createFastifyPlugin } from '@pagewise/core/fastify';
-import { createFetchHandler } from '@pagewise/core/fetch';
-import { createHonoHandler } from '@pagewise/core/hono';
+import { createExpressMiddleware, toExpressHandler } from '@pagewise/core/express';
+import { createFastifyPlugin, toFastifyHandler } from '@pagewise/core/fastify';
+import { createFetchHandler, toFetchHandler } from '@pagewise/core/fetch';
+import { createHonoHandler, toHonoHandler } from '@pagewise/core/hono';
 import { numbersTemplate } from '@pagewise/core/html';
 import { ApiRequest } from '@pagewise/core/http';
-import { createNodeHandler } from '@pagewise/core/node';
+import { createNodeHandler, toNodeHandler } from '@pagewise/core/node';
 import { buildOpenApiDocument } from '@pagewise/core/openapi';
 import { CursorPagination } from '@pagewise/core/pagination';
 import { Routes } from '@pagewise/core/routes';
@@ -246,6 +246,15 @@ describe('@pagewise/core entry points', () => {
       root.createNodeHandler,
       root.buildOpenApiDocument,
     ]);
+    // Issue 13's per-route handlers live beside their framework's catch-all binding.
+    expect([toExpressHandler, toFastifyHandler, toFetchHandler, toHonoHandler, toNodeHandler]).toEqual([
+      root.toExpressHandler,
+      root.toFastifyHandler,
+      root.toFetchHandler,
+      root.toHonoHandler,
+      root.toNodeHandler,
+    ]);
+    expect(toExpressHandler).toBeTypeOf('function');
     expect([CursorPagination, Routes, URLPathVersioning, ListView]).toEqual([
       root.CursorPagination,
       root.Routes,

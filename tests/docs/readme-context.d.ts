@@ -37,6 +37,8 @@ declare global {
   class ArticleFeed extends CursorPagination {}
   /** A detail view the README does not show. */
   const ArticleDetail: { asView(): RouteHandler };
+  /** The list view of the README's per-route handler examples. */
+  const articleList: RouteHandler;
   /** The routes of the README's list view section. */
   const routes: Routes;
   const honoApp: Hono;

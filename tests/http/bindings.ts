@@ -32,15 +32,26 @@ function closeNodeServer(server: http.Server): Promise<void> {
   return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 }
 
-function running(server: http.Server): RunningServer {
+/** A listening node:http server as a `RunningServer`. */
+export function running(server: http.Server): RunningServer {
   const { port } = server.address() as AddressInfo;
   return { origin: `http://127.0.0.1:${port}`, port, close: () => closeNodeServer(server) };
 }
 
-function listen(server: http.Server): Promise<RunningServer> {
+/** Listens on 127.0.0.1, port 0. */
+export function listen(server: http.Server): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(running(server)));
+  });
+}
+
+/** Serves a Hono app on 127.0.0.1, port 0, through @hono/node-server. */
+export function serveHono(app: Hono): Promise<RunningServer> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(running(server as http.Server)),
+    ) as http.Server;
   });
 }
 
@@ -50,18 +61,16 @@ export const BINDINGS: readonly Binding[] = [
     start: (options) => {
       const app = new Hono();
       app.all('*', createHonoHandler(options));
-      return new Promise((resolve) => {
-        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-          resolve(running(server as http.Server)),
-        ) as http.Server;
-      });
+      return serveHono(app);
     },
   },
   {
     name: 'express',
     start: (options) => {
       const app = express();
-      app.use(createExpressMiddleware(options));
+      // The shared cases expect Pagewise's own 404 and 500 answers, so the catch-all keeps them
+      // (its defaults, falling through and next(err), are tested in express-middleware.test.ts).
+      app.use(createExpressMiddleware({ ...options, fallthrough: false, forwardErrors: false }));
       return listen(http.createServer(app));
     },
   },

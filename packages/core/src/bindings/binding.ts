@@ -1,9 +1,9 @@
-import { isApiError, NotFound } from '../errors.js';
-import { ApiRequest, type FromHttpInit } from '../request/api-request.js';
+import { type ApiError, isApiError, NotFound } from '../errors.js';
+import { ApiRequest, type FromHttpInit, type RouteParams } from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
 import type { TrustedOriginOptions } from '../request/trusted-origin.js';
 import { patchVaryHeaders } from '../request/vary.js';
-import type { Routes } from '../routes/routes.js';
+import type { RouteHandler, Routes } from '../routes/routes.js';
 import { toApiResponse } from '../views/api-view.js';
 
 /**
@@ -45,7 +45,7 @@ function withSchemeVary(response: ApiResponse, request: ApiRequest | null): ApiR
 }
 
 /** The trust options of a binding, without the rest. */
-function trustOf(options: BindingOptions): FromHttpInit {
+function trustOf(options: TrustedOriginOptions): FromHttpInit {
   return {
     ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.publicOrigin !== undefined ? { publicOrigin: options.publicOrigin } : {}),
@@ -53,11 +53,46 @@ function trustOf(options: BindingOptions): FromHttpInit {
   };
 }
 
+/** An `ApiError`'s DRF answer (`{ "detail": ... }`, its status and `Vary`). */
+function errorResponse(error: ApiError, request: ApiRequest | null): ApiResponse {
+  const response = new ApiResponse(error.toJSON(), { status: error.status });
+  patchVaryHeaders(response.headers, error.vary ?? []);
+  return withSchemeVary(response, request);
+}
+
+/** The request a handler sees: the built one with the route's params, namespace and table. */
+function routedRequest(
+  incoming: ApiRequest,
+  params: RouteParams,
+  namespace: string | null,
+  routes: Routes | null,
+): ApiRequest {
+  const request = new ApiRequest({
+    url: incoming.url,
+    method: incoming.method,
+    headers: incoming.headers,
+    params,
+    namespace,
+    body: () => incoming.text(),
+  });
+  request.routes = routes;
+  return request;
+}
+
+/** How `answerRequest` treats what it cannot serve. */
+export interface AnswerRequestMode {
+  /** An unknown route answers `null` so the framework can go on. @default false */
+  readonly fallthrough?: boolean;
+  /** Unexpected errors reject instead of answering 500 (a framework's error handler takes them). @default false */
+  readonly forwardErrors?: boolean;
+}
+
 /**
  * The framework-independent core of every binding: builds the request (refusing an untrusted
  * host with 400), routes it, runs the handler and turns failures into `{ "detail": ... }`
  * answers (unknown route 404 `Not found.`, unexpected errors 500 `A server error occurred.`).
- * With `fallthrough`, an unknown route answers `null` so the framework can go on.
+ * With `fallthrough`, an unknown route answers `null` so the framework can go on; with
+ * `forwardErrors`, unexpected errors reject.
  *
  * @example
  * const response = await answerRequest((init) => ApiRequest.fromFetch(raw, init), { routes });
@@ -65,7 +100,7 @@ function trustOf(options: BindingOptions): FromHttpInit {
 export async function answerRequest(
   build: (init: FromHttpInit) => ApiRequest,
   options: BindingOptions,
-  { fallthrough = false }: { fallthrough?: boolean } = {},
+  { fallthrough = false, forwardErrors = false }: AnswerRequestMode = {},
 ): Promise<ApiResponse | null> {
   let request: ApiRequest | null = null;
   try {
@@ -75,24 +110,78 @@ export async function answerRequest(
       if (fallthrough) return null;
       throw new NotFound();
     }
-    request = new ApiRequest({
-      url: incoming.url,
-      method: incoming.method,
-      headers: incoming.headers,
-      params: match.params,
-      namespace: match.namespace,
-      body: () => incoming.text(),
-    });
-    request.routes = options.routes;
+    request = routedRequest(incoming, match.params, match.namespace, options.routes);
     return withSchemeVary(toApiResponse(await match.handler(request)), request);
   } catch (error) {
-    if (isApiError(error)) {
-      const response = new ApiResponse(error.toJSON(), { status: error.status });
-      patchVaryHeaders(response.headers, error.vary ?? []);
-      return withSchemeVary(response, request);
-    }
+    if (isApiError(error)) return errorResponse(error, request);
+    if (forwardErrors) throw error;
     (options.onError ?? logError)(error, request);
     return new ApiResponse({ detail: SERVER_ERROR_DETAIL }, { status: 500 });
+  }
+}
+
+/**
+ * What every per-route handler (`toExpressHandler`, `toFastifyHandler`, `toHonoHandler`,
+ * `toNodeHandler`, `toFetchHandler`) takes: the bindings' trust rules, and the route table
+ * `reverse` reads when the handler is mounted on a framework's own router.
+ *
+ * @example
+ * app.get('/articles/:id/', toExpressHandler(ArticleDetail.asView(), { routes, allowedHosts: ['api.example.org'] }));
+ */
+export interface RouteHandlerOptions extends TrustedOriginOptions {
+  /**
+   * Put on `request.routes`, for `reverse(name, { request })` (and `DefaultRouter`'s API root).
+   * Without it `reverse` needs its own `routes` option, else throws a `ConfigurationError`.
+   * Paginators' links need no table: they are built from the request's own URL.
+   * @default null
+   */
+  readonly routes?: Routes | null;
+  /** The namespace `NamespaceVersioning` reads (`request.namespace`). @default null */
+  readonly namespace?: string | null;
+}
+
+/**
+ * Path parameters as a framework hands them over, as strings: Express 5 gives a wildcard's
+ * segments as a list, which are joined back with `/`.
+ *
+ * @example
+ * routeParams({ id: '7', rest: ['a', 'b'] }) // { id: '7', rest: 'a/b' }
+ */
+export function routeParams(params: unknown): RouteParams {
+  const result: Record<string, string> = {};
+  if (typeof params !== 'object' || params === null) return result;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string') result[name] = value;
+    else if (Array.isArray(value)) result[name] = value.join('/');
+  }
+  return result;
+}
+
+/**
+ * The framework-independent core of every per-route handler: builds the request under the
+ * bindings' trust rules (an untrusted host is a 400), runs `handler` with the framework's path
+ * parameters (`null` from `params`: 404 `Not found.`) and answers. An `ApiError` becomes its DRF
+ * answer; any other error rejects, for the framework's own error handling.
+ *
+ * @example
+ * const response = await answerRoute((init) => ApiRequest.fromNode(req, init), view, () => req.params, { routes });
+ */
+export async function answerRoute(
+  build: (init: FromHttpInit) => ApiRequest,
+  handler: RouteHandler,
+  params: (request: ApiRequest) => RouteParams | null,
+  options: RouteHandlerOptions = {},
+): Promise<ApiResponse> {
+  let request: ApiRequest | null = null;
+  try {
+    const incoming = build(trustOf(options));
+    const matched = params(incoming);
+    if (matched === null) throw new NotFound();
+    request = routedRequest(incoming, matched, options.namespace ?? null, options.routes ?? null);
+    return withSchemeVary(toApiResponse(await handler(request)), request);
+  } catch (error) {
+    if (isApiError(error)) return errorResponse(error, request);
+    throw error;
   }
 }
 

@@ -1,8 +1,16 @@
-import { ApiRequest, type NodeRequestLike } from '../request/api-request.js';
-import { toWire } from '../request/api-response.js';
-import { answerRequest, type BindingOptions, headerRecord } from './binding.js';
+import { ApiRequest, type FromHttpInit, type NodeRequestLike } from '../request/api-request.js';
+import { type ApiResponse, toWire } from '../request/api-response.js';
+import type { RouteHandler } from '../routes/routes.js';
+import {
+  answerRequest,
+  answerRoute,
+  type BindingOptions,
+  headerRecord,
+  type RouteHandlerOptions,
+  routeParams,
+} from './binding.js';
 
-export type { BindingOptions, NodeRequestLike };
+export type { BindingOptions, NodeRequestLike, RouteHandlerOptions };
 
 /**
  * The parts of a Fastify request the handler reads.
@@ -14,6 +22,8 @@ export interface FastifyRequestLike {
   readonly raw: NodeRequestLike;
   /** What Fastify's content-type parser made of the body (it consumed the stream). */
   readonly body?: unknown;
+  /** The path parameters Fastify's router matched (read by `toFastifyHandler`). */
+  readonly params?: unknown;
 }
 
 /**
@@ -51,24 +61,57 @@ export function createFastifyHandler(
   options: BindingOptions,
 ): (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike> {
   return async (request, reply) => {
-    const body = request.body;
-    const response = await answerRequest(
-      (init) =>
-        ApiRequest.fromNode(
-          request.raw,
-          body === undefined
-            ? init
-            : { ...init, body: typeof body === 'string' ? body : JSON.stringify(body) },
-        ),
+    const response = await answerRequest((init) => fromFastify(request, init), options);
+    return sendReply(request, reply, response!);
+  };
+}
+
+/**
+ * One Pagewise handler (a `ListView.asView()`, a viewset's `asView({ get: 'list' })`, an
+ * `apiView`, any `(request) => ...`) as an ordinary Fastify route handler: path parameters come
+ * from `request.params`, the body from Fastify's parser, the links' origin from the trusted
+ * `Host` as in every binding. An `ApiError` is answered as DRF does; any other error is thrown to
+ * the app's error handler (`setErrorHandler`). Fastify answers `HEAD` for `GET` routes itself;
+ * mount with `fastify.all` to let the view answer `OPTIONS` and 405s.
+ *
+ * @example
+ * fastify.get('/:version/articles/', toFastifyHandler(ArticleList, { routes }));
+ */
+export function toFastifyHandler(
+  handler: RouteHandler,
+  options: RouteHandlerOptions = {},
+): (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike> {
+  return async (request, reply) => {
+    const response = await answerRoute(
+      (init) => fromFastify(request, init),
+      handler,
+      () => routeParams(request.params),
       options,
     );
-    const wire = toWire(response!, (request.raw.method ?? 'GET').toUpperCase());
-    reply.code(wire.status);
-    reply.headers(headerRecord(wire.headers));
-    // Bytes, not a string: Fastify would append `; charset=utf-8` to a string's Content-Type.
-    reply.send(new TextEncoder().encode(wire.body ?? ''));
-    return reply;
+    return sendReply(request, reply, response);
   };
+}
+
+/** The request from Fastify's raw one, with the body its content-type parser already read. */
+function fromFastify(request: FastifyRequestLike, init: FromHttpInit): ApiRequest {
+  const body = request.body;
+  return ApiRequest.fromNode(
+    request.raw,
+    body === undefined ? init : { ...init, body: typeof body === 'string' ? body : JSON.stringify(body) },
+  );
+}
+
+function sendReply(
+  request: FastifyRequestLike,
+  reply: FastifyReplyLike,
+  response: ApiResponse,
+): FastifyReplyLike {
+  const wire = toWire(response, (request.raw.method ?? 'GET').toUpperCase());
+  reply.code(wire.status);
+  reply.headers(headerRecord(wire.headers));
+  // Bytes, not a string: Fastify would append `; charset=utf-8` to a string's Content-Type.
+  reply.send(new TextEncoder().encode(wire.body ?? ''));
+  return reply;
 }
 
 /**

@@ -1,14 +1,43 @@
 // Every framework binding, for the root entry point. Each binding is also its own entry point
 // (`@pagewise/core/fetch`, `/hono`, `/node`, `/express`, `/fastify`: see package.json).
-export { answerRequest, type BindingOptions, headerRecord, SERVER_ERROR_DETAIL } from './binding.js';
-export { createExpressMiddleware, type ExpressMiddlewareOptions } from './express-middleware.js';
+export {
+  type AnswerRequestMode,
+  answerRequest,
+  answerRoute,
+  type BindingOptions,
+  headerRecord,
+  type RouteHandlerOptions,
+  routeParams,
+  SERVER_ERROR_DETAIL,
+} from './binding.js';
+export {
+  createExpressMiddleware,
+  type ExpressMiddlewareOptions,
+  type ExpressNext,
+  type ExpressRequestLike,
+  toExpressHandler,
+} from './express-middleware.js';
 export {
   createFastifyHandler,
   createFastifyPlugin,
   type FastifyInstanceLike,
   type FastifyReplyLike,
   type FastifyRequestLike,
+  toFastifyHandler,
 } from './fastify-plugin.js';
-export { createFetchHandler } from './fetch-handler.js';
-export { createHonoHandler, type HonoContextLike } from './hono-handler.js';
-export { createNodeHandler, type NodeResponseLike, writeNodeResponse } from './node-handler.js';
+export { createFetchHandler, toFetchHandler } from './fetch-handler.js';
+export {
+  createHonoHandler,
+  type HonoContextLike,
+  type HonoHandlerOptions,
+  type HonoNext,
+  type HonoRouteContextLike,
+  toHonoHandler,
+} from './hono-handler.js';
+export {
+  createNodeHandler,
+  type NodeResponseLike,
+  type NodeRouteHandlerOptions,
+  toNodeHandler,
+  writeNodeResponse,
+} from './node-handler.js';
