@@ -18,14 +18,15 @@ interface Listening {
 }
 
 /**
- * `WORKERS=N` (N > 1): a `node:cluster` primary seeds the database once, then forks N workers
- * that share the port (the primary hands connections out round-robin). Nothing in Pagewise is
+ * `WORKERS=N` (N from 1 to 64; unset: one plain process): a `node:cluster` primary seeds the
+ * database once, then forks N workers that share the port (the primary hands connections out
+ * round-robin). Nothing in Pagewise is
  * per-process: a cursor minted by one worker is followed on any other, provided they share
  * `CURSOR_SECRET` (forked workers inherit the environment). Each response says which process
  * served it in `X-Worker` (its pid).
  */
-function parseWorkers(value: string | undefined): number {
-  if (value === undefined || value === '') return 1;
+function parseWorkers(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
   const workers = Number(value);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64)
     throw new Error(`WORKERS must be a whole number from 1 to 64 (got ${JSON.stringify(value)})`);
@@ -117,8 +118,8 @@ async function main(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const workers = cluster.isPrimary ? parseWorkers(process.env.WORKERS) : 1;
-  await (workers > 1 ? primary(workers) : main());
+  const workers = cluster.isPrimary ? parseWorkers(process.env.WORKERS) : null;
+  await (workers !== null ? primary(workers) : main());
 }
 
 start().catch((error: unknown) => {
