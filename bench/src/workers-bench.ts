@@ -156,6 +156,7 @@ const rows = workerCounts.map((workers) => {
     `${mine.map((r) => `${r.load[0].toFixed(2)}-${r.load[1].toFixed(2)}`).join(', ')} |`
   );
 });
+const busy = Math.max(loadAtStart[0]!, loadAtEnd[0]!, ...runs.flatMap((r) => r.load)) > 2 * cpus().length;
 const totalErrors = runs.reduce((total, r) => total + r.errors + r.timeouts + r.non2xx, 0);
 
 const section = `${START}
@@ -173,7 +174,7 @@ the worker counts (${workerCounts.join(', ')}, then again) after a 2 s warm-up e
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
-${totalErrors === 0 ? 'Zero errors, timeouts and non-2xx answers in every run.' : `**${totalErrors} failed requests**: see the runs above.`}
+${totalErrors === 0 ? 'Zero errors, timeouts and non-2xx answers in every run.' : `**${totalErrors} failed requests**: see the runs above.`}${busy ? `\n\n**The 1-minute load average exceeded twice the CPU count during this run** (other jobs on the machine): the req/s figures measure contention,\nnot the demo. On ${cpus().length} cores shared with Postgres and autocannon, more workers add no CPU, only processes and pool connections\ncompeting for it; rerun on a quiet machine before reading the ratios.` : ''}
 "Workers answering": distinct \`X-Worker\` pids among 3N requests on fresh connections before each run.
 ${END}`;
 
