@@ -10,6 +10,7 @@
  * (appended when the markers are absent).
  */
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { cpus, loadavg } from 'node:os';
@@ -49,7 +50,24 @@ interface Run {
   timeouts: number;
   non2xx: number;
   served: number;
+  /** CPU time (user + system) of the cluster primary and its workers per request, in ms. */
+  cpuPerRequest: number;
   load: [number, number];
+}
+
+/** `[utime + stime in clock ticks, parent pid]` from /proc/<pid>/stat. */
+function procStat(pid: string): [number, string] {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return [Number(fields[11]) + Number(fields[12]), fields[1]!];
+}
+
+/** CPU ms used so far by the serving processes: the workers and their cluster primary. */
+function serverCpuMs(workerPids: ReadonlySet<string>): number {
+  const pids = new Set(workerPids);
+  for (const pid of workerPids) pids.add(procStat(pid)[1]);
+  // Linux reports in USER_HZ ticks, 100 per second.
+  return [...pids].reduce((total, pid) => total + procStat(pid)[0], 0) * 10;
 }
 
 /** The pids that answer 3N requests on fresh connections: all N workers take connections. */
@@ -96,9 +114,11 @@ async function measure(workers: number, round: number, paths: readonly string[])
   const server = await start(workers);
   try {
     const served = await workersServing(server.origin, workers);
+    if (served.has('none')) throw new Error('a response without X-Worker: is the demo running as a cluster?');
     // Warm-up: every worker's pool and plan cache.
     await autocannon({ url: server.origin, connections, duration: 2, requests: [{ path: paths[0]! }] });
     const before = loadavg()[0]!;
+    const cpuBefore = serverCpuMs(served);
     let turn = 0;
     const result = await autocannon({
       url: server.origin,
@@ -106,6 +126,7 @@ async function measure(workers: number, round: number, paths: readonly string[])
       duration: seconds,
       requests: [{ setupRequest: (request) => ({ ...request, path: paths[turn++ % paths.length]! }) }],
     });
+    const cpuUsed = serverCpuMs(served) - cpuBefore;
     const run: Run = {
       workers,
       round,
@@ -116,12 +137,14 @@ async function measure(workers: number, round: number, paths: readonly string[])
       errors: result.errors,
       timeouts: result.timeouts,
       non2xx: result.non2xx,
-      served: served.has('none') ? 0 : served.size,
+      served: served.size,
+      cpuPerRequest: cpuUsed / result.requests.total,
       load: [before, loadavg()[0]!],
     };
     console.log(
       `WORKERS=${workers} round ${round}: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ` +
         `errors ${run.errors}, timeouts ${run.timeouts}, non-2xx ${run.non2xx}, ${run.served} workers answering, ` +
+        `server CPU ${run.cpuPerRequest.toFixed(2)} ms/request, ` +
         `load ${run.load[0].toFixed(2)} -> ${run.load[1].toFixed(2)}`,
     );
     return run;
@@ -152,6 +175,7 @@ const rows = workerCounts.map((workers) => {
   return (
     `| ${workers} | ${mine.map((r) => Math.round(r.requestsPerSecond)).join(' / ')} | **${Math.round(rps)}** | ` +
     `${(rps / single).toFixed(2)}x | ${Math.max(...mine.map((r) => r.p50))} | ${Math.max(...mine.map((r) => r.p99))} | ` +
+    `${mean(mine.map((r) => r.cpuPerRequest)).toFixed(2)} | ` +
     `${sum('errors')} / ${sum('timeouts')} / ${sum('non2xx')} | ${Math.min(...mine.map((r) => r.served))} | ` +
     `${mine.map((r) => `${r.load[0].toFixed(2)}-${r.load[1].toFixed(2)}`).join(', ')} |`
   );
@@ -170,12 +194,14 @@ autocannon sends ${connections} connections for ${seconds} s per run, replaying 
 minted by an earlier process, so every page is decoded by a process that did not mint its cursor. Rounds interleave
 the worker counts (${workerCounts.join(', ')}, then again) after a 2 s warm-up each. Postgres and autocannon run on the same 2 cores.
 
-| workers | req/s per round | **mean req/s** | vs 1 worker | worst p50 ms | worst p99 ms | errors / timeouts / non-2xx | workers answering | load avg during runs |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| workers | req/s per round | **mean req/s** | vs 1 worker | worst p50 ms | worst p99 ms | server CPU ms / request | errors / timeouts / non-2xx | workers answering | load avg during runs |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
 ${totalErrors === 0 ? 'Zero errors, timeouts and non-2xx answers in every run.' : `**${totalErrors} failed requests**: see the runs above.`}${busy ? `\n\n**The 1-minute load average exceeded twice the CPU count during this run** (other jobs on the machine): the req/s figures measure contention,\nnot the demo. On ${cpus().length} cores shared with Postgres and autocannon, more workers add no CPU, only processes and pool connections\ncompeting for it; rerun on a quiet machine before reading the ratios.` : ''}
 "Workers answering": distinct \`X-Worker\` pids among 3N requests on fresh connections before each run.
+"Server CPU": user + system time of the cluster primary and its workers (from /proc) during the run, per request: what one
+request costs the API processes whatever else the machine runs (Postgres's share is not in it).
 ${END}`;
 
 const current = await readFile(RESULTS, 'utf8');
