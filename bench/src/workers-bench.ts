@@ -201,7 +201,7 @@ ${rows.join('\n')}
 ${totalErrors === 0 ? 'Zero errors, timeouts and non-2xx answers in every run.' : `**${totalErrors} failed requests**: see the runs above.`}${busy ? `\n\n**The 1-minute load average exceeded twice the CPU count during this run** (other jobs on the machine): the req/s figures measure contention,\nnot the demo. On ${cpus().length} cores shared with Postgres and autocannon, more workers add no CPU, only processes and pool connections\ncompeting for it; rerun on a quiet machine before reading the ratios.` : ''}
 "Workers answering": distinct \`X-Worker\` pids among 3N requests on fresh connections before each run.
 "Server CPU": user + system time of the cluster primary and its workers (from /proc) during the run, per request: what one
-request costs the API processes whatever else the machine runs (Postgres's share is not in it).
+request costs the API processes, less sensitive to other load than req/s (Postgres's share is not in it).
 ${END}`;
 
 const current = await readFile(RESULTS, 'utf8');
