@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { startDemoProcess } from './demo-process.js';
 
-const DEMO = fileURLToPath(new URL('..', import.meta.url));
-const TSX = join(DEMO, 'node_modules', '.bin', 'tsx');
 const dir = mkdtempSync(join(tmpdir(), 'pagewise-server-'));
 const running: ChildProcess[] = [];
 
@@ -16,25 +14,10 @@ afterAll(() => {
 });
 
 /** Starts `src/server.ts` as `pnpm start` does and waits for its "listening" line (or its exit). */
-function start(
-  env: Record<string, string>,
-): Promise<{ url: string | null; code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(TSX, ['--conditions=@pagewise/source', 'src/server.ts'], {
-      cwd: DEMO,
-      env: { ...process.env, PORT: '0', ...env },
-    });
-    running.push(child);
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /(http:\/\/localhost:\d+\/\S*)/.exec(output)?.[1];
-      if (url) resolve({ url, code: null, output });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => resolve({ url: null, code, output }));
-  });
+async function start(env: Record<string, string>) {
+  const started = await startDemoProcess(env);
+  running.push(started.child);
+  return started;
 }
 
 describe('the demo server process (the README quick start)', () => {
