@@ -37,14 +37,27 @@ export interface VersionLifecycle {
  */
 export type VersionLifecycleMap = Readonly<Record<string, VersionLifecycle>>;
 
-/** A version's lifecycle with its dates read, as the scheme keeps it. */
+/** A version's lifecycle with its dates read and its fixed header values built, as schemes use it. */
 export interface ParsedLifecycle {
   readonly lifecycle: VersionLifecycle;
   /** Epoch milliseconds; `true` for a deprecation without a date; `null` when not deprecated. */
   readonly deprecatedAt: number | true | null;
   readonly sunsetAt: number | null;
-  readonly link: string | null;
+  /** `Deprecation` for a dated deprecation (`@<unix seconds>`), else `null`. */
+  readonly deprecationHeader: string | null;
+  /** `Sunset` (an HTTP-date), `null` without a sunset. */
+  readonly sunsetHeader: string | null;
+  /** The `Link` values (`rel="deprecation"`, `rel="sunset"`), `null` without a link. */
+  readonly linkHeader: string | null;
 }
+
+/**
+ * Where a checked map keeps what was read from it. Views make a scheme per request: a map that
+ * comes from `ApiSettings` or a `withOptions` preset is read once, not on every request. The
+ * symbol is private to this module and the map frozen, so no one else can plant a reading.
+ */
+const PARSED: unique symbol = Symbol('pagewise.version-lifecycle.parsed');
+type CheckedMap = VersionLifecycleMap & { readonly [PARSED]?: ReadonlyMap<string, ParsedLifecycle> };
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME =
@@ -118,8 +131,25 @@ function parseEntry(version: string, entry: VersionLifecycle): ParsedLifecycle {
     ...(entry.sunset !== undefined ? { sunset: entry.sunset } : {}),
     ...(entry.link !== undefined ? { link: entry.link } : {}),
   });
-  return Object.freeze({ lifecycle: copy, deprecatedAt, sunsetAt, link: entry.link ?? null });
+  const link = entry.link ?? null;
+  const links =
+    link === null
+      ? []
+      : [
+          ...(deprecatedAt !== null ? [`<${link}>; rel="deprecation"`] : []),
+          ...(sunsetAt !== null ? [`<${link}>; rel="sunset"`] : []),
+        ];
+  return Object.freeze({
+    lifecycle: copy,
+    deprecatedAt,
+    sunsetAt,
+    deprecationHeader: typeof deprecatedAt === 'number' ? `@${Math.floor(deprecatedAt / 1000)}` : null,
+    sunsetHeader: sunsetAt === null ? null : new Date(sunsetAt).toUTCString(),
+    linkHeader: links.length > 0 ? links.join(', ') : null,
+  });
 }
+
+const NOTHING: ReadonlyMap<string, ParsedLifecycle> = new Map();
 
 /**
  * Checks a lifecycle map and returns its frozen copy (a null-prototype object, so `toString`
@@ -134,13 +164,16 @@ export function parseLifecycleMap(map: VersionLifecycleMap | null | undefined): 
   readonly lifecycle: VersionLifecycleMap | null;
   readonly parsed: ReadonlyMap<string, ParsedLifecycle>;
 } {
+  if (map === null || map === undefined) return { lifecycle: null, parsed: NOTHING };
+  const checked = (map as CheckedMap)[PARSED];
+  if (checked !== undefined && Object.isFrozen(map)) return { lifecycle: map, parsed: checked };
   const parsed = new Map<string, ParsedLifecycle>();
-  if (map === null || map === undefined) return { lifecycle: null, parsed };
   const lifecycle: Record<string, VersionLifecycle> = Object.create(null);
   for (const [version, entry] of Object.entries(map)) {
     const one = parseEntry(version, entry);
     parsed.set(version, one);
     lifecycle[version] = one.lifecycle;
   }
+  Object.defineProperty(lifecycle, PARSED, { value: parsed, enumerable: false });
   return { lifecycle: Object.freeze(lifecycle), parsed };
 }

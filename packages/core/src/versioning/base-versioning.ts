@@ -134,11 +134,13 @@ export class BaseVersioning {
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: the preset subclass must extend the class it is called on
     const Base = this as new (options?: VersioningOptions) => BaseVersioning;
-    // Views make a scheme per request: a bad lifecycle should fail where it is written.
-    parseLifecycleMap((preset as VersioningOptions).lifecycle);
+    // Views make a scheme per request: a bad lifecycle fails where it is written, and is read once.
+    const lifecycle = (preset as VersioningOptions).lifecycle;
+    const checked =
+      lifecycle === undefined ? preset : { ...preset, lifecycle: parseLifecycleMap(lifecycle).lifecycle };
     return class extends Base {
       constructor(options: VersioningOptions = {}) {
-        super({ ...preset, ...options });
+        super({ ...checked, ...options });
       }
     } as unknown as T;
   }
@@ -188,19 +190,12 @@ export class BaseVersioning {
     const parsed = this.#parsedLifecycle.get(version);
     if (parsed === undefined) return null;
     const at = now.getTime();
-    const { deprecatedAt, sunsetAt, link } = parsed;
+    const { deprecatedAt, sunsetAt } = parsed;
     const headers: { deprecation?: string; sunset?: string; link?: string } = {};
-    if (deprecatedAt !== null) {
-      headers.deprecation = `@${Math.floor((deprecatedAt === true ? at : deprecatedAt) / 1000)}`;
-    }
-    if (sunsetAt !== null) headers.sunset = new Date(sunsetAt).toUTCString();
-    if (link !== null) {
-      const links = [
-        ...(deprecatedAt !== null ? [`<${link}>; rel="deprecation"`] : []),
-        ...(sunsetAt !== null ? [`<${link}>; rel="sunset"`] : []),
-      ];
-      if (links.length > 0) headers.link = links.join(', ');
-    }
+    if (deprecatedAt === true) headers.deprecation = `@${Math.floor(at / 1000)}`;
+    else if (parsed.deprecationHeader !== null) headers.deprecation = parsed.deprecationHeader;
+    if (parsed.sunsetHeader !== null) headers.sunset = parsed.sunsetHeader;
+    if (parsed.linkHeader !== null) headers.link = parsed.linkHeader;
     return Object.freeze({
       version,
       lifecycle: parsed.lifecycle,

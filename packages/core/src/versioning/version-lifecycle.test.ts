@@ -52,6 +52,19 @@ describe('lifecycle option', () => {
     expect(Object.isFrozen(settings.lifecycle)).toBe(true);
   });
 
+  it('read once: schemes made per request share the checked map of the settings or the preset', () => {
+    const settings = new ApiSettings({ lifecycle: { v1: V1 } });
+    expect(new URLPathVersioning({ settings }).lifecycle).toBe(settings.lifecycle);
+    const input = { v1: { ...V1 } };
+    const Preset = URLPathVersioning.withOptions({ lifecycle: input });
+    input.v1.sunset = '2020-01-01';
+    expect(new Preset().lifecycle).toBe(new Preset().lifecycle);
+    expect(new Preset().lifecycle?.v1?.sunset).toBe('2027-01-01T12:00:00Z');
+    // A map merely frozen by the caller is still checked.
+    const frozen = Object.freeze({ v1: Object.freeze({ sunset: 'soon' }) });
+    expect(() => new BaseVersioning({ lifecycle: frozen })).toThrow(ConfigurationError);
+  });
+
   it.each([
     ['not a date', { v1: { deprecated: 'tomorrow' } }, /deprecated/],
     ['month 13', { v1: { deprecated: '2026-13-01' } }, /deprecated/],

@@ -104,7 +104,7 @@ export class ApiView {
   versioningScheme: BaseVersioning | null = null;
   /**
    * The lifecycle of the request's version (deprecation, sunset), read once per request;
-   * `null` for a version without one or when no version was determined.
+   * `null` for a version without one or when no version was determined. @default null
    */
   versionStatus: VersionStatus | null = null;
   /** The outcome of content negotiation, `null` when it failed. */
