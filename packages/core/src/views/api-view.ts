@@ -175,8 +175,9 @@ export class ApiView {
   }
 
   /**
-   * Negotiation, then versioning, as DRF's `initial()`; a version past its sunset is a 410. The scheme is made first so that its
-   * `Vary` headers are sent even when negotiation or the version is refused.
+   * Negotiation, then versioning, as DRF's `initial()`; a version past its sunset is a 410. The
+   * scheme is made first so that its `Vary` headers are sent even when negotiation or the version
+   * is refused.
    */
   initial(request: ApiRequest): void {
     const versioningClass =
