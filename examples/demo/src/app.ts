@@ -26,7 +26,7 @@ import { isConnectionError } from './database.js';
 import { demoOpenApi } from './openapi.js';
 import type { DemoDatabase } from './schema.js';
 import { type ArticleRow, type AuthorRow, serializeArticle, serializeAuthor } from './serializers.js';
-import { type VersioningName, versioningClass } from './versioning.js';
+import { DEMO_LIFECYCLE, type VersioningName, versioningClass } from './versioning.js';
 
 /** 20 per page, `page_size` up to 100, `page=last`. */
 export class ArticlePages extends PageNumberPagination {
@@ -127,6 +127,8 @@ export interface DemoAppOptions {
    * @default null
    */
   readonly writeToken?: string | null;
+  /** The clock v1's deprecation and sunset are read against. @default the system clock */
+  readonly now?: () => Date;
 }
 
 /** The demo API: its route table and settings, ready for any binding. */
@@ -146,6 +148,7 @@ export async function createDemoApp({
   cursorSecret = null,
   maxOffset = null,
   writeToken = null,
+  now,
 }: DemoAppOptions): Promise<DemoApp> {
   const Pages = class extends ArticlePages {
     override maxOffset = maxOffset;
@@ -160,6 +163,8 @@ export async function createDemoApp({
     defaultVersioningClass: versioningClass(versioning),
     defaultVersion: versioning === 'path' || versioning === 'namespace' ? null : 'v1',
     allowedVersions: ['v1', 'v2'],
+    lifecycle: DEMO_LIFECYCLE,
+    ...(now ? { now } : {}),
   });
   const authorRows = await db.selectFrom('authors').selectAll().orderBy('id').execute();
   const authors = new Map<number, AuthorRow>(authorRows.map((author) => [author.id, author]));

@@ -5,7 +5,20 @@ import {
   QueryParameterVersioning,
   URLPathVersioning,
   type VersioningClass,
+  type VersionLifecycleMap,
 } from '@pagewise/core';
+
+/**
+ * v1 is deprecated: its responses say so (`Deprecation`, `Sunset`, `Link` headers and a notice on
+ * the browsable page) until its sunset, after which it answers 410 Gone. v2 is current.
+ */
+export const DEMO_LIFECYCLE: VersionLifecycleMap = {
+  v1: {
+    deprecated: '2026-06-01',
+    sunset: '2030-01-01',
+    link: 'https://github.com/pagewise/pagewise#deprecating-a-version',
+  },
+};
 
 /** The schemes `VERSIONING` may name. */
 export type VersioningName = 'path' | 'accept' | 'namespace' | 'host' | 'query';

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { DEMO_LIFECYCLE } from '../src/versioning.js';
 import { chromiumAvailable, demoInChromium } from './chromium.js';
 
 const SCREENSHOT = fileURLToPath(new URL('../screenshot.png', import.meta.url));
@@ -39,6 +40,22 @@ describe.skipIf(!available)('browsable demo in headless Chromium', () => {
     await page.getByRole('link', { name: 'Previous page' }).first().click();
     await page.waitForURL(`${demo.base}/v1/articles/?page=2`);
     expect(await idsOnPage(page)).toEqual(second);
+  });
+
+  test('v1 pages carry the deprecation notice with its link; v2 pages none', async () => {
+    const { browser, demo } = fixture;
+    const page = await browser.newPage();
+    await page.goto(`${demo.base}/v1/articles/`);
+    const notice = page.getByRole('note');
+    await expect(notice.textContent()).resolves.toBe(
+      'API version "v1" is deprecated since 2026-06-01 and will be retired on 2030-01-01. More information',
+    );
+    expect(await notice.isVisible()).toBe(true);
+    await expect(notice.getByRole('link', { name: 'More information' }).getAttribute('href')).resolves.toBe(
+      DEMO_LIFECYCLE.v1!.link,
+    );
+    await page.goto(`${demo.base}/v2/articles/`);
+    expect(await page.getByRole('note').count()).toBe(0);
   });
 
   test('API root: lists every list of the version as a link that opens it', async () => {

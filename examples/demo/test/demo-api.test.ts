@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { VERSIONING_NAMES, type VersioningName } from '../src/versioning.js';
+import { DEMO_LIFECYCLE, VERSIONING_NAMES, type VersioningName } from '../src/versioning.js';
 import { demoDatabases, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
 
 interface Page {
@@ -69,7 +69,10 @@ describe.each(demoDatabases())('demo on $name', (database) => {
     expect(lastPage.next).toBeNull();
     expect(lastPage.previous).toBe(`${base('path')}/v1/articles/?page=${TEST_ARTICLES / 20 - 1}`);
     expect(lastPage.results.at(-1)!.id).toBe(1);
-    expect(last.headers.get('link')).toBe(`<${lastPage.previous}>; rel="prev"`);
+    // v1 is deprecated: its lifecycle links follow the pagination link in the one header.
+    expect(last.headers.get('link')).toBe(
+      `<${lastPage.previous}>; rel="prev", <${DEMO_LIFECYCLE.v1!.link}>; rel="deprecation", <${DEMO_LIFECYCLE.v1!.link}>; rel="sunset"`,
+    );
     expect((await get(`${base('path')}/v1/articles/?page=9999`)).body).toEqual({ detail: 'Invalid page.' });
   });
 
@@ -244,6 +247,43 @@ describe.each(demoDatabases())('demo on $name', (database) => {
     expect((await get(`${base('query')}/articles/?version=v7`)).body).toEqual({
       detail: 'Invalid version in query parameter.',
     });
+  });
+
+  test('v1 is deprecated: Deprecation, Sunset and Link after the pagination link; v2 is untouched', async () => {
+    const doc = DEMO_LIFECYCLE.v1!.link!;
+    const lifecycleLinks = `<${doc}>; rel="deprecation", <${doc}>; rel="sunset"`;
+    const v1 = await get(`${base('path')}/v1/articles/`);
+    expect([v1.headers.get('deprecation'), v1.headers.get('sunset')]).toEqual([
+      '@1780272000',
+      'Tue, 01 Jan 2030 00:00:00 GMT',
+    ]);
+    expect(v1.headers.get('link')).toBe(
+      `<${base('path')}/v1/articles/?page=2>; rel="next", ${lifecycleLinks}`,
+    );
+    const v2 = await get(`${base('path')}/v2/articles/`);
+    expect([v2.headers.get('deprecation'), v2.headers.get('sunset')]).toEqual([null, null]);
+    expect(v2.headers.get('link')).toBe(`<${base('path')}/v2/articles/?page=2>; rel="next"`);
+    // Where v1 is the default version, an unversioned request is a v1 request.
+    const accept = await get(`${base('accept')}/articles/feed/`);
+    expect(accept.headers.get('deprecation')).toBe('@1780272000');
+    expect(accept.headers.get('link')).toMatch(/^<[^>]+>; rel="next", /);
+    const acceptV2 = await get(`${base('accept')}/articles/feed/`, {
+      accept: 'application/json; version=v2',
+    });
+    expect(acceptV2.headers.get('deprecation')).toBeNull();
+  });
+
+  test('after the sunset (a clock set past 2030-01-01) v1 answers 410 and v2 still serves', async () => {
+    const later = await serveDemo(handle, 'namespace', { now: () => new Date('2030-01-01T00:00:00Z') });
+    try {
+      const gone = await get(`${later.base}/v1/articles/`);
+      expect(gone.status).toBe(410);
+      expect(gone.body).toEqual({ detail: 'API version "v1" was retired on 2030-01-01.' });
+      expect(gone.headers.get('sunset')).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
+      expect((await get(`${later.base}/v2/articles/`)).status).toBe(200);
+    } finally {
+      await later.close();
+    }
   });
 
   test.each(VERSIONING_NAMES)('OpenAPI documents validate (%s versioning, 3.1 and 3.0)', async (name) => {

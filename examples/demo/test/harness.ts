@@ -98,7 +98,7 @@ export interface RunningDemo {
 export async function serveDemo(
   database: DemoDatabaseHandle,
   versioning: VersioningName,
-  options: { cursorSecret?: string; maxOffset?: number; writeToken?: string } = {},
+  options: { cursorSecret?: string; maxOffset?: number; writeToken?: string; now?: () => Date } = {},
 ): Promise<RunningDemo> {
   const app = await createDemoApp({ db: database.db, versioning, ...options });
   const hono = new Hono();

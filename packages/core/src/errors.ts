@@ -79,6 +79,16 @@ export class NotAcceptable extends ApiError {
 }
 
 /**
+ * 410. A version answers it from its sunset on (the scheme's `lifecycle`).
+ * @example throw new Gone('API version "v1" was retired on 2027-01-01.');
+ */
+export class Gone extends ApiError {
+  constructor(detail = 'Gone.') {
+    super(detail, { status: 410, code: 'gone' });
+  }
+}
+
+/**
  * Field errors as DRF answers them: each field's messages, `non_field_errors` for the whole input.
  * @example
  * { name: ['This field is required.'] }

@@ -9,6 +9,7 @@ export {
   ApiError,
   ConfigurationError,
   type FieldErrors,
+  Gone,
   isApiError,
   isConfigurationError,
   NotAcceptable,

@@ -1,4 +1,5 @@
 import { ConfigurationError } from './errors.js';
+import { parseLifecycleMap, type VersionLifecycleMap } from './version-lifecycle.js';
 import { emitWarning, type WarningHook } from './warnings.js';
 
 /** What `new ApiSettings()` takes. Every key is optional; omitted keys take DRF's defaults. */
@@ -15,6 +16,13 @@ export interface ApiSettingsOptions {
   allowedVersions?: readonly string[] | null;
   /** @default 'version' */
   versionParam?: string;
+  /**
+   * Deprecation and sunset of each version, for the schemes that do not set their own (checked
+   * here: a bad date is a `ConfigurationError`). @default null (no version deprecated)
+   */
+  lifecycle?: VersionLifecycleMap | null;
+  /** The clock the lifecycle is read against. @default () => new Date() */
+  now?: () => Date;
   /** Query parameter `reverse` carries over (DRF's `URL_FORMAT_OVERRIDE`). @default 'format' */
   urlFormatOverride?: string | null;
   /** Query parameter of the ordering filter. @default 'ordering' */
@@ -52,6 +60,8 @@ export class ApiSettings {
   readonly defaultVersion: string | null;
   readonly allowedVersions: readonly string[] | null;
   readonly versionParam: string;
+  readonly lifecycle: VersionLifecycleMap | null;
+  readonly now: () => Date;
   readonly urlFormatOverride: string | null;
   readonly orderingParam: string;
   readonly onWarning: WarningHook;
@@ -74,6 +84,8 @@ export class ApiSettings {
     this.defaultVersion = options.defaultVersion ?? null;
     this.allowedVersions = options.allowedVersions ? Object.freeze([...options.allowedVersions]) : null;
     this.versionParam = options.versionParam ?? 'version';
+    this.lifecycle = parseLifecycleMap(options.lifecycle).lifecycle;
+    this.now = options.now ?? (() => new Date());
     this.urlFormatOverride = options.urlFormatOverride === undefined ? 'format' : options.urlFormatOverride;
     this.orderingParam = options.orderingParam ?? 'ordering';
     this.onWarning = options.onWarning ?? emitWarning;

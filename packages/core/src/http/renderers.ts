@@ -18,6 +18,11 @@ export interface RenderContext {
   readonly controlsHtml?: string;
   /** Heading of a browsable page. */
   readonly title?: string;
+  /**
+   * What a browsable page says about the version's lifecycle (deprecated, retired), with the
+   * page about it, if any. @default none
+   */
+  readonly versionNotice?: { readonly text: string; readonly link: string | null };
 }
 
 /**
@@ -82,6 +87,7 @@ const BROWSABLE_CSS = [
   '.pagination,.pager{display:flex;gap:.25rem;list-style:none;padding:0;margin:1rem 0;flex-wrap:wrap}',
   '.pagination a,.pagination span,.pager a{display:block;padding:.35rem .7rem;border:1px solid #c9cfda;border-radius:4px;background:#fff;color:#2457c5;text-decoration:none}',
   '.pagination .active a{background:#2457c5;color:#fff;border-color:#2457c5}',
+  '.version-notice{background:#fff4d6;border:1px solid #e5b94a;border-radius:6px;padding:.6rem .9rem;margin:.75rem 0}',
   '.pagination .disabled a,.pagination .disabled span,.pager .disabled a{color:#98a0ad;pointer-events:none}',
 ].join('');
 
@@ -101,6 +107,16 @@ const ESCAPED_URL_STRING = /&quot;(https?:\/\/(?:[^&\s<>]|&amp;)+)&quot;/g;
  */
 function linkUrls(escaped: string): string {
   return escaped.replace(ESCAPED_URL_STRING, '&quot;<a href="$1" rel="nofollow">$1</a>&quot;');
+}
+
+/** The lifecycle notice of a browsable page, `''` without one. */
+function versionNoticeHtml(notice: RenderContext['versionNotice']): string {
+  if (notice === undefined) return '';
+  const more =
+    notice.link === null
+      ? ''
+      : ` <a href="${escapeHtml(notice.link)}" rel="deprecation">More information</a>`;
+  return `<aside class="version-notice" role="note">${escapeHtml(notice.text)}${more}</aside>`;
 }
 
 export const browsableHtmlRenderer: Renderer = Object.freeze({
@@ -127,6 +143,7 @@ export const browsableHtmlRenderer: Renderer = Object.freeze({
       '<body><main class="pagewise-browsable">',
       `<h1>${title}</h1>`,
       `<p class="request-info"><code>${line}</code> <span class="response-info">HTTP ${context.status}</span></p>`,
+      versionNoticeHtml(context.versionNotice),
       controls,
       `<pre class="response-body">${linkUrls(escapeHtml(body))}</pre>`,
       controls,

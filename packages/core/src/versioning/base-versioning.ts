@@ -1,6 +1,12 @@
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import { plainReverse, type ReverseOptions } from '../routes/reverse.js';
 import { ApiSettings } from '../settings.js';
+import {
+  type ParsedLifecycle,
+  parseLifecycleMap,
+  type VersionLifecycle,
+  type VersionLifecycleMap,
+} from '../version-lifecycle.js';
 
 /**
  * What a versioning scheme takes; omitted keys come from `settings`.
@@ -18,8 +24,43 @@ export interface VersioningOptions {
   allowedVersions?: ReadonlyArray<string | null> | null;
   /** Name of the parameter holding the version. @default settings.versionParam ('version') */
   versionParam?: string;
+  /**
+   * Deprecation and sunset dates per version (RFC 9745, RFC 8594): responses of a deprecated
+   * version carry `Deprecation`, `Sunset` and `Link` headers, and from the sunset on the version
+   * answers 410. Checked here: a bad date is a `ConfigurationError`.
+   * @default settings.lifecycle (null)
+   *
+   * @example
+   * { v1: { deprecated: '2026-06-01', sunset: '2027-01-01', link: 'https://example.org/v1-sunset' } }
+   */
+  lifecycle?: VersionLifecycleMap | null;
+  /** The clock the lifecycle is read against. @default settings.now (the system clock) */
+  now?: () => Date;
+  /**
+   * `detail` of the 410 after a version's sunset; `{version}` and `{sunset}` are replaced.
+   * @default 'API version "{version}" was retired on {sunset}.'
+   */
+  sunsetMessage?: string;
   /** @default ApiSettings.defaults */
   settings?: ApiSettings;
+}
+
+/**
+ * A version's lifecycle at one instant: what its responses carry.
+ *
+ * @example
+ * scheme.versionStatus('v1') // { version: 'v1', deprecated: true, gone: false, headers: { deprecation: '@1780272000', ... } }
+ */
+export interface VersionStatus {
+  readonly version: string;
+  /** The version's lifecycle as configured. */
+  readonly lifecycle: VersionLifecycle;
+  /** Whether the deprecation is in effect (a date not in the future, or `true`). */
+  readonly deprecated: boolean;
+  /** Whether the sunset has come: the version answers 410. */
+  readonly gone: boolean;
+  /** Response headers (lower-case names): `deprecation`, `sunset`, `link` (to merge). */
+  readonly headers: Readonly<{ deprecation?: string; sunset?: string; link?: string }>;
 }
 
 /**
@@ -52,6 +93,16 @@ export class BaseVersioning {
   readonly settings: ApiSettings;
   /** Request headers the version is read from, added to `Vary` on every response. @default [] */
   readonly varyHeaders: readonly string[] = [];
+  /**
+   * The lifecycle of each version, frozen (read it as `scheme.lifecycle?.[version]?.deprecated`).
+   * @default settings.lifecycle (null)
+   */
+  readonly lifecycle: VersionLifecycleMap | null;
+  /** @default settings.now (the system clock) */
+  readonly now: () => Date;
+  /** @default 'API version "{version}" was retired on {sunset}.' */
+  sunsetMessage: string;
+  readonly #parsedLifecycle: ReadonlyMap<string, ParsedLifecycle>;
 
   constructor(options: VersioningOptions = {}) {
     const settings = options.settings ?? ApiSettings.defaults;
@@ -61,6 +112,13 @@ export class BaseVersioning {
     this.allowedVersions =
       options.allowedVersions !== undefined ? options.allowedVersions : settings.allowedVersions;
     this.versionParam = options.versionParam ?? settings.versionParam;
+    const { lifecycle, parsed } = parseLifecycleMap(
+      options.lifecycle !== undefined ? options.lifecycle : settings.lifecycle,
+    );
+    this.lifecycle = lifecycle;
+    this.#parsedLifecycle = parsed;
+    this.now = options.now ?? settings.now;
+    this.sunsetMessage = options.sunsetMessage ?? 'API version "{version}" was retired on {sunset}.';
   }
 
   /**
@@ -76,9 +134,13 @@ export class BaseVersioning {
   ): T {
     // biome-ignore lint/complexity/noThisInStatic: the preset subclass must extend the class it is called on
     const Base = this as new (options?: VersioningOptions) => BaseVersioning;
+    // Views make a scheme per request: a bad lifecycle fails where it is written, and is read once.
+    const lifecycle = (preset as VersioningOptions).lifecycle;
+    const checked =
+      lifecycle === undefined ? preset : { ...preset, lifecycle: parseLifecycleMap(lifecycle).lifecycle };
     return class extends Base {
       constructor(options: VersioningOptions = {}) {
-        super({ ...preset, ...options });
+        super({ ...checked, ...options });
       }
     } as unknown as T;
   }
@@ -111,5 +173,68 @@ export class BaseVersioning {
   isAllowedVersion(version: string | null): boolean {
     if (!this.allowedVersions || this.allowedVersions.length === 0) return true;
     return (version !== null && version === this.defaultVersion) || this.allowedVersions.includes(version);
+  }
+
+  /**
+   * Where `version` stands at `now` (the scheme's clock by default), `null` for a version
+   * without lifecycle. `Deprecation` is an RFC 9651 date (`@<unix seconds>`, RFC 9745; for
+   * `deprecated: true`, which names no date, the instant of the response), `Sunset` an
+   * HTTP-date (RFC 8594), `Link` one value per relation.
+   *
+   * @example
+   * new URLPathVersioning({ lifecycle: { v1: { deprecated: '2026-06-01' } } }).versionStatus('v1')?.headers
+   * // { deprecation: '@1780272000' }
+   */
+  versionStatus(version: string | null, now: Date = this.now()): VersionStatus | null {
+    if (version === null) return null;
+    const parsed = this.#parsedLifecycle.get(version);
+    if (parsed === undefined) return null;
+    const at = now.getTime();
+    const { deprecatedAt, sunsetAt } = parsed;
+    const headers: { deprecation?: string; sunset?: string; link?: string } = {};
+    if (deprecatedAt === true) headers.deprecation = `@${Math.floor(at / 1000)}`;
+    else if (parsed.deprecationHeader !== null) headers.deprecation = parsed.deprecationHeader;
+    if (parsed.sunsetHeader !== null) headers.sunset = parsed.sunsetHeader;
+    if (parsed.linkHeader !== null) headers.link = parsed.linkHeader;
+    return Object.freeze({
+      version,
+      lifecycle: parsed.lifecycle,
+      deprecated: deprecatedAt === true || (deprecatedAt !== null && deprecatedAt <= at),
+      gone: sunsetAt !== null && at >= sunsetAt,
+      headers: Object.freeze(headers),
+    });
+  }
+
+  /**
+   * The `detail` of the 410 a version answers after its sunset (`sunsetMessage` filled in).
+   *
+   * @example
+   * scheme.sunsetDetail('v1') // 'API version "v1" was retired on 2027-01-01.'
+   */
+  sunsetDetail(version: string): string {
+    const sunset = this.#parsedLifecycle.get(version)?.lifecycle.sunset ?? '';
+    return this.sunsetMessage.replaceAll('{version}', version).replaceAll('{sunset}', sunset);
+  }
+
+  /**
+   * The sentence the browsable page shows for a version with a lifecycle.
+   *
+   * @example
+   * scheme.versionNotice(status) // 'API version "v1" is deprecated since 2026-06-01 and will be retired on 2027-01-01.'
+   */
+  versionNotice(status: VersionStatus): string {
+    const { deprecated, sunset } = status.lifecycle;
+    const name = `API version "${status.version}"`;
+    if (status.gone) return `${name} was retired on ${sunset}.`;
+    const state =
+      deprecated === undefined
+        ? `${name} will be retired`
+        : deprecated === true
+          ? `${name} is deprecated`
+          : status.deprecated
+            ? `${name} is deprecated since ${deprecated}`
+            : `${name} will be deprecated on ${deprecated}`;
+    if (sunset === undefined) return `${state}.`;
+    return deprecated === undefined ? `${state} on ${sunset}.` : `${state} and will be retired on ${sunset}.`;
   }
 }

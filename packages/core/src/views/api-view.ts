@@ -1,4 +1,4 @@
-import { ApiError, isApiError } from '../errors.js';
+import { ApiError, Gone, isApiError } from '../errors.js';
 import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
 import { defaultRenderers, type Renderer } from '../http/renderers.js';
 import type { ApiRequest } from '../request/api-request.js';
@@ -6,7 +6,7 @@ import { ApiResponse } from '../request/api-response.js';
 import { patchVaryHeaders } from '../request/vary.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { ApiSettings } from '../settings.js';
-import type { BaseVersioning, VersioningClass } from '../versioning/base-versioning.js';
+import type { BaseVersioning, VersioningClass, VersionStatus } from '../versioning/base-versioning.js';
 
 /**
  * 405 for a method the view does not handle, DRF's `MethodNotAllowed`.
@@ -102,6 +102,11 @@ export class ApiView {
   request: ApiRequest | null = null;
   /** The scheme instance of this request, also when it refused the version. */
   versioningScheme: BaseVersioning | null = null;
+  /**
+   * The lifecycle of the request's version (deprecation, sunset), read once per request;
+   * `null` for a version without one or when no version was determined. @default null
+   */
+  versionStatus: VersionStatus | null = null;
   /** The outcome of content negotiation, `null` when it failed. */
   negotiated: Negotiated | null = null;
   get?(request: ApiRequest): unknown;
@@ -170,8 +175,9 @@ export class ApiView {
   }
 
   /**
-   * Negotiation, then versioning, as DRF's `initial()`. The scheme is made first so that its
-   * `Vary` headers are sent even when negotiation or the version is refused.
+   * Negotiation, then versioning, as DRF's `initial()`; a version past its sunset is a 410. The
+   * scheme is made first so that its `Vary` headers are sent even when negotiation or the version
+   * is refused.
    */
   initial(request: ApiRequest): void {
     const versioningClass =
@@ -191,6 +197,9 @@ export class ApiView {
     if (this.versioningScheme === null) return;
     request.version = this.versioningScheme.determineVersion(request, request.params);
     request.versioningScheme = this.versioningScheme;
+    this.versionStatus = this.versioningScheme.versionStatus(request.version);
+    if (this.versionStatus?.gone)
+      throw new Gone(this.versioningScheme.sunsetDetail(this.versionStatus.version));
   }
 
   /** Runs the handler of the request's method (`GET` also answers `HEAD`; `OPTIONS` answers `metadata`). */
@@ -237,6 +246,8 @@ export class ApiView {
   finalizeResponse(request: ApiRequest, response: ApiResponse): ApiResponse {
     const negotiated = this.negotiated ?? forcedRenderer(this.renderers);
     const headers = new Headers(response.headers);
+    const status = this.versionStatus;
+    if (status !== null) applyLifecycleHeaders(headers, status);
     let body: unknown = response.data;
     if (!(typeof body === 'string' && headers.has('content-type'))) {
       body = negotiated.renderer.render(response.data, {
@@ -245,6 +256,14 @@ export class ApiView {
         acceptedMediaType: negotiated.acceptedMediaType,
         controlsHtml: this.controlsHtml(),
         title: this.viewName(),
+        ...(status !== null && this.versioningScheme !== null
+          ? {
+              versionNotice: {
+                text: this.versioningScheme.versionNotice(status),
+                link: status.lifecycle.link ?? null,
+              },
+            }
+          : {}),
       });
       headers.set('content-type', negotiated.contentType);
     }
@@ -255,6 +274,20 @@ export class ApiView {
     patchVaryHeaders(headers, vary);
     if (!headers.has('allow')) headers.set('allow', this.allowedMethods().join(', '));
     return new ApiResponse(body, { status: response.status, headers });
+  }
+}
+
+/**
+ * Sets a version's `Deprecation` and `Sunset` headers and adds its `Link` values after those the
+ * response has (a pagination `next`/`prev`): one combined `Link` header, as paginators set it.
+ */
+function applyLifecycleHeaders(headers: Headers, status: VersionStatus): void {
+  const { deprecation, sunset, link } = status.headers;
+  if (deprecation !== undefined) headers.set('deprecation', deprecation);
+  if (sunset !== undefined) headers.set('sunset', sunset);
+  if (link !== undefined) {
+    const existing = headers.get('link');
+    headers.set('link', existing ? `${existing}, ${link}` : link);
   }
 }
 
