@@ -271,6 +271,8 @@ export function cursorFunctionCases(
       [{ ...between, first: 10, last: 10 }, [4, 5, 6, 7, 8], false, false],
       [{ ...between, first: 4, last: 2 }, [6, 7], true, true],
       [{ ...between, first: 2, last: 4 }, [4, 5], true, true],
+      // More edges than `last` between the cursors, all within `first`: only the previous page is known.
+      [{ ...between, first: 10, last: 3 }, [6, 7, 8], false, true],
       [{ first: 0 }, [], true, false],
       [{ last: 0 }, [], false, true],
       [{ first: 3, before: cursorOf(3) }, [1, 2], false, false],
