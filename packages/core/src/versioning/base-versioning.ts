@@ -1,3 +1,4 @@
+import type { SchemaVersioning, VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import { plainReverse, type ReverseOptions } from '../routes/reverse.js';
 import { ApiSettings } from '../settings.js';
@@ -21,6 +22,17 @@ export interface VersioningOptions {
   /** @default ApiSettings.defaults */
   settings?: ApiSettings;
 }
+
+/**
+ * Where one version stands in its life: deprecated since a date (ISO `YYYY-MM-DD`, or `true`),
+ * answered until `sunset`, with a `link` explaining the migration.
+ *
+ * @example
+ * const lifecycle: VersionLifecycle = { v1: { deprecated: '2026-06-01', sunset: '2027-01-01' } };
+ */
+export type VersionLifecycle = Readonly<
+  Record<string, { readonly deprecated?: string | true; readonly sunset?: string; readonly link?: string }>
+>;
 
 /**
  * A versioning class, as views and `ApiSettings.defaultVersioningClass` take it.
@@ -52,6 +64,14 @@ export class BaseVersioning {
   readonly settings: ApiSettings;
   /** Request headers the version is read from, added to `Vary` on every response. @default [] */
   readonly varyHeaders: readonly string[] = [];
+  /** Per-version deprecation and sunset dates; the document marks a deprecated version's operations. */
+  readonly lifecycle?: VersionLifecycle;
+  /**
+   * Where the version is read, as the OpenAPI document shows it; `null` for a scheme it cannot
+   * show (a custom header): its routes are documented without a version parameter.
+   * @default null
+   */
+  readonly schemaLocation: VersionLocation = null;
 
   constructor(options: VersioningOptions = {}) {
     const settings = options.settings ?? ApiSettings.defaults;
@@ -99,6 +119,36 @@ export class BaseVersioning {
    */
   reverse(name: string, options: ReverseOptions = {}): string {
     return plainReverse(name, options);
+  }
+
+  /**
+   * The scheme as the OpenAPI document needs it, for a route mounted in `namespace`.
+   *
+   * @example
+   * new URLPathVersioning({ allowedVersions: ['v1', 'v2'] }).schemaVersioning(null).versions // ['v1', 'v2']
+   */
+  schemaVersioning(namespace: string | null): SchemaVersioning {
+    const versions = [
+      ...new Set([
+        ...(this.allowedVersions ?? []).filter((version): version is string => version !== null),
+        ...(this.defaultVersion !== null && (this.allowedVersions ?? []).length > 0
+          ? [this.defaultVersion]
+          : []),
+      ]),
+    ];
+    const routeVersion =
+      this.schemaLocation === 'namespace' && namespace !== null
+        ? (namespace.split(':').find((part) => this.isAllowedVersion(part)) ?? null)
+        : null;
+    const lifecycle = this.lifecycle;
+    return {
+      location: this.schemaLocation,
+      param: this.versionParam,
+      versions,
+      defaultVersion: this.defaultVersion,
+      routeVersion,
+      deprecated: (version) => Boolean(lifecycle?.[version]?.deprecated),
+    };
   }
 
   /**

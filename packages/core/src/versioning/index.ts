@@ -1,6 +1,11 @@
 // `@pagewise/core/versioning`: DRF's five versioning schemes.
 export { AcceptHeaderVersioning } from './accept-header-versioning.js';
-export { BaseVersioning, type VersioningClass, type VersioningOptions } from './base-versioning.js';
+export {
+  BaseVersioning,
+  type VersioningClass,
+  type VersioningOptions,
+  type VersionLifecycle,
+} from './base-versioning.js';
 export { HostNameVersioning, type HostNameVersioningOptions } from './host-name-versioning.js';
 export { NamespaceVersioning } from './namespace-versioning.js';
 export { QueryParameterVersioning } from './query-parameter-versioning.js';
