@@ -106,7 +106,11 @@ export function describerOf(handler: unknown): ViewDescriber | null {
  * @example
  * routes.add('/articles/', 'article-list', describedLike((request) => guard(view, request), view));
  */
-export function describedLike<H extends (...args: never[]) => unknown>(wrapper: H, original: unknown): H {
+export function describedLike<A extends unknown[], R>(
+  wrapper: (...args: A) => R,
+  original: unknown,
+): (...args: A) => R {
   const describer = describerOf(original);
-  return describer ? describeWith(wrapper, describer) : wrapper;
+  // A new function: the wrapper itself may be routed elsewhere undocumented.
+  return describer ? describeWith((...args: A) => wrapper(...args), describer) : wrapper;
 }

@@ -172,7 +172,8 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
   override describeOperation(method: OperationMethod): DescribedOperation {
     const action = (this.actionMap as Record<string, string | undefined>)[method] ?? method;
     if (action === 'list') return this.describeList();
-    const item: DescribedOperation = { ...super.describeOperation(method), action };
+    // Not ListView's: its GET is the list, a detail route's is not.
+    const item: DescribedOperation = { ...ApiView.prototype.describeOperation.call(this, method), action };
     const body = (partial: boolean) => ({ fields: this.writableFields, partial });
     switch (action) {
       case 'retrieve':
