@@ -65,7 +65,7 @@ export class BaseVersioning {
   /** Request headers the version is read from, added to `Vary` on every response. @default [] */
   readonly varyHeaders: readonly string[] = [];
   /** Per-version deprecation and sunset dates; the document marks a deprecated version's operations. */
-  readonly lifecycle?: VersionLifecycle;
+  declare readonly lifecycle?: VersionLifecycle;
   /**
    * Where the version is read, as the OpenAPI document shows it; `null` for a scheme it cannot
    * show (a custom header): its routes are documented without a version parameter.
