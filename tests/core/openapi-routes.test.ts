@@ -167,8 +167,9 @@ describe.each(['3.1', '3.0'] as const)('generated from routes, OpenAPI %s', (ope
     expect(Object.keys(feed.responses).sort()).toEqual(['200', '400', '404', '406']);
 
     const detail = document.paths['/v2/items/{id}/']!;
+    // The lookup takes the type of the item's field of that name.
     expect(detail.get!.parameters).toEqual([
-      { name: 'id', in: 'path', required: true, description: '', schema: { type: 'string' } },
+      { name: 'id', in: 'path', required: true, description: '', schema: { type: 'integer' } },
     ]);
     expect(Object.keys(detail.delete!.responses).sort()).toEqual(['204', '404', '406']);
     const create = document.paths['/v2/items/']!.post!;

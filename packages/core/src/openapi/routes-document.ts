@@ -225,8 +225,9 @@ function describeOperation(
   const fallbackName = pascal(route.name ? baseName(route.name) : path) || 'Item';
   const item = itemSchema(operation, fallbackName, context);
   const pagination = operation.list ? operation.pagination : null;
+  const itemProperties = resolveProperties(item, context);
   const parameters: OpenApiParameter[] = [
-    ...pathParameters,
+    ...pathParameters.map((parameter) => typedLookup(parameter, itemProperties, versioning)),
     ...(versioning?.location === 'query' ? [versionParameter(versioning, 'query', context)] : []),
     ...(pagination?.getSchemaOperationParameters() ?? []),
     ...(operation.list ? operation.parameters : []),
@@ -282,7 +283,6 @@ function describeOperation(
   let requestBody: Record<string, unknown> | undefined;
   if (operation.requestBody) {
     const fields = operation.requestBody.fields;
-    const itemProperties = resolveProperties(item, context);
     const schema: Record<string, unknown> =
       fields === null
         ? { type: 'object' }
@@ -309,6 +309,17 @@ function describeOperation(
     ...(requestBody ? { requestBody } : {}),
     responses,
   };
+}
+
+/** A path parameter naming a field of the item (the lookup, `id`) takes that field's scalar type. */
+function typedLookup(
+  parameter: OpenApiParameter,
+  properties: Record<string, unknown>,
+  versioning: SchemaVersioning | null,
+): OpenApiParameter {
+  if (parameter.name === versioning?.param) return parameter;
+  const type = (properties[parameter.name] as { type?: unknown } | undefined)?.type;
+  return type === 'integer' || type === 'number' ? { ...parameter, schema: { type } } : parameter;
 }
 
 function resolveProperties(schema: JsonSchema, context: Context): Record<string, unknown> {
