@@ -1,6 +1,7 @@
 import {
   AcceptHeaderVersioning,
   ApiSettings,
+  apiView,
   buildOpenApiDocument,
   ConfigurationError,
   CursorPagination,
@@ -298,9 +299,27 @@ describe('generated documents: options and sources', () => {
     const routes = new Routes()
       .add('/health/', 'health', () => ({ ok: true }))
       .add('/wrapped/', 'wrapped', describedLike(wrapper, view))
-      .add('/bare/', 'bare', wrapper);
+      .add('/bare/', 'bare', wrapper)
+      .add(
+        '/document.json',
+        'document',
+        apiView(() => ({}), { versioningClass: null }),
+      )
+      .add(
+        '/status/',
+        'status',
+        apiView(() => ({ ok: true }), {
+          versioningClass: null,
+          methods: ['GET', 'POST'],
+          schema: { title: 'Status', type: 'object', properties: { ok: { type: 'boolean' } } },
+        }),
+      );
     const document = build(routes);
-    expect(Object.keys(document.paths)).toEqual(['/wrapped/']);
+    expect(Object.keys(document.paths)).toEqual(['/wrapped/', '/status/']);
+    expect(Object.keys(document.paths['/status/']!)).toEqual(['get', 'post']);
+    expect(document.paths['/status/']!.post!.responses['200']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/Status',
+    });
     expect(document.paths['/wrapped/']!.get!.responses['200']!.content!['application/json']!.schema).toEqual({
       type: 'array',
       items: {},

@@ -63,7 +63,11 @@ export function perVersion<const M extends Readonly<Record<string, SchemaInput>>
  */
 export type ViewSchema = SchemaInput | PerVersionSchema<Readonly<Record<string, SchemaInput>>>;
 
-/** Whether `schema` was made by `perVersion`. */
+/**
+ * Whether `schema` was made by `perVersion`.
+ * @example
+ * isPerVersionSchema(perVersion({ v1: {} })) // true
+ */
 export function isPerVersionSchema(
   schema: unknown,
 ): schema is PerVersionSchema<Readonly<Record<string, SchemaInput>>> {
@@ -105,6 +109,8 @@ function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {
 /**
  * Rewrites nullability to the dialect: 3.1 `type: [T, 'null']` becomes 3.0 `type: T, nullable: true`
  * and back, recursively, so a JSON Schema written for one dialect serves both.
+ * @example
+ * toDialect({ type: ['integer', 'null'] }, '3.0') // { type: 'integer', nullable: true }
  */
 export function toDialect(schema: unknown, version: OpenApiVersion): unknown {
   if (Array.isArray(schema)) return schema.map((entry) => toDialect(entry, version));

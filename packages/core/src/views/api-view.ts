@@ -154,7 +154,12 @@ export class ApiView {
     );
   }
 
-  /** The versioning scheme this view uses, `null` when versioning is disabled. */
+  /**
+   * The versioning scheme this view uses, `null` when versioning is disabled.
+   * @default a `versioningClass` (else `settings.defaultVersioningClass`) instance
+   * @example
+   * new ApiView({ versioningClass: URLPathVersioning }).makeVersioningScheme() // a URLPathVersioning
+   */
   makeVersioningScheme(): BaseVersioning | null {
     const versioningClass =
       this.versioningClass === undefined
@@ -166,6 +171,8 @@ export class ApiView {
   /**
    * What the OpenAPI document shows of this view (DRF's `AutoSchema`): one operation per
    * handled method, answering `schema`.
+   * @example
+   * new Health().describeSchema({ namespace: null }).operations.map((op) => op.method) // ['get']
    */
   describeSchema(context: ViewSchemaContext): ViewDescription {
     return {
@@ -178,7 +185,11 @@ export class ApiView {
     };
   }
 
-  /** The operation of one method. */
+  /**
+   * The operation of one method: a 200 answering `schema`.
+   * @example
+   * new Health().describeOperation('get').status // 200
+   */
   describeOperation(method: OperationMethod): DescribedOperation {
     return {
       method,

@@ -231,7 +231,11 @@ export class ListView<Row = unknown, S extends ViewSchema = ViewSchema>
     return this.describeList();
   }
 
-  /** The `list` operation of the OpenAPI document. */
+  /**
+   * The `list` operation of the OpenAPI document.
+   * @example
+   * new ArticleList().describeList().pagination // the view's paginator, or null
+   */
   describeList(): DescribedOperation {
     return {
       ...super.describeOperation('get'),
