@@ -4,8 +4,11 @@ import {
   type ApiRequest,
   ApiSettings,
   apiView,
+  buildOpenApiDocument,
   CursorPagination,
   DefaultRouter,
+  describedLike,
+  type JsonSchema,
   jsonRenderer,
   LimitOffsetPagination,
   ListView,
@@ -23,9 +26,15 @@ import {
 import { fromKysely } from '@pagewise/kysely-adapter';
 import type { Kysely } from 'kysely';
 import { isConnectionError } from './database.js';
-import { demoOpenApi } from './openapi.js';
 import type { DemoDatabase } from './schema.js';
-import { type ArticleRow, type AuthorRow, serializeArticle, serializeAuthor } from './serializers.js';
+import {
+  type ArticleRow,
+  ArticleSchema,
+  type AuthorRow,
+  AuthorSchema,
+  serializeArticle,
+  serializeAuthor,
+} from './serializers.js';
 import { DEMO_LIFECYCLE, type VersioningName, versioningClass } from './versioning.js';
 
 /** 20 per page, `page_size` up to 100, `page=last`. */
@@ -104,7 +113,7 @@ export class ServiceUnavailable extends ApiError {
 }
 
 function withDatabaseErrors(handler: RouteHandler): RouteHandler {
-  return async (request) => {
+  const guarded: RouteHandler = async (request) => {
     try {
       return await handler(request);
     } catch (error) {
@@ -112,6 +121,58 @@ function withDatabaseErrors(handler: RouteHandler): RouteHandler {
       throw error;
     }
   };
+  // The OpenAPI documents describe the view the guard wraps.
+  return describedLike(guarded, handler);
+}
+
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * The demo's OpenAPI document of `version` (`null`: every version), generated from its route
+ * table. `origin` is the request's (the host scheme's servers name the version's host).
+ */
+export function demoOpenApi(
+  routes: Routes,
+  {
+    version,
+    openapi,
+    origin,
+    versioning,
+  }: {
+    version: string | null;
+    openapi: OpenApiVersion;
+    origin: URL;
+    versioning: VersioningName;
+  },
+): JsonSchema {
+  const server =
+    versioning === 'host'
+      ? `${origin.protocol}//{version}.localhost${origin.port ? `:${origin.port}` : ''}`
+      : origin.origin;
+  return buildOpenApiDocument(routes, {
+    version,
+    openapi,
+    title: 'Pagewise demo API',
+    description: `Articles and authors, paged three ways. Versioning scheme: ${versioning}.`,
+    infoVersion: version ?? '1.0.0',
+    license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+    servers: [{ url: server, description: 'This server' }],
+    securitySchemes: {
+      tokenAuth: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'Author writes: `Authorization: Token <DEMO_WRITE_TOKEN>`.',
+      },
+    },
+    security: [],
+    operationSecurity: ({ method }) => (WRITE_METHODS.has(method) ? [{ tokenAuth: [] }] : []),
+    tags: [
+      { name: 'api', description: 'The API root: links to every list.' },
+      { name: 'articles', description: 'Articles, paged by number, by offset and behind cursors.' },
+      { name: 'authors', description: 'Authors, unpaginated; writable with a token.' },
+    ],
+  });
 }
 
 export interface DemoAppOptions {
@@ -174,6 +235,11 @@ export async function createDemoApp({
     });
   const serializer = (row: ArticleRow, { request }: { request: ApiRequest }) =>
     serializeArticle(row, request, authors);
+  const ROOT_SCHEMA = {
+    type: 'object',
+    description: 'Each list, by name, to its absolute URL.',
+    additionalProperties: { type: 'string', format: 'uri' },
+  };
 
   const listArticles = (
     paginationClass: typeof ArticlePages | typeof ArticleOffsets | typeof ArticleFeed,
@@ -183,6 +249,7 @@ export async function createDemoApp({
       settings,
       title,
       queryset: articleQuery,
+      schema: ArticleSchema,
       serializer,
       paginationClass,
       ...(paginationClass === Feed
@@ -195,9 +262,10 @@ export async function createDemoApp({
         : {}),
     });
 
-  class ArticleViewSet extends ReadOnlyModelViewSet<ArticleRow> {
+  class ArticleViewSet extends ReadOnlyModelViewSet<ArticleRow, typeof ArticleSchema> {
     override settings = settings;
     override title = 'Articles';
+    override schema = ArticleSchema;
     override queryset = articleQuery;
     override serializer = serializer;
     override paginationClass = Pages;
@@ -210,9 +278,10 @@ export async function createDemoApp({
   };
 
   /** Authors, writable with `Authorization: Token <DEMO_WRITE_TOKEN>`; reads are public. */
-  class AuthorViewSet extends ModelViewSet<AuthorRow> {
+  class AuthorViewSet extends ModelViewSet<AuthorRow, typeof AuthorSchema> {
     override settings = settings;
     override title = 'Authors';
+    override schema = AuthorSchema;
     override paginationClass = null;
     override queryset = () => fromKysely(db.selectFrom('authors').selectAll().orderBy('id'), { db });
     override serializer = (row: AuthorRow, { request }: { request: ApiRequest }) =>
@@ -256,18 +325,37 @@ export async function createDemoApp({
   const router = new DefaultRouter({
     settings,
     title: 'Pagewise demo API',
+    schema: ROOT_SCHEMA,
     rootLinks: { articles_offset: 'article-offset-list', articles_feed: 'article-feed', openapi: 'openapi' },
   })
     .register('articles', ArticleViewSet, { basename: 'article' })
     .register('authors', AuthorViewSet, { basename: 'author' });
 
-  const paginators = { pages: new Pages(), offsets: new Offsets(), feed: new Feed() };
+  // One document per version (and one of every version at /openapi.json), per dialect and origin.
+  const documents = new Map<string, JsonSchema>();
   const openapi = (request: ApiRequest) => {
     const asked = request.queryParams.get('openapi');
     if (asked !== null && asked !== '3.0' && asked !== '3.1')
       throw new NotFound('openapi must be 3.0 or 3.1.');
-    return demoOpenApi(versioning, paginators, (asked ?? '3.1') as OpenApiVersion);
+    const version = request.params.version ?? null;
+    const key = `${version}|${asked}|${request.url.origin}`;
+    let document = documents.get(key);
+    if (document === undefined) {
+      document = demoOpenApi(routes, {
+        version,
+        openapi: (asked ?? '3.1') as OpenApiVersion,
+        origin: request.url,
+        versioning,
+      });
+      if (documents.size < 64) documents.set(key, document);
+    }
+    return document;
   };
+  const openapiView = apiView(openapi, {
+    renderers: [jsonRenderer],
+    versioningClass: null,
+    title: 'OpenAPI document',
+  });
 
   // The offset and feed lists come first: the articles detail route would take "offset" for an id.
   const declare = (routes: Routes, prefix: string) => {
@@ -287,11 +375,9 @@ export async function createDemoApp({
     }
   };
 
-  const routes = new Routes().add(
-    '/openapi.json',
-    'openapi',
-    apiView(openapi, { renderers: [jsonRenderer], versioningClass: null, title: 'OpenAPI document' }),
-  );
+  const routes = new Routes()
+    .add('/openapi.json', 'openapi', openapiView)
+    .add('/:version(v1|v2)/openapi.json', 'openapi-version', openapiView);
   if (versioning === 'path') declare(routes, '/:version');
   else if (versioning === 'namespace') {
     routes.include('/v1', 'v1', (v1) => declare(v1, '')).include('/v2', 'v2', (v2) => declare(v2, ''));

@@ -286,18 +286,38 @@ describe.each(demoDatabases())('demo on $name', (database) => {
     }
   });
 
-  test.each(VERSIONING_NAMES)('OpenAPI documents validate (%s versioning, 3.1 and 3.0)', async (name) => {
-    for (const version of ['3.1', '3.0'] as const) {
-      const { status, body } = await get(
-        `${base(name)}/openapi.json${version === '3.0' ? '?openapi=3.0' : ''}`,
-      );
-      expect(status).toBe(200);
-      const document = body as { openapi: string; paths: Record<string, unknown> };
-      expect(document.openapi).toBe(version === '3.1' ? '3.1.0' : '3.0.3');
-      expect(Object.keys(document.paths).length).toBeGreaterThanOrEqual(5);
-      const result = await new Validator().validate(document as Parameters<Validator['validate']>[0]);
-      expect(result.errors ?? []).toEqual([]);
-      expect(result.valid).toBe(true);
-    }
-  });
+  test.each(VERSIONING_NAMES)(
+    'OpenAPI documents validate (%s versioning, every version and each one, 3.1 and 3.0)',
+    async (name) => {
+      for (const path of ['/openapi.json', '/v1/openapi.json', '/v2/openapi.json']) {
+        for (const version of ['3.1', '3.0'] as const) {
+          const { status, body } = await get(
+            `${base(name)}${path}${version === '3.0' ? '?openapi=3.0' : ''}`,
+          );
+          expect(status).toBe(200);
+          const document = body as {
+            openapi: string;
+            paths: Record<string, unknown>;
+            components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+          };
+          expect(document.openapi).toBe(version === '3.1' ? '3.1.0' : '3.0.3');
+          expect(Object.keys(document.paths).length).toBeGreaterThanOrEqual(5);
+          const result = await new Validator().validate(document as Parameters<Validator['validate']>[0]);
+          expect(result.errors ?? []).toEqual([]);
+          expect(result.valid).toBe(true);
+          // A document of one version holds only that version's article shape.
+          const shapes = Object.keys(document.components.schemas).filter((key) => key.startsWith('Article'));
+          if (path === '/openapi.json') expect(shapes.sort()).toEqual(['ArticleV1', 'ArticleV2']);
+          else {
+            expect(shapes).toEqual(['Article']);
+            const fields = Object.keys(document.components.schemas.Article!.properties ?? {});
+            expect(fields).toContain(path.startsWith('/v2') ? 'headline' : 'title');
+            expect(fields).not.toContain(path.startsWith('/v2') ? 'title' : 'headline');
+          }
+        }
+      }
+      expect((await get(`${base(name)}/v3/openapi.json`)).status).toBe(404);
+      expect((await get(`${base(name)}/v2/openapi.json?openapi=2.0`)).status).toBe(404);
+    },
+  );
 });

@@ -4,8 +4,24 @@ export {
   nullableType,
   type OpenApiDocumentOptions,
   type OpenApiOperation,
-  type SchemaPagination,
 } from './openapi-document.js';
+export type {
+  OperationInfo,
+  RoutesDocumentOptions,
+  RoutesLike,
+  SecurityRequirement,
+} from './routes-document.js';
+export {
+  isPerVersionSchema,
+  type PerVersionSchema,
+  perVersion,
+  type SchemaConverter,
+  type SchemaInput,
+  type SchemaOutput,
+  type StandardSchemaV1,
+  schemaToJson,
+  type ViewSchema,
+} from './schema-source.js';
 export {
   integerQueryParameter,
   type JsonSchema,
@@ -14,3 +30,17 @@ export {
   type OpenApiVersion,
   type SchemaOptions,
 } from './schema-types.js';
+export {
+  type DescribedHandler,
+  type DescribedOperation,
+  describedLike,
+  describerOf,
+  describeWith,
+  type OperationMethod,
+  type SchemaPagination,
+  type SchemaVersioning,
+  type VersionLocation,
+  type ViewDescriber,
+  type ViewDescription,
+  type ViewSchemaContext,
+} from './view-description.js';

@@ -1,13 +1,6 @@
-import type { JsonSchema, OpenApiParameter, OpenApiVersion, SchemaOptions } from './schema-types.js';
-
-/**
- * What the document asks of a paginator: every `BasePagination` fits. Written out here so that
- * openapi/ does not import pagination/, which itself returns these schema types.
- */
-export interface SchemaPagination {
-  getPaginatedResponseSchema(schema: JsonSchema, options?: SchemaOptions): JsonSchema;
-  getSchemaOperationParameters(view?: unknown): OpenApiParameter[];
-}
+import { buildRoutesDocument, type RoutesDocumentOptions, type RoutesLike } from './routes-document.js';
+import type { JsonSchema, OpenApiParameter, OpenApiVersion } from './schema-types.js';
+import type { SchemaPagination } from './view-description.js';
 
 /** One operation of an API, described well enough to document it. */
 export interface OpenApiOperation {
@@ -73,7 +66,27 @@ const ERROR_SCHEMA: JsonSchema = {
  *   operations: [{ path: '/articles/', operationId: 'listArticles', list: true, pagination, itemSchema }],
  * })
  */
-export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonSchema {
+export function buildOpenApiDocument(options: OpenApiDocumentOptions): JsonSchema;
+/**
+ * The OpenAPI document of a route table, generated from its views: each route's methods (a
+ * viewset's actions), path parameters, pagination parameters and paginated envelope, filter
+ * parameters, versioning (path, namespace, query, `Accept`, host as servers), item schemas from
+ * the views' `schema` (JSON Schema or a Standard Schema such as Zod) and error answers. With
+ * `version`, only that version's routes and item shapes.
+ *
+ * @example
+ * const v2 = buildOpenApiDocument(routes, { title: 'Articles API', version: 'v2', openapi: '3.1' });
+ */
+export function buildOpenApiDocument(routes: RoutesLike, options?: RoutesDocumentOptions): JsonSchema;
+export function buildOpenApiDocument(
+  first: OpenApiDocumentOptions | RoutesLike,
+  options: RoutesDocumentOptions = {},
+): JsonSchema {
+  if ('operations' in first) return buildOperationsDocument(first);
+  return buildRoutesDocument(first, options);
+}
+
+function buildOperationsDocument(options: OpenApiDocumentOptions): JsonSchema {
   const version = options.openapi ?? '3.1';
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of options.operations) {

@@ -1,6 +1,7 @@
 import { NotAcceptable } from '../errors.js';
 import { selectRenderer } from '../http/content-negotiation.js';
 import { defaultRenderers } from '../http/renderers.js';
+import type { VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import { parseMediaType } from '../request/media-type.js';
 import { BaseVersioning } from './base-versioning.js';
@@ -17,6 +18,8 @@ import { BaseVersioning } from './base-versioning.js';
  * class ArticleList extends ListView<Article> { versioningClass = AcceptHeaderVersioning; }
  */
 export class AcceptHeaderVersioning extends BaseVersioning {
+  /** @default 'accept' */
+  override readonly schemaLocation: VersionLocation = 'accept';
   /** @default 'Invalid version in "Accept" header.' */
   invalidVersionMessage = 'Invalid version in "Accept" header.';
   override readonly varyHeaders: readonly string[] = ['Accept'];

@@ -1,3 +1,4 @@
+import type { SchemaVersioning, VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import { plainReverse, type ReverseOptions } from '../routes/reverse.js';
 import { ApiSettings } from '../settings.js';
@@ -103,6 +104,12 @@ export class BaseVersioning {
   /** @default 'API version "{version}" was retired on {sunset}.' */
   sunsetMessage: string;
   readonly #parsedLifecycle: ReadonlyMap<string, ParsedLifecycle>;
+  /**
+   * Where the version is read, as the OpenAPI document shows it; `null` for a scheme it cannot
+   * show (a custom header): its routes are documented without a version parameter.
+   * @default null
+   */
+  readonly schemaLocation: VersionLocation = null;
 
   constructor(options: VersioningOptions = {}) {
     const settings = options.settings ?? ApiSettings.defaults;
@@ -161,6 +168,36 @@ export class BaseVersioning {
    */
   reverse(name: string, options: ReverseOptions = {}): string {
     return plainReverse(name, options);
+  }
+
+  /**
+   * The scheme as the OpenAPI document needs it, for a route mounted in `namespace`.
+   *
+   * @example
+   * new URLPathVersioning({ allowedVersions: ['v1', 'v2'] }).schemaVersioning(null).versions // ['v1', 'v2']
+   */
+  schemaVersioning(namespace: string | null): SchemaVersioning {
+    const versions = [
+      ...new Set([
+        ...(this.allowedVersions ?? []).filter((version): version is string => version !== null),
+        ...(this.defaultVersion !== null && (this.allowedVersions ?? []).length > 0
+          ? [this.defaultVersion]
+          : []),
+      ]),
+    ];
+    const routeVersion =
+      this.schemaLocation === 'namespace' && namespace !== null
+        ? (namespace.split(':').find((part) => this.isAllowedVersion(part)) ?? null)
+        : null;
+    const lifecycle = this.lifecycle;
+    return {
+      location: this.schemaLocation,
+      param: this.versionParam,
+      versions,
+      defaultVersion: this.defaultVersion,
+      routeVersion,
+      deprecated: (version) => Boolean(lifecycle?.[version]?.deprecated),
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { NotFound } from '../errors.js';
+import type { VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import { BaseVersioning, type VersioningOptions } from './base-versioning.js';
 
@@ -24,6 +25,8 @@ export interface HostNameVersioningOptions extends VersioningOptions {
  * class ArticleList extends ListView<Article> { versioningClass = HostNameVersioning; }
  */
 export class HostNameVersioning extends BaseVersioning {
+  /** @default 'host' */
+  override readonly schemaLocation: VersionLocation = 'host';
   /** @default 'Invalid version in hostname.' */
   invalidVersionMessage = 'Invalid version in hostname.';
   /** Its first group is the version. @default DRF's three-label regex */

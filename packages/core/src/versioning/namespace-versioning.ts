@@ -1,4 +1,5 @@
 import { NotFound } from '../errors.js';
+import type { VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import type { ReverseOptions } from '../routes/reverse.js';
 import { BaseVersioning } from './base-versioning.js';
@@ -14,6 +15,8 @@ import { BaseVersioning } from './base-versioning.js';
  * routes.include('/v1', 'v1', (v1) => v1.add('/articles/', 'article-list', list));
  */
 export class NamespaceVersioning extends BaseVersioning {
+  /** @default 'namespace' */
+  override readonly schemaLocation: VersionLocation = 'namespace';
   /** @default 'Invalid version in URL path. Does not match any version namespace.' */
   invalidVersionMessage = 'Invalid version in URL path. Does not match any version namespace.';
 

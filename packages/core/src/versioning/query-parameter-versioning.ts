@@ -1,4 +1,5 @@
 import { NotFound } from '../errors.js';
+import type { VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import { replaceQueryParam } from '../request/query-string.js';
 import type { ReverseOptions } from '../routes/reverse.js';
@@ -13,6 +14,8 @@ import { BaseVersioning } from './base-versioning.js';
  * const settings = new ApiSettings({ defaultVersioningClass: QueryParameterVersioning });
  */
 export class QueryParameterVersioning extends BaseVersioning {
+  /** @default 'query' */
+  override readonly schemaLocation: VersionLocation = 'query';
   /** @default 'Invalid version in query parameter.' */
   invalidVersionMessage = 'Invalid version in query parameter.';
 

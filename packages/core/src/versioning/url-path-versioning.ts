@@ -1,4 +1,5 @@
 import { NotFound } from '../errors.js';
+import type { VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import type { ReverseOptions } from '../routes/reverse.js';
 import { BaseVersioning } from './base-versioning.js';
@@ -12,6 +13,8 @@ import { BaseVersioning } from './base-versioning.js';
  * routes.add('/:version(v1|v2)/articles/', 'article-list', ArticleList.asView({ versioningClass: URLPathVersioning }));
  */
 export class URLPathVersioning extends BaseVersioning {
+  /** @default 'path' */
+  override readonly schemaLocation: VersionLocation = 'path';
   /** @default 'Invalid version in URL path.' */
   invalidVersionMessage = 'Invalid version in URL path.';
 

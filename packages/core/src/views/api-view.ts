@@ -1,6 +1,14 @@
 import { ApiError, Gone, isApiError } from '../errors.js';
 import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
 import { defaultRenderers, type Renderer } from '../http/renderers.js';
+import type { ViewSchema } from '../openapi/schema-source.js';
+import {
+  type DescribedOperation,
+  describeWith,
+  type OperationMethod,
+  type ViewDescription,
+  type ViewSchemaContext,
+} from '../openapi/view-description.js';
 import type { ApiRequest } from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
 import { patchVaryHeaders } from '../request/vary.js';
@@ -43,6 +51,11 @@ export interface ApiViewOptions {
   title?: string;
   /** What OPTIONS answers as `description`. @default '' */
   description?: string;
+  /**
+   * Schema of the response data (of one item, for list views), for the OpenAPI document: a JSON
+   * Schema or a Standard Schema (Zod, ...), or one per version with `perVersion`. @default none (any JSON)
+   */
+  schema?: ViewSchema;
 }
 
 /**
@@ -96,6 +109,8 @@ export class ApiView {
   title?: string;
   /** What OPTIONS answers as `description`. @default '' */
   description?: string;
+  /** Schema of the response data, for the OpenAPI document. @default none (any JSON) */
+  schema?: ViewSchema;
   /** Media types request bodies may have, for OPTIONS. @default ['application/json'] */
   parses: readonly string[] = ['application/json'];
   /** The request being answered. */
@@ -138,7 +153,60 @@ export class ApiView {
    * routes.add('/articles/', 'article-list', ArticleList.asView({ paginationClass: null }));
    */
   static asView<V extends ApiView, O>(this: new (options?: O) => V, options?: O): RouteHandler {
-    return (request: ApiRequest) => new this(options).configure(options ?? {}).dispatch(request);
+    return describeWith(
+      (request: ApiRequest) => new this(options).configure(options ?? {}).dispatch(request),
+      (context) => new this(options).configure(options ?? {}).describeSchema(context),
+    );
+  }
+
+  /**
+   * The versioning scheme this view uses, `null` when versioning is disabled.
+   * @default a `versioningClass` (else `settings.defaultVersioningClass`) instance
+   * @example
+   * new ApiView({ versioningClass: URLPathVersioning }).makeVersioningScheme() // a URLPathVersioning
+   */
+  makeVersioningScheme(): BaseVersioning | null {
+    const versioningClass =
+      this.versioningClass === undefined
+        ? (this.settings.defaultVersioningClass as VersioningClass | null)
+        : this.versioningClass;
+    return versioningClass ? new versioningClass({ settings: this.settings }) : null;
+  }
+
+  /**
+   * What the OpenAPI document shows of this view (DRF's `AutoSchema`): one operation per
+   * handled method, answering `schema`.
+   * @example
+   * new Health().describeSchema({ namespace: null }).operations.map((op) => op.method) // ['get']
+   */
+  describeSchema(context: ViewSchemaContext): ViewDescription {
+    return {
+      title: this.viewName(),
+      description: this.description ?? '',
+      versioning: this.makeVersioningScheme()?.schemaVersioning(context.namespace) ?? null,
+      operations: this.handledMethods().map((method) =>
+        this.describeOperation(method.toLowerCase() as OperationMethod),
+      ),
+    };
+  }
+
+  /**
+   * The operation of one method: a 200 answering `schema`.
+   * @example
+   * new Health().describeOperation('get').status // 200
+   */
+  describeOperation(method: OperationMethod): DescribedOperation {
+    return {
+      method,
+      action: method,
+      list: false,
+      status: 200,
+      schema: this.schema,
+      pagination: null,
+      parameters: [],
+      requestBody: null,
+      errors: {},
+    };
   }
 
   /** Methods this view answers, for `Allow`: its handlers, `HEAD` with `GET`, and `OPTIONS`. */
@@ -180,11 +248,7 @@ export class ApiView {
    * is refused.
    */
   initial(request: ApiRequest): void {
-    const versioningClass =
-      this.versioningClass === undefined
-        ? (this.settings.defaultVersioningClass as VersioningClass | null)
-        : this.versioningClass;
-    this.versioningScheme = versioningClass ? new versioningClass({ settings: this.settings }) : null;
+    this.versioningScheme = this.makeVersioningScheme();
     request.version = null;
     request.versioningScheme = null;
 
@@ -294,7 +358,7 @@ function applyLifecycleHeaders(headers: Headers, status: VersionStatus): void {
 /**
  * A plain handler with the view machinery around it (DRF's `@api_view`): negotiation,
  * versioning, errors as `{ "detail": ... }`. It answers `GET` (and `HEAD`) unless `methods` says
- * otherwise. Such handlers paginate by hand.
+ * otherwise. Such handlers paginate by hand. The OpenAPI document shows it when `schema` is given.
  *
  * @example
  * routes.add('/:version/articles/', 'article-list', apiView(async (request) => {
@@ -309,7 +373,7 @@ export function apiView(
 ): RouteHandler {
   const { methods = ['GET'], ...viewOptions } = options;
   const allowed = methods.map((method) => method.toUpperCase());
-  return (request: ApiRequest) => {
+  const makeView = () => {
     const view = new ApiView(viewOptions);
     for (const method of allowed) {
       const key = method.toLowerCase();
@@ -317,6 +381,11 @@ export function apiView(
         (view as unknown as Record<string, ViewFunction>)[key] = (r: ApiRequest) => handler(r, view);
       }
     }
-    return view.dispatch(request);
+    return view;
   };
+  const routeHandler = (request: ApiRequest) => makeView().dispatch(request);
+  // Documented only when it says what it answers: a handler without a schema (the document's own route) is left out.
+  return viewOptions.schema === undefined
+    ? routeHandler
+    : describeWith(routeHandler, (context) => makeView().describeSchema(context));
 }

@@ -1,4 +1,12 @@
 import { ConfigurationError, type FieldErrors, NotFound, ValidationError } from '../errors.js';
+import type { ViewSchema } from '../openapi/schema-source.js';
+import {
+  type DescribedOperation,
+  describeWith,
+  type OperationMethod,
+  type ViewDescription,
+  type ViewSchemaContext,
+} from '../openapi/view-description.js';
 import type { OrderedQuery } from '../pagination/ordered-query.js';
 import type { ApiRequest } from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
@@ -57,7 +65,7 @@ export type WriteValues = Readonly<Record<string, unknown>>;
  * @example
  * ModelViewSet.actions({ get: 'list' }, { queryset, writableFields: ['name', 'email'] })
  */
-export interface ViewSetOptions<Row> extends ListViewOptions<Row> {
+export interface ViewSetOptions<Row, S extends ViewSchema = ViewSchema> extends ListViewOptions<Row, S> {
   /** The field a detail route looks rows up by, and its path keyword. @default 'id' */
   lookupField?: string;
   /**
@@ -92,6 +100,7 @@ interface RoutableViewSet {
   actionMap: ActionMap;
   configure(options: object): RoutableViewSet;
   dispatch(request: ApiRequest): Promise<ApiResponse>;
+  describeSchema(context: ViewSchemaContext): ViewDescription;
 }
 
 /**
@@ -109,7 +118,7 @@ interface RoutableViewSet {
  * }
  * new SimpleRouter().register('articles', ArticleViewSet); // only article-detail is routed
  */
-export class GenericViewSet<Row = unknown> extends ListView<Row> {
+export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> extends ListView<Row, S> {
   /** Actions routed without being defined by a subclass. @default [] */
   static readonly actionNames: readonly ViewSetAction[] = [];
   /** @default 'id' */
@@ -125,7 +134,7 @@ export class GenericViewSet<Row = unknown> extends ListView<Row> {
   /** The action of this request (`'list'`, `'retrieve'`, ...), `null` before dispatch. */
   action: string | null = null;
 
-  constructor(options: ViewSetOptions<Row> = {}) {
+  constructor(options: ViewSetOptions<Row, S> = {}) {
     super(options);
     this.configure(options);
   }
@@ -145,11 +154,41 @@ export class GenericViewSet<Row = unknown> extends ListView<Row> {
     options?: O,
   ): RouteHandler {
     const frozen = Object.freeze({ ...actionMap });
-    return (request: ApiRequest) => {
+    const makeView = () => {
       const view = new this(options).configure(options ?? {});
       view.actionMap = frozen;
-      return view.dispatch(request);
+      return view;
     };
+    return describeWith(
+      (request: ApiRequest) => makeView().dispatch(request),
+      (context) => makeView().describeSchema(context),
+    );
+  }
+
+  /**
+   * The operation of one method of the route: its action's (`list` paginates, `create` answers
+   * 201, `destroy` 204, writes take a body of the `writableFields`).
+   */
+  override describeOperation(method: OperationMethod): DescribedOperation {
+    const action = (this.actionMap as Record<string, string | undefined>)[method] ?? method;
+    if (action === 'list') return this.describeList();
+    // Not ListView's: its GET is the list, a detail route's is not.
+    const item: DescribedOperation = { ...ApiView.prototype.describeOperation.call(this, method), action };
+    const body = (partial: boolean) => ({ fields: this.writableFields, partial });
+    switch (action) {
+      case 'retrieve':
+        return item;
+      case 'create':
+        return { ...item, status: 201, requestBody: body(false) };
+      case 'update':
+        return { ...item, requestBody: body(false) };
+      case 'partialUpdate':
+        return { ...item, requestBody: body(true) };
+      case 'destroy':
+        return { ...item, status: 204, schema: undefined };
+      default:
+        return item;
+    }
   }
 
   /** The methods of the route's action map. */
@@ -327,7 +366,10 @@ export class GenericViewSet<Row = unknown> extends ListView<Row> {
  * }
  * const router = new DefaultRouter().register('articles', ArticleViewSet, { basename: 'article' });
  */
-export class ReadOnlyModelViewSet<Row = unknown> extends GenericViewSet<Row> {
+export class ReadOnlyModelViewSet<Row = unknown, S extends ViewSchema = ViewSchema> extends GenericViewSet<
+  Row,
+  S
+> {
   static override readonly actionNames: readonly ViewSetAction[] = ['list', 'retrieve'];
 }
 
@@ -343,6 +385,6 @@ export class ReadOnlyModelViewSet<Row = unknown> extends GenericViewSet<Row> {
  *   override writableFields = ['name', 'email'];
  * }
  */
-export class ModelViewSet<Row = unknown> extends GenericViewSet<Row> {
+export class ModelViewSet<Row = unknown, S extends ViewSchema = ViewSchema> extends GenericViewSet<Row, S> {
   static override readonly actionNames: readonly ViewSetAction[] = VIEW_SET_ACTIONS;
 }

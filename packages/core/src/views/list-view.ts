@@ -1,4 +1,6 @@
 import { ConfigurationError } from '../errors.js';
+import type { SchemaOutput, ViewSchema } from '../openapi/schema-source.js';
+import type { DescribedOperation, OperationMethod } from '../openapi/view-description.js';
 import { BasePagination } from '../pagination/base-pagination.js';
 import type { OrderedQuery } from '../pagination/ordered-query.js';
 import type { OrderingInput, OrderTerm } from '../pagination/ordering.js';
@@ -64,15 +66,22 @@ export type TypedOrdering<Row> =
  * @example
  * ListView.asView({ queryset: fromArray(rows), paginationClass: PageNumberPagination })
  */
-export interface ListViewOptions<Row> extends ApiViewOptions {
+export interface ListViewOptions<Row, S extends ViewSchema = ViewSchema> extends ApiViewOptions {
   /** The rows to list, or a function making them per request. */
   queryset?: OrderedQuery<Row> | ((request: ApiRequest) => OrderedQuery<Row> | Promise<OrderedQuery<Row>>);
   /**
+   * Schema of one item: a JSON Schema or a Standard Schema (Zod, ...), or one per version with
+   * `perVersion`. The OpenAPI document shows it, and the `serializer` must answer its output type.
+   * @default none (any JSON)
+   */
+  schema?: S;
+  /**
    * Turns a row into response data; may branch on `request.version`. A method signature, so a
-   * serializer typed for the row (`(row: Article) => ...`) fits `ListView.asView({...})`.
+   * serializer typed for the row (`(row: Article) => ...`) fits `ListView.asView({...})`. With a
+   * Standard Schema as `schema`, it answers that schema's output type.
    * @default the row itself
    */
-  serializer?(row: Row, context: SerializerContext<Row>): unknown;
+  serializer?(row: Row, context: SerializerContext<Row>): SchemaOutput<S>;
   /** `null` lists everything as a bare array. @default settings.defaultPaginationClass */
   paginationClass?: PaginationClass | null;
   /** Run in order before paginating. @default [] */
@@ -102,11 +111,16 @@ export interface ListViewOptions<Row> extends ApiViewOptions {
  *   }
  * }
  */
-export class ListView<Row = unknown> extends ApiView implements FilterView {
+export class ListView<Row = unknown, S extends ViewSchema = ViewSchema>
+  extends ApiView
+  implements FilterView
+{
   /** The rows to list, or a function making them per request. */
   queryset?: ListViewOptions<Row>['queryset'];
+  /** Schema of one item, for the OpenAPI document and the serializer's type. @default none */
+  declare schema?: S;
   /** @default the row itself */
-  serializer?: ListViewOptions<Row>['serializer'];
+  serializer?: ListViewOptions<Row, S>['serializer'];
   /** `null` lists everything as a bare array. @default settings.defaultPaginationClass */
   paginationClass?: PaginationClass | null;
   /** @default [] */
@@ -119,7 +133,7 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
   /** The page of this request when the paginator was used through `paginate()`. */
   #page: PageSnapshot | null = null;
 
-  constructor(options: ListViewOptions<Row> = {}) {
+  constructor(options: ListViewOptions<Row, S> = {}) {
     super(options);
     // This class's field initializers ran after the base constructor copied the options.
     this.configure(options);
@@ -211,6 +225,29 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
     };
   }
 
+  /** `GET` lists: the paginator's parameters and envelope, then the filters' parameters. */
+  override describeOperation(method: OperationMethod): DescribedOperation {
+    if (method !== 'get') return super.describeOperation(method);
+    return this.describeList();
+  }
+
+  /**
+   * The `list` operation of the OpenAPI document.
+   * @example
+   * new ArticleList().describeList().pagination // the view's paginator, or null
+   */
+  describeList(): DescribedOperation {
+    return {
+      ...super.describeOperation('get'),
+      action: 'list',
+      list: true,
+      pagination: this.paginator,
+      parameters: this.filterBackends.flatMap(
+        (backend) => backend.getSchemaOperationParameters?.(this) ?? [],
+      ),
+    };
+  }
+
   override controlsHtml(): string {
     if (this.#page !== null) return this.#page.displayPageControls ? this.#page.toHtml() : '';
     const paginator = this.#paginator;
@@ -225,11 +262,11 @@ export class ListView<Row = unknown> extends ApiView implements FilterView {
    * @example
    * ListView.asView({ queryset: fromArray(articles), serializer: (row) => ({ ...row, url: urlOf(row) }) })
    */
-  static override asView<Row, V extends ApiView>(
+  static override asView<Row, V extends ApiView, S extends ViewSchema = ViewSchema>(
     this: new (
       options?: ListViewOptions<Row>,
     ) => V,
-    options?: ListViewOptions<Row>,
+    options?: ListViewOptions<Row, S>,
   ): RouteHandler;
   // ApiView's signature, for the static side. `NoInfer` keeps a `ListView` from matching it with
   // `Row = unknown`, which would let unchecked orderings through.

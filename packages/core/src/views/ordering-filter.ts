@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.js';
+import type { OpenApiParameter } from '../openapi/schema-types.js';
 import type { OrderingSource, PaginationView } from '../pagination/base-pagination.js';
 import type { OrderedQuery } from '../pagination/ordered-query.js';
 import { type OrderingInput, parseOrdering } from '../pagination/ordering.js';
@@ -30,6 +31,8 @@ export interface FilterBackend {
     query: OrderedQuery<Row>,
     view: FilterView,
   ): OrderedQuery<Row> | Promise<OrderedQuery<Row>>;
+  /** The query parameters it reads, for the OpenAPI document (DRF's `get_schema_operation_parameters`). */
+  getSchemaOperationParameters?(view: FilterView): OpenApiParameter[];
 }
 
 /**
@@ -125,6 +128,26 @@ export class OrderingFilter implements FilterBackend, OrderingSource {
         'too_many_ordering_terms',
       );
     }
+  }
+
+  /**
+   * DRF's `get_schema_operation_parameters`: the `ordering` query parameter, naming the fields.
+   *
+   * @example
+   * new OrderingFilter({ orderingFields: ['title'] }).getSchemaOperationParameters()[0]?.name // 'ordering'
+   */
+  getSchemaOperationParameters(view?: FilterView): OpenApiParameter[] {
+    const fields = this.getValidFields(view);
+    const named = fields.length > 0 ? `: ${fields.join(', ')}, each with a leading - for descending` : '';
+    return [
+      {
+        name: this.orderingParam,
+        required: false,
+        in: 'query',
+        description: `Which field to use when ordering the results${named}.`,
+        schema: { type: 'string' },
+      },
+    ];
   }
 
   /** @default this.ordering, else the view's `ordering` */
