@@ -44,6 +44,7 @@ import {
 } from './builder-slice.js';
 import { toParameter, toPosition } from './column-codec.js';
 import { checkColumnLookup } from './config-checks.js';
+import { countKey } from './count-key.js';
 import {
   type CatalogRow,
   type ColumnInfo,
@@ -600,6 +601,11 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     );
     const rows = await shared.run(counted, [], this.#base);
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
+  }
+
+  /** What a count cache keys this query's count on: its statement and values (`count-key.ts`). */
+  countKey(): string {
+    return countKey(this.#shared.planKey, this.#node, this.#base);
   }
 
   /**
