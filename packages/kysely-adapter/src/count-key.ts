@@ -3,7 +3,8 @@ import type { OperationNode } from 'kysely';
 /** JSON cannot hold bigints; bytes would spell out every index. */
 function keyValue(_key: string, value: unknown): unknown {
   if (typeof value === 'bigint') return `${value}n`;
-  if (value instanceof Uint8Array) return `0x${Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  if (value instanceof Uint8Array)
+    return `0x${Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('')}`;
   return value;
 }
 

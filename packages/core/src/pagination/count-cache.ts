@@ -47,7 +47,9 @@ export class CountCache {
   constructor(options: CountCacheOptions) {
     const { ttlMs, maxEntries = 1000, now = Date.now } = options;
     if (!(typeof ttlMs === 'number' && ttlMs > 0 && Number.isFinite(ttlMs))) {
-      throw new ConfigurationError(`CountCache: ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
+      throw new ConfigurationError(
+        `CountCache: ttlMs must be a positive number of milliseconds, got ${ttlMs}`,
+      );
     }
     if (!(Number.isSafeInteger(maxEntries) && maxEntries > 0)) {
       throw new ConfigurationError(`CountCache: maxEntries must be a positive integer, got ${maxEntries}`);

@@ -15,6 +15,7 @@ export {
   kindOf,
   type ValueKind,
 } from './compare-values.js';
+export { type CachedCountResult, CountCache, type CountCacheOptions } from './count-cache.js';
 export {
   type Cursor,
   type CursorCodecOptions,
@@ -26,7 +27,6 @@ export {
   positionKey,
 } from './cursor-codec.js';
 export { type CursorPage, CursorPagination, type CursorPaginationOptions } from './cursor-pagination.js';
-export { type CachedCountResult, CountCache, type CountCacheOptions } from './count-cache.js';
 export { getDisplayedPageNumbers, getPageLinks, type PageLink } from './displayed-page-numbers.js';
 export {
   type LimitOffsetPage,

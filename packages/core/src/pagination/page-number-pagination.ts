@@ -134,7 +134,8 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
 
   /** `countCache`, else the one `countCacheTtl` asks for (a bad TTL is refused here). */
   #countCache(): CountCache | null {
-    if (this.countCache !== null || this.countCacheTtl === null || this.count === 'none') return this.countCache;
+    if (this.countCache !== null || this.countCacheTtl === null || this.count === 'none')
+      return this.countCache;
     this.#ownCountCache ??= new CountCache({ ttlMs: this.countCacheTtl });
     return this.#ownCountCache;
   }
