@@ -1,3 +1,4 @@
+import { DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
 import { ORDERINGS } from './orderings.js';
 import type { BenchResults } from './run-benchmark.js';
 
@@ -29,15 +30,22 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
  * RESULTS.md: machine and versions, the targets with their verdicts, then the tables (median /
  * p95 per page in milliseconds, and ratios) and the SQL Pagewise sent.
  */
+function latencyCells(latency: DialectResult['latency']) {
+  const stat = (contender: string, depth: number) =>
+    latency.find((l) => l.contender === contender && l.depth === depth)?.stats;
+  return {
+    /** `median / p95` in milliseconds. */
+    cell: (contender: string, depth: number) => {
+      const s = stat(contender, depth);
+      return s === undefined ? 'n/a' : `${ms(s.medianMs)} / ${ms(s.p95Ms)}`;
+    },
+    med: (contender: string, depth: number) => stat(contender, depth)?.medianMs ?? Number.NaN,
+  };
+}
+
 export function renderReport(results: BenchResults, chartFile: string): string {
   const { meta, depths } = results;
-  const stat = (contender: string, depth: number) =>
-    results.latency.find((l) => l.contender === contender && l.depth === depth)?.stats;
-  const cell = (contender: string, depth: number) => {
-    const s = stat(contender, depth);
-    return s === undefined ? 'n/a' : `${ms(s.medianMs)} / ${ms(s.p95Ms)}`;
-  };
-  const med = (contender: string, depth: number) => stat(contender, depth)?.medianMs ?? Number.NaN;
+  const { cell, med } = latencyCells(results.latency);
   const out: string[] = [];
 
   out.push(
@@ -116,7 +124,9 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     'Median / p95 per page in milliseconds. A Pagewise page is timed whole: a fresh `fromKysely` query, the',
     'request, cursor decode, the query, and `getPaginatedResponse` (both links). The limit is the hand-written',
     'keyset query through `pg` as a named (prepared) statement; the same SQL sent unnamed (parsed and planned',
-    'each time, as query builders send it) is shown for reference. "Pagewise\'s SQL via pg" replays the exact',
+    'each time, as query builders send it) is shown for reference. "hand-written Kysely" is the same keyset query',
+    'written in Kysely by a Kysely user without Pagewise (a builder per request, the stock `PostgresDialect` over',
+    'its own pool). "Pagewise\'s SQL via pg" replays the exact',
     'statements Pagewise sent for that page through `pg`, unnamed: Pagewise minus it is the JavaScript side',
     '(Pagewise, Kysely, the driver); it minus the unnamed raw SQL is what the SQL shape itself costs.',
     '',
@@ -131,18 +141,22 @@ export function renderReport(results: BenchResults, chartFile: string): string {
           'depth',
           'raw SQL, prepared',
           'raw SQL, unnamed',
+          'hand-written Kysely',
           "Pagewise's SQL via pg",
           'Pagewise cursor',
           '**Pagewise / raw**',
+          '**Pagewise / Kysely**',
           ...(hasKp ? ['kysely-paginate 0.2.0', 'kysely-paginate / Pagewise'] : []),
         ],
         depths.map((d) => [
           depthName(d),
           cell(`raw:${o}`, d),
           cell(`raw-unnamed:${o}`, d),
+          cell(`kysely-hand:${o}`, d),
           cell(`pagewise-sql:${o}`, d),
           cell(`pagewise-cursor:${o}`, d),
           `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`raw:${o}`, d))}**`,
+          `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`kysely-hand:${o}`, d))}**`,
           ...(hasKp
             ? [
                 cell(`kysely-paginate:${o}`, d),
@@ -169,8 +183,10 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     '## Offset pages (`-created, -id`)',
     '',
     'Median / p95 in milliseconds. Page-number pages are the page holding the depth; limit/offset and',
-    '`count: exact` count the whole table on every page. The last column compares with the Pagewise cursor page',
-    'at the same depth.',
+    "`count: exact` count the whole table on every page; `estimated` asks Postgres for the planner's estimate",
+    '(`EXPLAIN`, sent alongside the page on a second connection); "cached" is `estimated` with',
+    '`countCacheTtl: 60_000` (the estimate reused for a minute, so after the first page no count query is sent).',
+    'The last column compares with the Pagewise cursor page at the same depth.',
     '',
     table(
       [
@@ -179,8 +195,10 @@ export function renderReport(results: BenchResults, chartFile: string): string {
         'Pagewise limit/offset',
         'page-number, exact',
         'page-number, estimated',
+        'page-number, estimated, cached',
         'page-number, none',
         'exact / estimated',
+        'exact / estimated cached',
         'raw OFFSET / Pagewise cursor',
       ],
       depths.map((d) => [
@@ -189,12 +207,15 @@ export function renderReport(results: BenchResults, chartFile: string): string {
         cell('pagewise-limit-offset:uniform', d),
         cell('pagewise-page-exact:uniform', d),
         cell('pagewise-page-estimated:uniform', d),
+        cell('pagewise-page-estimated-cached:uniform', d),
         cell('pagewise-page-none:uniform', d),
         ratio(med('pagewise-page-exact:uniform', d) / med('pagewise-page-estimated:uniform', d)),
+        ratio(med('pagewise-page-exact:uniform', d) / med('pagewise-page-estimated-cached:uniform', d)),
         ratio(med('raw-offset:uniform', d) / med('pagewise-cursor:uniform', d)),
       ]),
     ),
     '',
+    ...results.dialects.flatMap((d) => dialectSection(d)),
     '## Pagewise CPU cost per page',
     '',
     'tinybench, microseconds per page of 50 rows, links built. The memory adapter has no I/O, so this is',
@@ -296,4 +317,51 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     '',
   );
   return out.join('\n');
+}
+
+/** The SQLite or MariaDB section: raw prepared statement, hand-written Kysely, Pagewise, per ordering. */
+function dialectSection(result: DialectResult): string[] {
+  const title = result.dialect === 'sqlite' ? 'SQLite (better-sqlite3)' : 'MariaDB (mysql2)';
+  if (result.skipped !== null) return [`## ${title}`, '', `Not measured: ${result.skipped}.`, ''];
+  const { cell, med } = latencyCells(result.latency);
+  const raw =
+    result.dialect === 'sqlite'
+      ? '`stmt.all()` of a statement prepared once on its own connection'
+      : '`pool.execute()` (a server-side prepared statement mysql2 caches per connection)';
+  const out = [
+    `## ${title}`,
+    '',
+    `${result.server}; the same rows and indexes as the Postgres table${result.seeded ? `, seeded in ${result.seedSeconds.toFixed(1)} s` : ', reused'}.`,
+    `Median / p95 per page in milliseconds, round-robin. Raw: ${raw}. Hand-written Kysely: the keyset query a`,
+    'Kysely user writes, builder per request, stock dialect, own connection. Pagewise: a fresh `fromKysely` query,',
+    `cursor decode, the query, both links.${result.dialect === 'mariadb' ? ' MariaDB has no index range for row values, so the raw and Kysely queries use the expanded form.' : ''}`,
+    '',
+  ];
+  for (const ordering of ORDERINGS) {
+    const o = ordering.name;
+    out.push(
+      `### ${title}: ${ordering.title}`,
+      '',
+      table(
+        [
+          'depth',
+          DIALECT_KIND_LABELS.raw,
+          DIALECT_KIND_LABELS['kysely-hand'],
+          DIALECT_KIND_LABELS['pagewise-cursor'],
+          '**Pagewise / raw**',
+          '**Pagewise / Kysely**',
+        ],
+        result.depths.map((d) => [
+          depthName(d),
+          cell(`raw:${o}`, d),
+          cell(`kysely-hand:${o}`, d),
+          cell(`pagewise-cursor:${o}`, d),
+          `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`raw:${o}`, d))}**`,
+          `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`kysely-hand:${o}`, d))}**`,
+        ]),
+      ),
+      '',
+    );
+  }
+  return out;
 }

@@ -13,10 +13,12 @@ import {
 } from './contenders.js';
 import { type CpuResult, measureCpuCost } from './cpu-cost.js';
 import { ensureDatabase, serverInfo, smallPool } from './database.js';
+import { type DialectResult, defaultSqliteFile, measureDialect } from './dialect-bench.js';
 import { type HttpResult, measureHttp } from './http-bench.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
 import type { BenchOptions } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
+import { type ProfileSummary, profilePages } from './profile.js';
 import { renderReport } from './report.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 
@@ -83,6 +85,10 @@ export interface BenchResults {
   readonly mismatches: readonly string[];
   readonly cpu: readonly CpuResult[];
   readonly http: HttpResult | null;
+  /** SQLite and MariaDB: raw, hand-written Kysely and Pagewise per ordering and depth. */
+  readonly dialects: readonly DialectResult[];
+  /** CPU profile of the Postgres Pagewise uniform cursor page at the middle depth. */
+  readonly profile: ProfileSummary | null;
   readonly targets: readonly TargetResult[];
 }
 
@@ -219,6 +225,34 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       );
     }
 
+    let profile: ProfileSummary | null = null;
+    const middle = points[Math.floor(points.length / 2)]!;
+    if (options.profilePages > 0) {
+      say(
+        options,
+        `Profiling ${options.profilePages} Pagewise cursor pages (postgres, depth ${middle.depth})`,
+      );
+      const subject = set.contenders.find((c) => c.id === 'pagewise-cursor:uniform')!;
+      profile = await profilePages(
+        `postgres Pagewise cursor page, uniform, depth ${middle.depth}`,
+        subject.prepare(middle),
+        options.profilePages,
+      );
+    }
+    const dialects: DialectResult[] = [];
+    for (const dialect of options.dialects) {
+      say(options, `Measuring ${dialect}: raw, hand-written Kysely and Pagewise cursor pages`);
+      const result = await measureDialect({
+        ...options,
+        dialect,
+        depths,
+        sqliteFile: options.sqliteFile ?? defaultSqliteFile(options.rows),
+      });
+      if (result.skipped !== null) say(options, `${dialect} skipped: ${result.skipped}`);
+      mismatches.push(...result.mismatches);
+      dialects.push(result);
+    }
+
     say(options, 'Measuring Pagewise CPU cost (tinybench)');
     const cursored = points.filter((p) => p.cursors.uniform !== null);
     const recordedCursor = cursored[Math.floor(cursored.length / 2)]?.cursors.uniform;
@@ -289,6 +323,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       mismatches,
       cpu,
       http,
+      dialects,
+      profile,
     };
     const results: BenchResults = {
       ...partial,

@@ -1,7 +1,7 @@
 import { parsePythonInt } from '../request/positive-int.js';
 import type { WarningHook } from '../warnings.js';
 import type { CachedCountResult, CountCache } from './count-cache.js';
-import type { CountResult, OrderedQuery } from './ordered-query.js';
+import type { OrderedQuery } from './ordered-query.js';
 import { warnIfUnordered } from './unordered-warning.js';
 
 /** How a page-number paginator learns the total. */
