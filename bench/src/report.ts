@@ -10,6 +10,13 @@ function ms(x: number | undefined): string {
   return x.toFixed(0);
 }
 
+const HTTP_TITLES = {
+  pagewise: 'Minimal endpoint, Postgres',
+  demo: 'Demo feed, Postgres',
+  'pagewise-sqlite': 'Minimal endpoint, SQLite',
+  'demo-sqlite': 'Demo feed, SQLite',
+} as const;
+
 function ratio(x: number): string {
   if (!Number.isFinite(x)) return 'n/a';
   if (x >= 100) return `${x.toFixed(0)}x`;
@@ -248,7 +255,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     );
     for (const c of http.comparisons) {
       out.push(
-        `### ${c.id === 'demo' ? 'Demo feed' : 'Minimal endpoint'}`,
+        `### ${HTTP_TITLES[c.id]}`,
         '',
         `Pagewise side: ${c.subject}. Bare side: ${c.bare}. Pages: ${c.paths.subject.length} (e.g. \`${c.paths.subject.at(-1)}\`).`,
         '',

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS, ensureSeeded } from './bench-table.js';
 import { renderChart } from './chart.js';
@@ -279,6 +279,15 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
         demoSchema: options.demoSchema,
         demoArticles: options.demoArticles,
         pages: points.map((p) => ({ before: p.before.uniform, cursor: p.cursors.uniform })),
+        sqlite: options.dialects.includes('sqlite')
+          ? {
+              benchFile: options.sqliteFile ?? defaultSqliteFile(options.rows),
+              demoFile: join(
+                dirname(options.sqliteFile ?? defaultSqliteFile(options.rows)),
+                `pagewise-bench-demo-${options.demoArticles}.sqlite`,
+              ),
+            }
+          : null,
       });
     }
 

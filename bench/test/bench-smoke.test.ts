@@ -71,7 +71,12 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
       }
       expect(results.cpu.length).toBeGreaterThan(0);
       for (const cpu of results.cpu) expect(Number.isFinite(cpu.medianUs)).toBe(true);
-      expect(results.http?.comparisons.map((c) => c.id)).toEqual(['pagewise', 'demo']);
+      expect(results.http?.comparisons.map((c) => c.id)).toEqual([
+        'pagewise',
+        'demo',
+        'pagewise-sqlite',
+        'demo-sqlite',
+      ]);
       for (const c of results.http?.comparisons ?? []) {
         expect(c.subjectSummary.requestsPerSecond).toBeGreaterThan(0);
         expect(c.bareSummary.requestsPerSecond).toBeGreaterThan(0);
