@@ -118,10 +118,19 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     );
   } else {
     out.push(
-      "Every contender returned exactly the raw SQL page's rows at every depth (checked before timing).",
+      "Every contender returned exactly the raw SQL page's rows at every depth, on every dialect (checked before timing).",
       '',
     );
   }
+  const busy = Math.max(...meta.machine.load) > meta.machine.cpus;
+  out.push(
+    `**Noise.** ${
+      busy
+        ? `The 1-minute load average (${meta.machine.load.map((l) => l.toFixed(1)).join(' -> ')}) was above the ${meta.machine.cpus} cores: other work shared the machine, so absolute times are inflated and p95s are wide.`
+        : `The 1-minute load average stayed within the ${meta.machine.cpus} cores.`
+    } Compare ratios, not absolute times: every ratio is taken between contenders sampled round-robin in the same process at the same depth, so drift falls on all of them alike; a single cell can still move by +-0.1x between runs.`,
+    '',
+  );
 
   out.push(
     `![Median latency per page vs depth](${chartFile})`,
