@@ -175,3 +175,27 @@ it('a failed count is not kept, and the oldest shapes go first past maxEntries',
   expect((await cache.lookup('a', one)).cached).toBe(false);
   expect((await cache.lookup('c', one)).cached).toBe(true);
 });
+
+it('the schema names countMode and countAge when a count cache is configured', () => {
+  const props = new PageNumberPagination({ pageSize: 5, countCacheTtl: 1000 }).getPaginatedResponseSchema({})
+    .properties as Record<string, unknown>;
+  expect(props.countMode).toMatchObject({ enum: ['exact', 'estimated'] });
+  expect(props.countAge).toMatchObject({ type: 'integer', minimum: 0 });
+  const plain = new PageNumberPagination({ pageSize: 5 }).getPaginatedResponseSchema({}).properties as object;
+  expect(Object.keys(plain)).toEqual(['count', 'next', 'previous', 'results']);
+});
+
+it('a query without countKey (the memory adapter) is counted every time, and the body says nothing of a cache', async () => {
+  const { fromArray } = await import('@pagewise/memory-adapter');
+  const cache = new CountCache({ ttlMs: 60_000 });
+  const pagination = new PageNumberPagination({ pageSize: 2, countCache: cache });
+  const page = (await pagination.paginate(fromArray([1, 2, 3]), get('/')))!;
+  expect(page.countAgeMs).toBeNull();
+  expect(page.response([]).data).toEqual({
+    count: 3,
+    next: 'http://testserver/?page=2',
+    previous: null,
+    results: [],
+  });
+  expect(cache.size).toBe(0);
+});
