@@ -8,7 +8,7 @@ import { Kysely, MysqlDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import type { Pool as MysqlPromisePool } from 'mysql2/promise';
 import { COLUMNS } from './bench-table.js';
-import { type KeysetRow, type KeysetStyle, kyselyKeysetPage } from './kysely-keyset.js';
+import { expandedAfter, type KeysetRow, type KeysetStyle, kyselyKeysetPage } from './kysely-keyset.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch, type SamplingPlan } from './measure.js';
 import { ORDERINGS, type OrderingName, pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
 import { type ProfileSummary, profilePages } from './profile.js';
@@ -86,7 +86,7 @@ function rawStatement(
   after: KeysetRow | null,
   limit: number,
   style: KeysetStyle,
-): { text: string; values: unknown[] } {
+): { text: string; values: unknown[]; nullBlock?: string } {
   const orderBy = {
     uniform: 'created DESC, id DESC',
     mixed: 'created DESC, id ASC',
@@ -112,9 +112,11 @@ function rawStatement(
       values: [c, c, c, after.id, limit],
     };
   }
+  // The NULL block is ordered by id alone (every score in it is NULL): MariaDB then walks the
+  // primary key instead of sorting.
   if (after.score === null) {
     return {
-      text: `${from} WHERE score IS NULL AND id < ? ORDER BY ${orderBy} LIMIT ?`,
+      text: `${from} WHERE score IS NULL AND id < ? ORDER BY id DESC LIMIT ?`,
       values: [after.id, limit],
     };
   }
@@ -122,11 +124,12 @@ function rawStatement(
   const scored = style.rowValues
     ? { where: '(score, id) < (?, ?)', values: [s, after.id] }
     : { where: 'score <= ? AND (score < ? OR (score = ? AND id < ?))', values: [s, s, s, after.id] };
+  // Two statements, the second only when the scored rows run out (MariaDB materializes a UNION
+  // of derived tables in full, so one statement would read every remaining row).
   return {
-    text:
-      `SELECT * FROM (${from} WHERE ${scored.where} ORDER BY ${orderBy} LIMIT ?) AS scored ` +
-      `UNION ALL SELECT * FROM (${from} WHERE score IS NULL ORDER BY ${orderBy} LIMIT ?) AS nulls LIMIT ?`,
-    values: [...scored.values, limit, limit, limit],
+    text: `${from} WHERE ${scored.where} ORDER BY ${orderBy} LIMIT ?`,
+    values: [...scored.values, limit],
+    nullBlock: `${from} WHERE score IS NULL ORDER BY id DESC LIMIT ?`,
   };
 }
 
@@ -281,6 +284,46 @@ async function openMariadb(options: DialectBenchOptions & { mysqlUrl: string }):
   };
 }
 
+/**
+ * The hand-written Kysely page on SQLite and MariaDB: `kyselyKeysetPage`, except that the
+ * nullable ordering runs as the raw statements do (scored rows, then the NULL block by id only
+ * when they run out).
+ */
+async function kyselyDialectPage(
+  db: AnyDb,
+  table: string,
+  ordering: OrderingName,
+  after: KeysetRow | null,
+  limit: number,
+  style: KeysetStyle,
+): Promise<Array<{ id: number }>> {
+  if (ordering !== 'nullable' || after === null) {
+    return (await kyselyKeysetPage(db, table, ordering, after, limit, style).execute()) as Array<{
+      id: number;
+    }>;
+  }
+  const nullBlock = (rest: number, beforeId: number | null) => {
+    let q = db
+      .selectFrom(table)
+      .select([...COLUMNS])
+      .where('score', 'is', null);
+    if (beforeId !== null) q = q.where('id', '<', beforeId);
+    return q.orderBy('id', 'desc').limit(rest).execute() as Promise<Array<{ id: number }>>;
+  };
+  if (after.score === null) return nullBlock(limit, after.id);
+  const score = after.score;
+  const scored = (await db
+    .selectFrom(table)
+    .select([...COLUMNS])
+    .where(expandedAfter('score', score, after.id, '<'))
+    .orderBy('score', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute()) as Array<{ id: number }>;
+  if (scored.length >= limit) return scored;
+  return [...scored, ...(await nullBlock(limit - scored.length, null))];
+}
+
 const ORDER_BY: Record<OrderingName, string> = {
   uniform: 'created DESC, id DESC',
   mixed: 'created DESC, id ASC',
@@ -349,22 +392,13 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
         const pagination = new CursorPagination({ pageSize, ordering: ordering.pagewise });
         const url = cursor === null ? 'http://127.0.0.1/items' : `http://127.0.0.1/items?cursor=${cursor}`;
         const ids = (rows: ReadonlyArray<{ id: number }>) => rows.slice(0, pageSize).map((r) => Number(r.id));
-        fetches.set(`raw:${ordering.name}`, async () =>
-          ids(await setup.raw.page(statement.text, statement.values)),
-        );
+        fetches.set(`raw:${ordering.name}`, async () => {
+          const rows = await setup.raw.page(statement.text, statement.values);
+          if (statement.nullBlock === undefined || rows.length >= pageSize + 1) return ids(rows);
+          return ids([...rows, ...(await setup.raw.page(statement.nullBlock, [pageSize + 1 - rows.length]))]);
+        });
         fetches.set(`kysely-hand:${ordering.name}`, async () =>
-          ids(
-            (await kyselyKeysetPage(
-              handDb,
-              table,
-              ordering.name,
-              before,
-              pageSize + 1,
-              setup.style,
-            ).execute()) as {
-              id: number;
-            }[],
-          ),
+          ids(await kyselyDialectPage(handDb, table, ordering.name, before, pageSize + 1, setup.style)),
         );
         fetches.set(`pagewise-cursor:${ordering.name}`, async () => {
           const rows = (await pagination.paginateQueryset(pagewiseQuery(), new ApiRequest({ url })))!;

@@ -26,7 +26,7 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
  * `column <= v and (column < v or (column = v and id <op> i))`: the leading column bounds an index
  * range, the rest picks the exact position (descending `column`; `op` is the id's direction).
  */
-function expandedAfter(column: 'created' | 'score', value: unknown, id: number, op: '<' | '>') {
+export function expandedAfter(column: 'created' | 'score', value: unknown, id: number, op: '<' | '>') {
   // biome-ignore lint/suspicious/noExplicitAny: the table name is chosen at run time.
   return (eb: ExpressionBuilder<any, any>) =>
     eb.and([
