@@ -330,6 +330,11 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     '- Every depth: each contender is checked to return the raw SQL page, warmed up, then timed round-robin',
     '  (the order rotates each round). Times are wall clock around one whole page in this process.',
     '- Rerun: `pnpm bench` (1M rows) or `pnpm bench -- --rows 10000000`; `--help` lists the options.',
+    '- Count ratios over fresh processes (the spread the estimated-count target asks for):',
+    '  `pnpm --filter @pagewise/bench run counts -- --runs 3`. `pnpm --filter @pagewise/bench run render` rewrites',
+    '  this file from `results.json` without measuring again.',
+    '- SQLite and MariaDB hold the same rows (`created` as ISO text in a `datetime` column on SQLite, `datetime` on',
+    '  MariaDB); their indexes match the orderings (`score DESC` puts NULLs last there without saying so).',
     '',
   );
   return out.join('\n');

@@ -293,12 +293,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     note:
       cpuWorst <= 20
         ? 'Median of tinybench samples: request parsing, cursor decode, the memory fetch and both links.'
-        : 'Over 20 us on the deep page (the first page, with no cursor to decode, is within). A CPU profile of the deep ' +
-          'page puts the time in building the two links (`replaceQueryParam` re-parses and re-encodes the whole query ' +
-          'string for each), `orderingFingerprint` (a TextEncoder + FNV pass over the ordering three times per page: decode ' +
-          "and both encodes), `positionKey` JSON for position comparisons, the memory adapter's per-fetch sort signature " +
-          '(`JSON.stringify(order)`), and garbage collection. Plan: memoize the fingerprint per ordering, parse the query ' +
-          'string once per page for both links, compare positions without JSON, cache the sort signature.',
+        : `Over 20 us. Core's self time in this run's Postgres profile: ${
+            input.profile ? describeArea(input.profile, 'pagewise core') : 'no profile in this run'
+          } per page. Plan: cache the parsed ordering and its fingerprint per paginator, build both links from the ` +
+          'parsed request URL, compare positions without JSON (issue 15).',
   });
 
   const comparisons = input.http?.comparisons ?? [];
