@@ -11,6 +11,7 @@ import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS } from './bench-table.js';
 import { smallPool } from './database.js';
+import { kyselyKeysetPage } from './kysely-keyset.js';
 import type { PageFetch } from './measure.js';
 import {
   type BenchOrdering,
@@ -27,6 +28,7 @@ export type ContenderFamily = 'cursor' | 'offset';
 export type ContenderKind =
   | 'raw'
   | 'raw-unnamed'
+  | 'kysely-hand'
   | 'pagewise-sql'
   | 'pagewise-cursor'
   | 'kysely-paginate'
@@ -34,6 +36,7 @@ export type ContenderKind =
   | 'pagewise-limit-offset'
   | 'pagewise-page-exact'
   | 'pagewise-page-estimated'
+  | 'pagewise-page-estimated-cached'
   | 'pagewise-page-none';
 
 /** One page being fetched at one depth. */
@@ -100,6 +103,7 @@ function ids(rows: ReadonlyArray<{ id: number }>): number[] {
 export const KIND_LABELS: Readonly<Record<ContenderKind, string>> = {
   raw: 'raw SQL (pg, prepared)',
   'raw-unnamed': 'raw SQL (pg, unnamed)',
+  'kysely-hand': 'keyset query hand-written in Kysely (stock dialect)',
   'pagewise-sql': "Pagewise's SQL replayed (pg, unnamed)",
   'pagewise-cursor': 'Pagewise cursor',
   'kysely-paginate': 'kysely-paginate 0.2.0',
@@ -107,6 +111,7 @@ export const KIND_LABELS: Readonly<Record<ContenderKind, string>> = {
   'pagewise-limit-offset': 'Pagewise limit/offset',
   'pagewise-page-exact': 'Pagewise page-number, count exact',
   'pagewise-page-estimated': 'Pagewise page-number, count estimated',
+  'pagewise-page-estimated-cached': 'Pagewise page-number, count estimated, cached (countCacheTtl)',
   'pagewise-page-none': 'Pagewise page-number, count none',
 };
 
@@ -124,6 +129,10 @@ export function createContenders(options: {
   const rawPool = smallPool(options.databaseUrl, options.poolSize);
   const kyselyPool = smallPool(options.databaseUrl, options.poolSize);
   const kpPool = smallPool(options.databaseUrl, options.poolSize);
+  // What a Kysely user without Pagewise has: the stock dialect over a plain pg pool.
+  const handDb = new Kysely<BenchDatabase>({
+    dialect: new PostgresDialect({ pool: smallPool(options.databaseUrl, options.poolSize) }),
+  });
   let capturing: CompiledQuery[] | null = null;
   const captured = new Map<string, readonly CompiledQuery[]>();
   const db = new Kysely<BenchDatabase>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
@@ -157,6 +166,23 @@ export function createContenders(options: {
   for (const ordering of ORDERINGS) {
     contenders.push(rawCursor(rawPool, table, ordering, pageSize, true));
     contenders.push(rawCursor(rawPool, table, ordering, pageSize, false));
+    contenders.push({
+      id: `kysely-hand:${ordering.name}`,
+      kind: 'kysely-hand',
+      family: 'cursor',
+      ordering: ordering.name,
+      label: `${KIND_LABELS['kysely-hand']}, ${ordering.title}`,
+      prepare(point) {
+        const before = point.before[ordering.name];
+        return async () => {
+          const rows = (await kyselyKeysetPage(handDb, table, ordering.name, before, pageSize + 1, {
+            rowValues: true,
+            nullsLast: true,
+          }).execute()) as BenchRow[];
+          return ids(rows.slice(0, pageSize));
+        };
+      },
+    });
     const pagination = new CursorPagination({ pageSize, ordering: ordering.pagewise });
     contenders.push({
       id: `pagewise-cursor:${ordering.name}`,
@@ -239,9 +265,15 @@ export function createContenders(options: {
       };
     },
   });
-  for (const count of ['exact', 'estimated', 'none'] as const satisfies readonly CountMode[]) {
-    const kind: ContenderKind = `pagewise-page-${count}`;
-    const pagination = new PageNumberPagination({ pageSize, count });
+  const pageCounts = [
+    ['exact', 'pagewise-page-exact', null],
+    ['estimated', 'pagewise-page-estimated', null],
+    // The estimate reused for a minute: after the first page, no count query at all.
+    ['estimated', 'pagewise-page-estimated-cached', 60_000],
+    ['none', 'pagewise-page-none', null],
+  ] as const satisfies ReadonlyArray<readonly [CountMode, ContenderKind, number | null]>;
+  for (const [count, kind, countCacheTtl] of pageCounts) {
+    const pagination = new PageNumberPagination({ pageSize, count, countCacheTtl });
     contenders.push({
       id: `${kind}:uniform`,
       kind,
@@ -297,7 +329,7 @@ export function createContenders(options: {
       }
     },
     async close() {
-      await Promise.all([rawPool.end(), db.destroy(), probe.destroy(), kp.destroy()]);
+      await Promise.all([rawPool.end(), db.destroy(), probe.destroy(), kp.destroy(), handDb.destroy()]);
     },
   };
 }

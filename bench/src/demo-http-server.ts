@@ -14,7 +14,9 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? '';
 const articles = Number(process.env.BENCH_DEMO_ARTICLES ?? '100000');
 const pageSize = Number(process.env.BENCH_PAGE_SIZE ?? '50');
 
-const database = await openDatabase(databaseUrl, '');
+// No URL: the demo's own SQLite file at BENCH_SQLITE_FILE.
+const database = await openDatabase(databaseUrl || undefined, process.env.BENCH_SQLITE_FILE ?? '');
+const sqlite = database.dialect === 'sqlite';
 await ensureSeeded(database, articles);
 const { db } = database;
 const demo = await createDemoApp({ db });
@@ -32,7 +34,12 @@ hono.get('/bare/articles/feed/', async (c) => {
   if (token) {
     const [ms, id] = JSON.parse(Buffer.from(token, 'base64url').toString()) as [number, number];
     query = query.where(({ eb, refTuple, tuple }) =>
-      eb(refTuple('published_at', 'id'), '<', tuple(new Date(ms) as never, id)),
+      // SQLite stores the demo's timestamps as ISO text.
+      eb(
+        refTuple('published_at', 'id'),
+        '<',
+        tuple((sqlite ? new Date(ms).toISOString() : new Date(ms)) as never, id),
+      ),
     );
   }
   const rows = await query.execute();

@@ -24,7 +24,7 @@ export interface HttpSummary {
 
 /** A Pagewise endpoint against a bare handler on the same server. */
 export interface HttpComparison {
-  readonly id: 'pagewise' | 'demo';
+  readonly id: 'pagewise' | 'demo' | 'pagewise-sqlite' | 'demo-sqlite';
   /** What the Pagewise side is. */
   readonly subject: string;
   /** What the bare side does. */
@@ -166,6 +166,65 @@ function bareToken(created: Date, id: number): string {
   return Buffer.from(JSON.stringify([created.getTime(), id])).toString('base64url');
 }
 
+/**
+ * The minimal pair on SQLite: the same two endpoints over the SQLite benchmark file. The pages
+ * are found by following the Pagewise endpoint's own `next` links (the bare side starts after
+ * the last row of the page before).
+ */
+async function measureMinimalSqlite(
+  options: MeasureHttpOptions,
+  sqliteFile: string,
+): Promise<HttpComparison> {
+  const { child, port } = await startServer('./http-server.ts', {
+    BENCH_SQLITE_FILE: sqliteFile,
+    BENCH_TABLE: options.table,
+    BENCH_PAGE_SIZE: String(options.pageSize),
+  });
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    const paths = await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
+      Buffer.from(JSON.stringify([last.created, last.id])).toString('base64url'),
+    );
+    const runs = await alternate(origin, paths, options);
+    return compare(
+      'pagewise-sqlite',
+      '`fromKysely` (stock `SqliteDialect`) + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
+      'one better-sqlite3 statement prepared once, `stmt.all()`, `c.json({ next, results })`',
+      paths,
+      runs,
+    );
+  } finally {
+    await stopServer(child);
+  }
+}
+
+/** Pages 0, 1, 10, 100 and 1000 of a Pagewise endpoint by its `next` links, and the bare paths of the same pages. */
+async function followPages(
+  origin: string,
+  first: string,
+  bareBase: string,
+  bareToken: (last: { id: number; created: unknown }) => string,
+  key: 'created' | 'published_at' = 'created',
+): Promise<{ subject: string[]; bare: string[] }> {
+  const wanted = new Set([0, 1, 10, 100, 1000]);
+  const paths: { subject: string[]; bare: string[] } = { subject: [], bare: [] };
+  let next: string | null = first;
+  let bare = bareBase;
+  for (let page = 0; next !== null && page <= Math.max(...wanted); page += 1) {
+    if (wanted.has(page)) {
+      paths.subject.push(next);
+      paths.bare.push(bare);
+    }
+    const response = await fetch(`${origin}${next}`);
+    if (!response.ok) throw new Error(`${origin}${next} answered ${response.status}`);
+    const body = (await response.json()) as { next: string | null; results: Array<Record<string, unknown>> };
+    const last = body.results.at(-1);
+    if (last) bare = `${bareBase}?after=${bareToken({ id: last.id as number, created: last[key] })}`;
+    next = body.next === null ? null : new URL(body.next).pathname + new URL(body.next).search;
+  }
+  return paths;
+}
+
 /** The minimal pair: Pagewise's cursor endpoint and a bare pg handler over the benchmark table. */
 async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparison> {
   const paths = {
@@ -202,46 +261,43 @@ async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparis
  * their own schema of the benchmark database; the pages measured are found by following the
  * feed's own `next` links.
  */
-async function measureDemo(options: MeasureHttpOptions): Promise<HttpComparison> {
-  const schema = options.demoSchema;
-  const admin = new pg.Client({ connectionString: options.databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  } finally {
-    await admin.end();
+async function measureDemo(
+  options: MeasureHttpOptions,
+  sqliteFile: string | null = null,
+): Promise<HttpComparison> {
+  let env: Record<string, string>;
+  if (sqliteFile === null) {
+    const schema = options.demoSchema;
+    const admin = new pg.Client({ connectionString: options.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(options.databaseUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    env = { BENCH_DATABASE_URL: url.toString() };
+  } else {
+    env = { BENCH_DATABASE_URL: '', BENCH_SQLITE_FILE: sqliteFile };
   }
-  const url = new URL(options.databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
   const { child, port } = await startServer('./demo-http-server.ts', {
-    BENCH_DATABASE_URL: url.toString(),
+    ...env,
     BENCH_DEMO_ARTICLES: String(options.demoArticles),
     BENCH_PAGE_SIZE: String(options.pageSize),
   });
   try {
     const origin = `http://127.0.0.1:${port}`;
-    const wanted = new Set([0, 1, 10, 100, 1000]);
-    const paths: { subject: string[]; bare: string[] } = { subject: [], bare: [] };
-    let next: string | null = `/v1/articles/feed/?page_size=${options.pageSize}`;
-    let bare = '/bare/articles/feed/';
-    for (let page = 0; next !== null && page <= Math.max(...wanted); page += 1) {
-      if (wanted.has(page)) {
-        paths.subject.push(next);
-        paths.bare.push(bare);
-      }
-      const response = await fetch(`${origin}${next}`);
-      if (!response.ok) throw new Error(`demo feed answered ${response.status} for ${next}`);
-      const body = (await response.json()) as {
-        next: string | null;
-        results: Array<{ id: number; published_at: string }>;
-      };
-      const last = body.results.at(-1);
-      if (last) bare = `/bare/articles/feed/?after=${bareToken(new Date(last.published_at), last.id)}`;
-      next = body.next === null ? null : new URL(body.next).pathname + new URL(body.next).search;
-    }
+    const paths = await followPages(
+      origin,
+      `/v1/articles/feed/?page_size=${options.pageSize}`,
+      '/bare/articles/feed/',
+      (last) => bareToken(new Date(last.created as string), last.id),
+      'published_at',
+    );
     const runs = await alternate(origin, paths, options);
     return compare(
-      'demo',
+      sqliteFile === null ? 'demo' : 'demo-sqlite',
       "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer)",
       'the same keyset query through the same Kysely instance, the v1 article JSON written by hand',
       paths,
@@ -263,6 +319,8 @@ export interface MeasureHttpOptions extends HttpTiming {
   readonly demoSchema: string;
   /** Articles the demo seeds (reused when already there). */
   readonly demoArticles: number;
+  /** SQLite: the benchmark table's file and a file for the demo's own tables; `null` skips SQLite. */
+  readonly sqlite: { readonly benchFile: string; readonly demoFile: string } | null;
 }
 
 /**
@@ -271,7 +329,10 @@ export interface MeasureHttpOptions extends HttpTiming {
  * demo's feed, each against a bare handler on the same Hono server returning the same rows.
  */
 export async function measureHttp(options: MeasureHttpOptions): Promise<HttpResult> {
-  const minimal = await measureMinimal(options);
-  const demo = await measureDemo(options);
-  return { connections: options.connections, seconds: options.seconds, comparisons: [minimal, demo] };
+  const comparisons = [await measureMinimal(options), await measureDemo(options)];
+  if (options.sqlite !== null) {
+    comparisons.push(await measureMinimalSqlite(options, options.sqlite.benchFile));
+    comparisons.push(await measureDemo(options, options.sqlite.demoFile));
+  }
+  return { connections: options.connections, seconds: options.seconds, comparisons };
 }

@@ -6,12 +6,16 @@
  *   a new paginator per request as a view makes it.
  * - `GET /bare/items?after=...`: the hand-written keyset query through `pg` (the same prepared
  *   statement as the raw-SQL contender) and a hand-rolled `next` token.
+ *
+ * With `BENCH_SQLITE_FILE` set, both run on that SQLite file instead (better-sqlite3; the bare
+ * side runs one statement prepared once).
  */
 import { serve } from '@hono/node-server';
 import { ApiRequest, CursorPagination } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
+import Database from 'better-sqlite3';
 import { Hono } from 'hono';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { type BenchRow, COLUMNS } from './bench-table.js';
 import type { BenchDatabase } from './contenders.js';
 import { smallPool } from './database.js';
@@ -23,10 +27,21 @@ const pageSize = Number(process.env.BENCH_PAGE_SIZE ?? '50');
 const poolSize = Number(process.env.BENCH_POOL_SIZE ?? '4');
 const uniform = ORDERINGS[0]!;
 
+const sqliteFile = process.env.BENCH_SQLITE_FILE ?? '';
+
 const db = new Kysely<BenchDatabase>({
-  dialect: new PostgresDialect({ pool: smallPool(databaseUrl, poolSize) }),
+  dialect: sqliteFile
+    ? new SqliteDialect({ database: new Database(sqliteFile, { readonly: true }) })
+    : new PostgresDialect({ pool: smallPool(databaseUrl, poolSize) }),
 });
-const pool = smallPool(databaseUrl, poolSize);
+const pool = sqliteFile ? null : smallPool(databaseUrl, poolSize);
+const sqlite = sqliteFile ? new Database(sqliteFile, { readonly: true }) : null;
+const sqliteFirst = sqlite?.prepare(
+  `SELECT ${COLUMNS.join(', ')} FROM ${table} ORDER BY created DESC, id DESC LIMIT ?`,
+);
+const sqliteAfter = sqlite?.prepare(
+  `SELECT ${COLUMNS.join(', ')} FROM ${table} WHERE (created, id) < (?, ?) ORDER BY created DESC, id DESC LIMIT ?`,
+);
 
 const app = new Hono();
 
@@ -37,14 +52,33 @@ app.get('/pagewise/items', async (c) => {
   return pagination.getPaginatedResponse(rows!).toFetchResponse();
 });
 
+/** SQLite: `created` is ISO text, and the token carries it as it is. */
+function sqliteBare(token: string | undefined, url: string) {
+  let rows: Array<{ id: number; created: string }>;
+  if (token) {
+    const [created, id] = JSON.parse(Buffer.from(token, 'base64url').toString()) as [string, number];
+    rows = sqliteAfter!.all(created, id, pageSize + 1) as typeof rows;
+  } else {
+    rows = sqliteFirst!.all(pageSize + 1) as typeof rows;
+  }
+  const results = rows.slice(0, pageSize);
+  const last = results.at(-1);
+  const next =
+    rows.length > pageSize && last
+      ? `${new URL(url).origin}/bare/items?after=${Buffer.from(JSON.stringify([last.created, last.id])).toString('base64url')}`
+      : null;
+  return { next, results };
+}
+
 app.get('/bare/items', async (c) => {
   const token = c.req.query('after');
+  if (sqlite) return c.json(sqliteBare(token, c.req.url));
   let after: BenchRow | null = null;
   if (token) {
     const [ms, id] = JSON.parse(Buffer.from(token, 'base64url').toString()) as [number, number];
     after = { id, created: new Date(ms), score: null, title: '' };
   }
-  const { rows } = await pool.query<BenchRow>(uniform.statement(table, after, pageSize + 1));
+  const { rows } = await pool!.query<BenchRow>(uniform.statement(table, after, pageSize + 1));
   const results = rows.slice(0, pageSize);
   const last = results.at(-1);
   const next =
@@ -60,5 +94,6 @@ const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info
 
 process.on('disconnect', () => {
   server.close();
-  void Promise.all([db.destroy(), pool.end()]).finally(() => process.exit(0));
+  sqlite?.close();
+  void Promise.all([db.destroy(), pool?.end()]).finally(() => process.exit(0));
 });

@@ -38,6 +38,14 @@ export interface BenchOptions {
   readonly outDir: string;
   /** The command line quoted in RESULTS.md. */
   readonly command: string;
+  /** Dialects measured beside Postgres (raw / hand-written Kysely / Pagewise tables). @default ['sqlite', 'mariadb'] */
+  readonly dialects: ReadonlyArray<'sqlite' | 'mariadb'>;
+  /** MariaDB server for its table; `null` skips it (said in the report). @default BENCH_MYSQL_URL, else MYSQL_URL */
+  readonly mysqlUrl: string | null;
+  /** SQLite database file (reused when it holds the same seed). @default <tmpdir>/pagewise-bench-<rows>.sqlite */
+  readonly sqliteFile: string | null;
+  /** Pages profiled (V8 sampling profiler) per dialect for the "why / plan" notes. @default 2000 */
+  readonly profilePages: number;
   /** Progress output; `null` keeps the run silent. @default process.stderr */
   readonly log: NodeJS.WritableStream | null;
 }
@@ -87,6 +95,10 @@ export function benchOptions(overrides: Partial<BenchOptions> = {}): BenchOption
     demoSchema: 'pagewise_demo',
     demoArticles: 100_000,
     cpuTimeMs: 1000,
+    dialects: ['sqlite', 'mariadb'],
+    profilePages: 2000,
+    mysqlUrl: process.env.BENCH_MYSQL_URL || process.env.MYSQL_URL || null,
+    sqliteFile: null,
     outDir: BENCH_DIR,
     command: 'pnpm bench',
     log: process.stderr,
@@ -103,6 +115,9 @@ export const USAGE = `Usage: pnpm bench [-- options]
   --min-samples N     fewest samples per contender and depth (default 10)
   --budget-ms N       time budget per contender and depth (default 3000)
   --http-seconds N    duration of each HTTP run, 0 skips HTTP (default 5)
+  --dialects LIST     dialects beside Postgres: sqlite,mariadb (default both; "none" for Postgres only)
+  --mysql URL         MariaDB/MySQL database for its table (default BENCH_MYSQL_URL, else MYSQL_URL)
+  --sqlite-file PATH  SQLite file (default <tmpdir>/pagewise-bench-<rows>.sqlite, reused)
   --out DIR           where RESULTS.md, latency-vs-depth.svg and results.json go (default bench/)`;
 
 /** Parses `5000`, `10_000_000`, `1e6`, `500k`, `10m`. */
@@ -149,6 +164,19 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
         break;
       case '--http-seconds':
         overrides.httpSeconds = parseCount(flag, value());
+        break;
+      case '--dialects': {
+        const list = (value() ?? '').split(',').filter((d) => d !== '' && d !== 'none');
+        for (const d of list)
+          if (d !== 'sqlite' && d !== 'mariadb') throw new Error(`--dialects: unknown "${d}"`);
+        overrides.dialects = list as Array<'sqlite' | 'mariadb'>;
+        break;
+      }
+      case '--mysql':
+        overrides.mysqlUrl = value() ?? null;
+        break;
+      case '--sqlite-file':
+        overrides.sqliteFile = value() ?? null;
         break;
       case '--out':
         overrides.outDir = value() ?? '';

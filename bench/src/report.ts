@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
 import { ORDERINGS } from './orderings.js';
 import type { BenchResults } from './run-benchmark.js';
 
@@ -8,6 +10,13 @@ function ms(x: number | undefined): string {
   if (x < 1000) return x.toFixed(1);
   return x.toFixed(0);
 }
+
+const HTTP_TITLES = {
+  pagewise: 'Minimal endpoint, Postgres',
+  demo: 'Demo feed, Postgres',
+  'pagewise-sqlite': 'Minimal endpoint, SQLite',
+  'demo-sqlite': 'Demo feed, SQLite',
+} as const;
 
 function ratio(x: number): string {
   if (!Number.isFinite(x)) return 'n/a';
@@ -29,15 +38,22 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
  * RESULTS.md: machine and versions, the targets with their verdicts, then the tables (median /
  * p95 per page in milliseconds, and ratios) and the SQL Pagewise sent.
  */
+function latencyCells(latency: DialectResult['latency']) {
+  const stat = (contender: string, depth: number) =>
+    latency.find((l) => l.contender === contender && l.depth === depth)?.stats;
+  return {
+    /** `median / p95` in milliseconds. */
+    cell: (contender: string, depth: number) => {
+      const s = stat(contender, depth);
+      return s === undefined ? 'n/a' : `${ms(s.medianMs)} / ${ms(s.p95Ms)}`;
+    },
+    med: (contender: string, depth: number) => stat(contender, depth)?.medianMs ?? Number.NaN,
+  };
+}
+
 export function renderReport(results: BenchResults, chartFile: string): string {
   const { meta, depths } = results;
-  const stat = (contender: string, depth: number) =>
-    results.latency.find((l) => l.contender === contender && l.depth === depth)?.stats;
-  const cell = (contender: string, depth: number) => {
-    const s = stat(contender, depth);
-    return s === undefined ? 'n/a' : `${ms(s.medianMs)} / ${ms(s.p95Ms)}`;
-  };
-  const med = (contender: string, depth: number) => stat(contender, depth)?.medianMs ?? Number.NaN;
+  const { cell, med } = latencyCells(results.latency);
   const out: string[] = [];
 
   out.push(
@@ -103,10 +119,19 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     );
   } else {
     out.push(
-      "Every contender returned exactly the raw SQL page's rows at every depth (checked before timing).",
+      "Every contender returned exactly the raw SQL page's rows at every depth, on every dialect (checked before timing).",
       '',
     );
   }
+  const busy = Math.max(...meta.machine.load) > meta.machine.cpus;
+  out.push(
+    `**Noise.** ${
+      busy
+        ? `The 1-minute load average (${meta.machine.load.map((l) => l.toFixed(1)).join(' -> ')}) was above the ${meta.machine.cpus} cores: other work shared the machine, so absolute times are inflated and p95s are wide.`
+        : `The 1-minute load average stayed within the ${meta.machine.cpus} cores.`
+    } Compare ratios, not absolute times: every ratio is taken between contenders sampled round-robin in the same process at the same depth, so drift falls on all of them alike; a single cell can still move by +-0.1x between runs.`,
+    '',
+  );
 
   out.push(
     `![Median latency per page vs depth](${chartFile})`,
@@ -116,7 +141,9 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     'Median / p95 per page in milliseconds. A Pagewise page is timed whole: a fresh `fromKysely` query, the',
     'request, cursor decode, the query, and `getPaginatedResponse` (both links). The limit is the hand-written',
     'keyset query through `pg` as a named (prepared) statement; the same SQL sent unnamed (parsed and planned',
-    'each time, as query builders send it) is shown for reference. "Pagewise\'s SQL via pg" replays the exact',
+    'each time, as query builders send it) is shown for reference. "hand-written Kysely" is the same keyset query',
+    'written in Kysely by a Kysely user without Pagewise (a builder per request, the stock `PostgresDialect` over',
+    'its own pool). "Pagewise\'s SQL via pg" replays the exact',
     'statements Pagewise sent for that page through `pg`, unnamed: Pagewise minus it is the JavaScript side',
     '(Pagewise, Kysely, the driver); it minus the unnamed raw SQL is what the SQL shape itself costs.',
     '',
@@ -131,18 +158,22 @@ export function renderReport(results: BenchResults, chartFile: string): string {
           'depth',
           'raw SQL, prepared',
           'raw SQL, unnamed',
+          'hand-written Kysely',
           "Pagewise's SQL via pg",
           'Pagewise cursor',
           '**Pagewise / raw**',
+          '**Pagewise / Kysely**',
           ...(hasKp ? ['kysely-paginate 0.2.0', 'kysely-paginate / Pagewise'] : []),
         ],
         depths.map((d) => [
           depthName(d),
           cell(`raw:${o}`, d),
           cell(`raw-unnamed:${o}`, d),
+          cell(`kysely-hand:${o}`, d),
           cell(`pagewise-sql:${o}`, d),
           cell(`pagewise-cursor:${o}`, d),
           `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`raw:${o}`, d))}**`,
+          `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`kysely-hand:${o}`, d))}**`,
           ...(hasKp
             ? [
                 cell(`kysely-paginate:${o}`, d),
@@ -169,8 +200,10 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     '## Offset pages (`-created, -id`)',
     '',
     'Median / p95 in milliseconds. Page-number pages are the page holding the depth; limit/offset and',
-    '`count: exact` count the whole table on every page. The last column compares with the Pagewise cursor page',
-    'at the same depth.',
+    "`count: exact` count the whole table on every page; `estimated` asks Postgres for the planner's estimate",
+    '(`EXPLAIN`, sent alongside the page on a second connection); "cached" is `estimated` with',
+    '`countCacheTtl: 60_000` (the estimate reused for a minute, so after the first page no count query is sent).',
+    'The last column compares with the Pagewise cursor page at the same depth.',
     '',
     table(
       [
@@ -179,8 +212,10 @@ export function renderReport(results: BenchResults, chartFile: string): string {
         'Pagewise limit/offset',
         'page-number, exact',
         'page-number, estimated',
+        'page-number, estimated, cached',
         'page-number, none',
         'exact / estimated',
+        'exact / estimated cached',
         'raw OFFSET / Pagewise cursor',
       ],
       depths.map((d) => [
@@ -189,12 +224,15 @@ export function renderReport(results: BenchResults, chartFile: string): string {
         cell('pagewise-limit-offset:uniform', d),
         cell('pagewise-page-exact:uniform', d),
         cell('pagewise-page-estimated:uniform', d),
+        cell('pagewise-page-estimated-cached:uniform', d),
         cell('pagewise-page-none:uniform', d),
         ratio(med('pagewise-page-exact:uniform', d) / med('pagewise-page-estimated:uniform', d)),
+        ratio(med('pagewise-page-exact:uniform', d) / med('pagewise-page-estimated-cached:uniform', d)),
         ratio(med('raw-offset:uniform', d) / med('pagewise-cursor:uniform', d)),
       ]),
     ),
     '',
+    ...results.dialects.flatMap((d) => dialectSection(d)),
     '## Pagewise CPU cost per page',
     '',
     'tinybench, microseconds per page of 50 rows, links built. The memory adapter has no I/O, so this is',
@@ -227,7 +265,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     );
     for (const c of http.comparisons) {
       out.push(
-        `### ${c.id === 'demo' ? 'Demo feed' : 'Minimal endpoint'}`,
+        `### ${HTTP_TITLES[c.id]}`,
         '',
         `Pagewise side: ${c.subject}. Bare side: ${c.bare}. Pages: ${c.paths.subject.length} (e.g. \`${c.paths.subject.at(-1)}\`).`,
         '',
@@ -293,7 +331,81 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     '- Every depth: each contender is checked to return the raw SQL page, warmed up, then timed round-robin',
     '  (the order rotates each round). Times are wall clock around one whole page in this process.',
     '- Rerun: `pnpm bench` (1M rows) or `pnpm bench -- --rows 10000000`; `--help` lists the options.',
+    '- Count ratios over fresh processes (the spread the estimated-count target asks for):',
+    '  `pnpm --filter @pagewise/bench run counts -- --runs 3`. `pnpm --filter @pagewise/bench run render` rewrites',
+    '  this file from `results.json` without measuring again.',
+    '- SQLite and MariaDB hold the same rows (`created` as ISO text in a `datetime` column on SQLite, `datetime` on',
+    '  MariaDB); their indexes match the orderings (`score DESC` puts NULLs last there without saying so).',
     '',
   );
   return out.join('\n');
+}
+
+/** The SQLite or MariaDB section: raw prepared statement, hand-written Kysely, Pagewise, per ordering. */
+function dialectSection(result: DialectResult): string[] {
+  const title = result.dialect === 'sqlite' ? 'SQLite (better-sqlite3)' : 'MariaDB (mysql2)';
+  if (result.skipped !== null) return [`## ${title}`, '', `Not measured: ${result.skipped}.`, ''];
+  const { cell, med } = latencyCells(result.latency);
+  const raw =
+    result.dialect === 'sqlite'
+      ? '`stmt.all()` of a statement prepared once on its own connection'
+      : '`pool.execute()` (a server-side prepared statement mysql2 caches per connection)';
+  const out = [
+    `## ${title}`,
+    '',
+    `${result.server}; the same rows and indexes as the Postgres table${result.seeded ? `, seeded in ${result.seedSeconds.toFixed(1)} s` : ', reused'}.`,
+    `Median / p95 per page in milliseconds, round-robin. Raw: ${raw}. Hand-written Kysely: the keyset query a`,
+    'Kysely user writes, builder per request, stock dialect, own connection. Pagewise: a fresh `fromKysely` query,',
+    `cursor decode, the query, both links.${result.dialect === 'mariadb' ? ' MariaDB has no index range for row values, so the raw and Kysely queries use the expanded form.' : ''}`,
+    '',
+  ];
+  for (const ordering of ORDERINGS) {
+    const o = ordering.name;
+    out.push(
+      `### ${title}: ${ordering.title}`,
+      '',
+      table(
+        [
+          'depth',
+          DIALECT_KIND_LABELS.raw,
+          DIALECT_KIND_LABELS['kysely-hand'],
+          DIALECT_KIND_LABELS['pagewise-cursor'],
+          '**Pagewise / raw**',
+          '**Pagewise / Kysely**',
+        ],
+        result.depths.map((d) => [
+          depthName(d),
+          cell(`raw:${o}`, d),
+          cell(`kysely-hand:${o}`, d),
+          cell(`pagewise-cursor:${o}`, d),
+          `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`raw:${o}`, d))}**`,
+          `**${ratio(med(`pagewise-cursor:${o}`, d) / med(`kysely-hand:${o}`, d))}**`,
+        ]),
+      ),
+      '',
+    );
+  }
+  return out;
+}
+
+/** Where the sections other scripts write (workers, partitions, streaming) begin in RESULTS.md. */
+export const KEPT_SECTIONS_MARKER = '<!-- kept-sections:';
+
+/**
+ * A report followed by the sections of `previous` (the file being replaced) from the kept-sections
+ * marker on, so `pnpm bench` and `render` rewrite their own tables without dropping what
+ * `bench:workers`, `bench:stream` and the partitions bench recorded.
+ *
+ * @example
+ * withKeptSections('# Bench\n', 'old\n<!-- kept-sections: -->\n## Workers\n') // '# Bench\n\n<!-- kept-sections: -->\n## Workers\n'
+ */
+export function withKeptSections(report: string, previous: string | null): string {
+  const at = previous?.indexOf(KEPT_SECTIONS_MARKER) ?? -1;
+  if (previous === null || at < 0) return report;
+  return `${report.trimEnd()}\n\n${previous.slice(at)}`;
+}
+
+/** Reads the file a report replaces, or `null` when there is none yet. */
+export async function readPrevious(file: string): Promise<string | null> {
+  return readFile(file, 'utf8').catch(() => null);
 }

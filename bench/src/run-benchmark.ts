@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS, ensureSeeded } from './bench-table.js';
 import { renderChart } from './chart.js';
@@ -13,11 +13,13 @@ import {
 } from './contenders.js';
 import { type CpuResult, measureCpuCost } from './cpu-cost.js';
 import { ensureDatabase, serverInfo, smallPool } from './database.js';
+import { type DialectResult, defaultSqliteFile, measureDialect } from './dialect-bench.js';
 import { type HttpResult, measureHttp } from './http-bench.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
 import type { BenchOptions } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
-import { renderReport } from './report.js';
+import { type ProfileSummary, profilePages } from './profile.js';
+import { readPrevious, renderReport, withKeptSections } from './report.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 
 /** One contender's latency at one depth. */
@@ -83,6 +85,10 @@ export interface BenchResults {
   readonly mismatches: readonly string[];
   readonly cpu: readonly CpuResult[];
   readonly http: HttpResult | null;
+  /** SQLite and MariaDB: raw, hand-written Kysely and Pagewise per ordering and depth. */
+  readonly dialects: readonly DialectResult[];
+  /** CPU profile of the Postgres Pagewise uniform cursor page at the middle depth. */
+  readonly profile: ProfileSummary | null;
   readonly targets: readonly TargetResult[];
 }
 
@@ -219,6 +225,34 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       );
     }
 
+    let profile: ProfileSummary | null = null;
+    const middle = points[Math.floor(points.length / 2)]!;
+    if (options.profilePages > 0) {
+      say(
+        options,
+        `Profiling ${options.profilePages} Pagewise cursor pages (postgres, depth ${middle.depth})`,
+      );
+      const subject = set.contenders.find((c) => c.id === 'pagewise-cursor:uniform')!;
+      profile = await profilePages(
+        `postgres Pagewise cursor page, uniform, depth ${middle.depth}`,
+        subject.prepare(middle),
+        options.profilePages,
+      );
+    }
+    const dialects: DialectResult[] = [];
+    for (const dialect of options.dialects) {
+      say(options, `Measuring ${dialect}: raw, hand-written Kysely and Pagewise cursor pages`);
+      const result = await measureDialect({
+        ...options,
+        dialect,
+        depths,
+        sqliteFile: options.sqliteFile ?? defaultSqliteFile(options.rows),
+      });
+      if (result.skipped !== null) say(options, `${dialect} skipped: ${result.skipped}`);
+      mismatches.push(...result.mismatches);
+      dialects.push(result);
+    }
+
     say(options, 'Measuring Pagewise CPU cost (tinybench)');
     const cursored = points.filter((p) => p.cursors.uniform !== null);
     const recordedCursor = cursored[Math.floor(cursored.length / 2)]?.cursors.uniform;
@@ -245,6 +279,15 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
         demoSchema: options.demoSchema,
         demoArticles: options.demoArticles,
         pages: points.map((p) => ({ before: p.before.uniform, cursor: p.cursors.uniform })),
+        sqlite: options.dialects.includes('sqlite')
+          ? {
+              benchFile: options.sqliteFile ?? defaultSqliteFile(options.rows),
+              demoFile: join(
+                dirname(options.sqliteFile ?? defaultSqliteFile(options.rows)),
+                `pagewise-bench-demo-${options.demoArticles}.sqlite`,
+              ),
+            }
+          : null,
       });
     }
 
@@ -289,6 +332,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       mismatches,
       cpu,
       http,
+      dialects,
+      profile,
     };
     const results: BenchResults = {
       ...partial,
@@ -302,7 +347,10 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       json: join(options.outDir, 'results.json'),
     };
     await writeFile(files.chart, renderChart(results));
-    await writeFile(files.report, renderReport(results, 'latency-vs-depth.svg'));
+    await writeFile(
+      files.report,
+      withKeptSections(renderReport(results, 'latency-vs-depth.svg'), await readPrevious(files.report)),
+    );
     await writeFile(files.json, `${JSON.stringify(results, null, 2)}\n`);
     return { results, files };
   } finally {

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { KIND_LABELS } from '../src/contenders.js';
@@ -49,6 +50,8 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
           demoSchema,
           demoArticles: 300,
           cpuTimeMs: 20,
+          profilePages: 20,
+          sqliteFile: join(outDir, 'smoke.sqlite'),
           outDir,
           command: 'vitest bench-smoke',
           log: null,
@@ -68,14 +71,39 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
       }
       expect(results.cpu.length).toBeGreaterThan(0);
       for (const cpu of results.cpu) expect(Number.isFinite(cpu.medianUs)).toBe(true);
-      expect(results.http?.comparisons.map((c) => c.id)).toEqual(['pagewise', 'demo']);
+      expect(results.http?.comparisons.map((c) => c.id)).toEqual([
+        'pagewise',
+        'demo',
+        'pagewise-sqlite',
+        'demo-sqlite',
+      ]);
       for (const c of results.http?.comparisons ?? []) {
         expect(c.subjectSummary.requestsPerSecond).toBeGreaterThan(0);
         expect(c.bareSummary.requestsPerSecond).toBeGreaterThan(0);
         expect(c.runs.every((r) => r.errors === 0)).toBe(true);
       }
+      // SQLite always runs; MariaDB when MYSQL_URL is set (otherwise its section says why not).
+      const sqlite = results.dialects.find((d) => d.dialect === 'sqlite')!;
+      expect(sqlite.skipped).toBeNull();
+      for (const d of results.dialects.filter((x) => x.skipped === null)) {
+        expect(d.depths).toEqual([0, 1000, 2950]);
+        for (const kind of ['raw', 'kysely-hand', 'pagewise-cursor']) {
+          for (const ordering of ['uniform', 'mixed', 'nullable']) {
+            for (const depth of d.depths) {
+              const entry = d.latency.find((l) => l.contender === `${kind}:${ordering}` && l.depth === depth);
+              expect(entry?.stats.samples, `${d.dialect} ${kind}:${ordering} at ${depth}`).toBeGreaterThan(0);
+            }
+          }
+        }
+        expect(d.profile?.cpuUsPerPage).toBeGreaterThan(0);
+      }
+      expect(results.profile?.areas.length).toBeGreaterThan(0);
       expect(results.targets.map((t) => t.id)).toEqual([
         'cursor-vs-raw',
+        'cursor-vs-kysely',
+        'sqlite-vs-kysely',
+        'sqlite-vs-raw',
+        'mariadb-vs-kysely',
         'depth-invariance',
         'kysely-paginate',
         'offset',
@@ -93,6 +121,11 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
       await client.query(`DROP TABLE IF EXISTS ${table}`);
       await client.query(`DROP SCHEMA IF EXISTS ${demoSchema} CASCADE`);
       await client.end();
+      if (process.env.MYSQL_URL) {
+        const mysql = await createConnection(process.env.MYSQL_URL);
+        await mysql.query(`DROP TABLE IF EXISTS ${table}`);
+        await mysql.end();
+      }
     }
-  });
+  }, 120_000); // Seconds on an idle machine; minutes' margin for a loaded CI runner.
 });

@@ -20,6 +20,7 @@ import {
 } from './builder-slice.js';
 import { columnInfo, integersExact, type QueryTables, sourceTable } from './catalog.js';
 import { toParameter, toPosition } from './column-codec.js';
+import { countKey } from './count-key.js';
 import { lookupParameter, lookupQuery } from './lookup-value.js';
 import { ADAPTER, type Row } from './options.js';
 import { columnName, directionOf, parameterize, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
@@ -197,6 +198,11 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     );
     const rows = await shared.run(counted, [], this.#base);
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
+  }
+
+  /** What a count cache keys this query's count on: its statement and values (`count-key.ts`). */
+  countKey(): string {
+    return countKey(this.#shared.planKey, this.#node, this.#base);
   }
 
   /**

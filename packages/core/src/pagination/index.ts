@@ -23,6 +23,7 @@ export {
   type Edge,
   type PageInfo,
 } from './connection-from-query.js';
+export { type CachedCountResult, CountCache, type CountCacheOptions } from './count-cache.js';
 export {
   type Cursor,
   type CursorCodecOptions,

@@ -73,6 +73,15 @@ export interface OrderedQuery<Row> {
   /** Number of rows; with `estimate`, an adapter may answer a cheaper estimate. */
   count(options?: { estimate?: boolean }): Promise<CountResult>;
   /**
+   * What a `CountCache` keys this query's count on: text that differs whenever the count could
+   * (the statement and its values), the same for every page of one query. Optional; a query
+   * without it is counted on every request even when a count cache is configured.
+   *
+   * @example
+   * query.countKey() // '["id",{}, ...],{"kind":"SelectQueryNode",...},[42]'
+   */
+  countKey?(): string | null;
+  /**
    * Fetches one window. Throws `InvalidBoundError` when `after` holds values that cannot be
    * compared with the ordering fields (a tampered cursor), so paginators can answer 404.
    */

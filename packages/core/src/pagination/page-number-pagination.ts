@@ -11,6 +11,7 @@ import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
 import { LinkTemplate } from '../request/query-string.js';
 import type { PaginationView } from './base-pagination.js';
+import { CountCache } from './count-cache.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import { offsetTooLarge } from './max-offset.js';
 import type { OrderedQuery } from './ordered-query.js';
@@ -47,6 +48,17 @@ export interface PageNumberPaginationOptions
    * @default 'exact'
    */
   count?: CountMode;
+  /**
+   * Reuse each query's count (exact or estimated) for this many milliseconds, in a cache of this
+   * pagination's own; a reused count makes the body say `countMode` and `countAge`. Ignored when
+   * `countCache` is given. @default null (count on every request)
+   */
+  countCacheTtl?: number | null;
+  /**
+   * A count cache to use (and share with other paginations over the same database); its own
+   * `ttlMs` applies. @default null
+   */
+  countCache?: CountCache | null;
   /** Largest row offset a page may start at; a deeper page is 404. @default null (no cap) */
   maxOffset?: number | null;
 }
@@ -58,6 +70,11 @@ export interface PageNumberPage<Row> extends PageSnapshot<Row, NumberedHtmlConte
   readonly numPages: number | null;
   readonly count: number | null;
   readonly countMode: CountMode;
+  /**
+   * Milliseconds since the count was taken when a count cache answered it (`0`: by a request
+   * running alongside); `null` when it was taken for this request.
+   */
+  readonly countAgeMs: number | null;
   readonly hasNext: boolean;
   readonly hasPrevious: boolean;
   readonly url: string;
@@ -103,11 +120,24 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
   invalidPageMessage = 'Invalid page.';
   hostPaginatorClass: NonNullable<PageNumberPaginationOptions['hostPaginatorClass']> = Paginator;
   count: CountMode = 'exact';
+  countCacheTtl: number | null = null;
+  countCache: CountCache | null = null;
   maxOffset: number | null = null;
+  /** The cache `countCacheTtl` makes, on first use (the instance is frozen by then). */
+  #ownCountCache: CountCache | null = null;
 
   constructor(options: PageNumberPaginationOptions = {}) {
     super();
     this.init(options, new.target === PageNumberPagination);
+    if (new.target === PageNumberPagination) this.#countCache();
+  }
+
+  /** `countCache`, else the one `countCacheTtl` asks for (a bad TTL is refused here). */
+  #countCache(): CountCache | null {
+    if (this.countCache !== null || this.countCacheTtl === null || this.count === 'none')
+      return this.countCache;
+    this.#ownCountCache ??= new CountCache({ ttlMs: this.countCacheTtl });
+    return this.#ownCountCache;
   }
 
   protected override pageSizeOptions(): PageSizeOptions {
@@ -126,6 +156,7 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
     const paginator = new this.hostPaginatorClass(query, pageSize, {
       count: this.count,
       onWarning: this.settings.onWarning,
+      countCache: this.#countCache(),
     }) as Paginator<Row>;
     // Nothing waits for an estimate before fetching the page: ask for both at once (a second
     // connection, not a second round trip). The promise is cached; its errors surface when awaited.
@@ -141,12 +172,15 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
       if (this.maxOffset !== null && offset > this.maxOffset) throw offsetTooLarge(offset, this.maxOffset);
       const page = await paginator.page(number);
       const url = request.buildAbsoluteUri();
+      const counted = await paginator.countResult();
       return this.makePage({
         rows: page.rows,
         number: page.number,
         numPages: await this.#numPages(paginator, page),
         count: this.count === 'none' ? null : await paginator.count(),
-        countMode: await this.#countModeUsed(paginator),
+        // What the count really was: an `estimated` request answered exactly says `exact`.
+        countMode: this.count === 'none' ? 'none' : counted.exact ? 'exact' : 'estimated',
+        countAgeMs: counted.cached ? counted.ageMs : null,
         hasNext: page.hasNext,
         hasPrevious: page.hasPrevious,
         url,
@@ -160,12 +194,6 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
       }
       throw error;
     }
-  }
-
-  /** What the count really was: an `estimated` request answered exactly says `exact`. */
-  async #countModeUsed(paginator: Paginator<unknown>): Promise<CountMode> {
-    if (this.count !== 'estimated') return this.count;
-    return (await paginator.countResult()).exact ? 'exact' : 'estimated';
   }
 
   /** Exact page total; with an estimate, one that agrees with what the look-ahead saw. */
@@ -198,6 +226,10 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
     next: string | null,
     previous: string | null,
   ): PageNumberPaginated<unknown> {
+    if (page.countAgeMs !== null) {
+      const countAge = Math.floor(page.countAgeMs / 1000);
+      return { count: page.count, countMode: page.countMode, countAge, next, previous, results: data };
+    }
     return page.countMode === 'exact'
       ? { count: page.count, next, previous, results: data }
       : { count: page.count, countMode: page.countMode, next, previous, results: data };
@@ -205,8 +237,13 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
     const version = options.openapi ?? '3.0';
-    const countMode =
-      this.count === 'exact'
+    const cached = this.count !== 'none' && (this.countCache !== null || this.countCacheTtl !== null);
+    const countMode = cached
+      ? {
+          countMode: { type: 'string', enum: ['exact', 'estimated'], example: this.count },
+          countAge: { type: 'integer', minimum: 0, example: 12 },
+        }
+      : this.count === 'exact'
         ? {}
         : { countMode: { type: 'string', enum: ['estimated', 'none'], example: this.count } };
     return {

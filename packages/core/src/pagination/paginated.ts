@@ -6,14 +6,17 @@
 
 /**
  * The body of a page-number page, key order included. `countMode` is there only when the count
- * was not exact (`count: 'estimated' | 'none'` options); `count` is `null` with `'none'`.
+ * was not exact (`count: 'estimated' | 'none'` options) or came from a count cache; `count` is
+ * `null` with `'none'`. `countAge` is there only when a count cache answered: whole seconds
+ * since the count was taken.
  *
  * @example
  * const body: PageNumberPaginated<Article> = page.response(articles).data;
  */
 export interface PageNumberPaginated<T> {
   readonly count: number | null;
-  readonly countMode?: 'estimated' | 'none';
+  readonly countMode?: 'exact' | 'estimated' | 'none';
+  readonly countAge?: number;
   readonly next: string | null;
   readonly previous: string | null;
   readonly results: T[];

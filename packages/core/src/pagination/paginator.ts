@@ -1,6 +1,7 @@
 import { parsePythonInt } from '../request/positive-int.js';
 import type { WarningHook } from '../warnings.js';
-import type { CountResult, OrderedQuery } from './ordered-query.js';
+import type { CachedCountResult, CountCache } from './count-cache.js';
+import type { OrderedQuery } from './ordered-query.js';
 import { warnIfUnordered } from './unordered-warning.js';
 
 /** How a page-number paginator learns the total. */
@@ -36,6 +37,11 @@ export interface PaginatorOptions {
   allowEmptyFirstPage?: boolean;
   /** Receives `UnorderedObjectListWarning`. @default emitWarning (`process.emitWarning` where it exists) */
   onWarning?: WarningHook;
+  /**
+   * Reuses counts (exact or estimated) per query for the cache's time to live; queries whose
+   * adapter gives no `countKey` are counted every time. @default null
+   */
+  countCache?: CountCache | null;
 }
 
 /**
@@ -55,7 +61,8 @@ export class Paginator<Row> {
   readonly countMode: CountMode;
   readonly orphans: number;
   readonly allowEmptyFirstPage: boolean;
-  #count: Promise<CountResult> | undefined;
+  readonly countCache: CountCache | null;
+  #count: Promise<CachedCountResult> | undefined;
 
   constructor(query: OrderedQuery<Row>, perPage: number, options: PaginatorOptions = {}) {
     this.query = query;
@@ -63,6 +70,7 @@ export class Paginator<Row> {
     this.countMode = options.count ?? 'exact';
     this.orphans = options.orphans ?? 0;
     this.allowEmptyFirstPage = options.allowEmptyFirstPage ?? true;
+    this.countCache = options.countCache ?? null;
     warnIfUnordered(query, options.onWarning);
   }
 
@@ -71,11 +79,26 @@ export class Paginator<Row> {
     return (await this.countResult()).value;
   }
 
-  /** The count with whether it is exact (an adapter without an estimator answers exactly). */
-  countResult(): Promise<CountResult> {
-    if (this.countMode === 'none') return Promise.resolve({ value: Number.NaN, exact: false });
-    this.#count ??= this.query.count({ estimate: this.countMode === 'estimated' });
+  /**
+   * The count with whether it is exact (an adapter without an estimator answers exactly) and
+   * whether `countCache` answered it.
+   */
+  countResult(): Promise<CachedCountResult> {
+    if (this.countMode === 'none') {
+      return Promise.resolve({ value: Number.NaN, exact: false, cached: false, ageMs: 0 });
+    }
+    this.#count ??= this.#takeCount();
     return this.#count;
+  }
+
+  async #takeCount(): Promise<CachedCountResult> {
+    const estimate = this.countMode === 'estimated';
+    const key = this.countCache === null ? null : (this.query.countKey?.() ?? null);
+    if (key !== null) {
+      return this.countCache!.lookup(`${this.countMode}:${key}`, () => this.query.count({ estimate }));
+    }
+    const result = await this.query.count({ estimate });
+    return { value: result.value, exact: result.exact, cached: false, ageMs: 0 };
   }
 
   /** Number of pages: an empty list still has one page when `allowEmptyFirstPage`. */

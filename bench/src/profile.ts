@@ -1,0 +1,136 @@
+import { Session } from 'node:inspector/promises';
+import type { PageFetch } from './measure.js';
+
+/** Where a sampled function lives. */
+export type ProfileArea =
+  | 'pagewise core'
+  | 'kysely adapter'
+  | 'kysely'
+  | 'driver'
+  | 'node internals'
+  | 'gc'
+  | 'bench harness'
+  | 'other';
+
+/** Self time of one function, per page. */
+export interface ProfileEntry {
+  readonly area: ProfileArea;
+  /** `name (file:line)`. */
+  readonly fn: string;
+  readonly usPerPage: number;
+}
+
+/** A CPU profile of many pages of one contender: self time per page, by area and by function. */
+export interface ProfileSummary {
+  readonly subject: string;
+  readonly pages: number;
+  /** Wall time per page while profiling (the profiler slows pages a little). */
+  readonly wallUsPerPage: number;
+  /** Sampled CPU time per page (everything but idle). */
+  readonly cpuUsPerPage: number;
+  readonly areas: ReadonlyArray<{ readonly area: ProfileArea; readonly usPerPage: number }>;
+  /** The functions with the most self time, most first. */
+  readonly top: readonly ProfileEntry[];
+}
+
+interface CallFrame {
+  readonly functionName: string;
+  readonly url: string;
+  readonly lineNumber: number;
+}
+
+function areaOf(frame: CallFrame): ProfileArea | 'idle' {
+  const { url, functionName } = frame;
+  if (functionName === '(idle)' || functionName === '(program)') return 'idle';
+  if (functionName === '(garbage collector)') return 'gc';
+  if (url.includes('/packages/core/')) return 'pagewise core';
+  if (url.includes('/packages/kysely-adapter/')) return 'kysely adapter';
+  if (/node_modules\/(\.pnpm\/)?kysely[@/]/.test(url)) return 'kysely';
+  if (
+    /node_modules\/(\.pnpm\/)?(pg|pg-[a-z-]+|postgres-[a-z-]+|mysql2|better-sqlite3|sqlstring|lru\.min)[@/]/.test(
+      url,
+    )
+  )
+    return 'driver';
+  if (url.startsWith('node:') || url === '' || functionName.startsWith('(')) return 'node internals';
+  if (url.includes('/bench/src/')) return 'bench harness';
+  return 'other';
+}
+
+function shortFile(url: string): string {
+  const clean = url.replace(/^file:\/\//, '');
+  const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(clean);
+  if (pkg) return `${pkg[1]}/${pkg[2]!.split('/').at(-1)}`;
+  return clean.split('/').at(-1) || 'native';
+}
+
+/**
+ * Runs `fetch` `pages` times under the V8 sampling profiler (what `node --cpu-prof` records) and
+ * sums self time per function and per area. The profile is taken in every bench run, so the
+ * "why / plan" notes quote this run's numbers, never an old profile.
+ */
+export async function profilePages(
+  subject: string,
+  fetch: PageFetch,
+  pages: number,
+): Promise<ProfileSummary> {
+  for (let i = 0; i < Math.min(200, pages); i += 1) await fetch();
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+    const start = performance.now();
+    for (let i = 0; i < pages; i += 1) await fetch();
+    const wallMs = performance.now() - start;
+    const { profile } = await session.post('Profiler.stop');
+    const byNode = new Map<number, number>();
+    const samples = profile.samples ?? [];
+    const deltas = profile.timeDeltas ?? [];
+    for (let i = 0; i < samples.length; i += 1) {
+      byNode.set(samples[i]!, (byNode.get(samples[i]!) ?? 0) + (deltas[i] ?? 0));
+    }
+    const byFn = new Map<string, { area: ProfileArea; us: number }>();
+    const byArea = new Map<ProfileArea, number>();
+    let cpuUs = 0;
+    for (const node of profile.nodes) {
+      const us = byNode.get(node.id) ?? 0;
+      if (us === 0) continue;
+      const area = areaOf(node.callFrame);
+      if (area === 'idle') continue;
+      cpuUs += us;
+      byArea.set(area, (byArea.get(area) ?? 0) + us);
+      const fn = `${node.callFrame.functionName || '(anonymous)'} (${shortFile(node.callFrame.url)}:${node.callFrame.lineNumber + 1})`;
+      const entry = byFn.get(fn) ?? { area, us: 0 };
+      entry.us += us;
+      byFn.set(fn, entry);
+    }
+    return {
+      subject,
+      pages,
+      wallUsPerPage: (wallMs * 1000) / pages,
+      cpuUsPerPage: cpuUs / pages,
+      areas: [...byArea]
+        .map(([area, us]) => ({ area, usPerPage: us / pages }))
+        .sort((a, b) => b.usPerPage - a.usPerPage),
+      top: [...byFn]
+        .map(([fn, { area, us }]) => ({ area, fn, usPerPage: us / pages }))
+        .sort((a, b) => b.usPerPage - a.usPerPage)
+        .slice(0, 12),
+    };
+  } finally {
+    await session.post('Profiler.disable').catch(() => {});
+    session.disconnect();
+  }
+}
+
+/** `pagewise core 60 us (decodeCursor 9, ...)`: an area with its three heaviest functions. */
+export function describeArea(summary: ProfileSummary, area: ProfileArea): string {
+  const us = summary.areas.find((a) => a.area === area)?.usPerPage ?? 0;
+  const fns = summary.top
+    .filter((e) => e.area === area)
+    .slice(0, 3)
+    .map((e) => `\`${e.fn.split(' (')[0]}\` ${e.usPerPage.toFixed(0)}`);
+  return `${area} ${us.toFixed(0)} us${fns.length > 0 ? ` (${fns.join(', ')})` : ''}`;
+}
