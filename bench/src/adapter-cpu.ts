@@ -10,7 +10,7 @@
  *   beside `stmt.all()` of the hand-written keyset statement prepared once (`raw`).
  *
  *   PG_URL=postgres://postgres@127.0.0.1:5432/db pnpm --filter @pagewise/bench exec \
- *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200]
+ *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|sqlite]
  *
  * Prints, per variant, the median over rounds of the CPU time (user + system) per page in
  * microseconds, the median wall time, and the load average at start and end.
@@ -47,6 +47,7 @@ const option = (name: string, fallback: number) => {
 };
 const against = args.flatMap((a, i) => (args[i - 1] === '--against' ? [resolve(a)] : []));
 const ROUNDS = option('--rounds', 15);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const PAGES = option('--pages', 200);
 const TABLE = 'pagewise_cpu_items';
 const ROWS = 10_000;
@@ -227,7 +228,7 @@ console.log(
     .join(' ')}; ${ROUNDS} rounds of ${PAGES} pages`,
 );
 const url = process.env.PG_URL;
-if (url) {
+if (url && only !== 'sqlite') {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await seedPostgres(pool);
   const tasks = new Map<string, Task>();
@@ -237,10 +238,10 @@ if (url) {
   }
   await measure(tasks);
   await pool.end();
-} else {
+} else if (only !== 'sqlite') {
   console.log('PG_URL not set: Postgres replay skipped');
 }
-{
+if (only !== 'pg') {
   const database = seedSqlite();
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
   const tasks = new Map<string, Task>();
