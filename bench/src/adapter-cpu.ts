@@ -267,6 +267,14 @@ if (only !== 'pg') {
   );
   for (const checkout of checkouts)
     tasks.set(`sqlite     pagewise ${checkout.name}`, await pagewiseTask(checkout, db));
+  const reuse = (checkouts[0]!.adapter as Partial<Adapter>).reusePreparedStatements;
+  if (reuse) {
+    const reusing = new Kysely<DB>({ dialect: new SqliteDialect({ database: reuse(database) }) });
+    tasks.set(
+      'sqlite     pagewise this, reusePreparedStatements',
+      await pagewiseTask(checkouts[0]!, reusing),
+    );
+  }
   await measure(tasks);
   await db.destroy();
 }
