@@ -212,7 +212,7 @@ async function measure(tasks: ReadonlyMap<string, Task>): Promise<void> {
       wall.get(name)!.push((elapsed * 1000) / PAGES);
     }
   }
-  const base = [...tasks.keys()].find((n) => n.includes('raw'));
+  const base = [...tasks.keys()].find((n) => n.includes(' raw'));
   for (const name of tasks.keys()) {
     const c = median(cpu.get(name)!);
     const ratio = base ? `  ${(median(wall.get(name)!) / median(wall.get(base)!)).toFixed(2)}x raw wall` : '';
@@ -237,6 +237,39 @@ if (url && only !== 'sqlite') {
     tasks.set(`pg-replay  pagewise ${checkout.name}`, await pagewiseTask(checkout, db));
   }
   await measure(tasks);
+  // The same page with real round trips, on one connection per variant: raw `pg` (named and
+  // unnamed statements) beside Pagewise through the stock pool and through `nameStatements`.
+  const live = new Map<string, Task>();
+  const one = () => new pg.Pool({ connectionString: url, max: 1 });
+  const rawPool = one();
+  const [bound] = (
+    await rawPool.query(`select created, id from ${TABLE} order by created desc, id desc limit 1 offset 4999`)
+  ).rows as Array<{ created: Date; id: number }>;
+  const text = `select id, created, score, title from ${TABLE} where (created, id) < ($1, $2) order by created desc, id desc limit $3`;
+  const values = [bound!.created, bound!.id, PAGE_SIZE + 1];
+  live.set('pg-live    raw named prepared statement', () =>
+    rawPool.query({ name: 'raw_page', text, values }),
+  );
+  const unnamedPool = one();
+  live.set('pg-live    raw unnamed', () => unnamedPool.query(text, values));
+  const pools: pg.Pool[] = [rawPool, unnamedPool];
+  for (const checkout of checkouts) {
+    const stock = one();
+    pools.push(stock);
+    live.set(
+      `pg-live    pagewise ${checkout.name}`,
+      await pagewiseTask(checkout, new Kysely<DB>({ dialect: new PostgresDialect({ pool: stock }) })),
+    );
+  }
+  const nameStatements = (checkouts[0]!.adapter as Partial<Adapter>).nameStatements;
+  if (nameStatements) {
+    const named = one();
+    pools.push(named);
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(named) }) });
+    live.set('pg-live    pagewise this, nameStatements', await pagewiseTask(checkouts[0]!, db));
+  }
+  await measure(live);
+  await Promise.all(pools.map((p) => p.end()));
   await pool.end();
 } else if (only !== 'sqlite') {
   console.log('PG_URL not set: Postgres replay skipped');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { reusePreparedStatements } from '@pagewise/kysely-adapter';
+import { nameStatements, reusePreparedStatements } from '@pagewise/kysely-adapter';
 import Database from 'better-sqlite3';
 import { Kysely, type LogConfig, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
@@ -21,6 +21,7 @@ export type DatabaseName =
   | 'sqlite'
   | 'sqlite-safe-integers'
   | 'sqlite-reused-statements'
+  | 'postgres-named-statements'
   | 'pglite'
   | 'postgres'
   | 'mariadb';
@@ -52,8 +53,10 @@ async function openPostgres(
   url: string,
   log?: LogConfig,
   stop: () => Promise<void> = async () => {},
+  named = false,
 ): Promise<TestDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
+  const raw = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
+  const pool = named ? nameStatements(raw) : raw;
   const db = new Kysely({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
   // A configured server that does not answer is a failure, never a skip.
   await sql`select 1`.execute(db);
@@ -165,7 +168,16 @@ function sqliteTarget(safeIntegers: boolean, reused = false): DatabaseTarget {
 
 /** The target named `name`. */
 export function databaseTarget(name: DatabaseName): DatabaseTarget {
-  return [...databaseTargets(), sqliteTarget(true), sqliteTarget(false, true)].find((t) => t.name === name)!;
+  const pgUrl = process.env.PG_URL;
+  // Named statements through a plain `pg` pool (`nameStatements`), on the PG_URL server only.
+  const named: DatabaseTarget = {
+    name: 'postgres-named-statements',
+    skipReason: pgUrl ? null : 'PG_URL is not set',
+    open: (log) => openPostgres(pgUrl!, log, undefined, true),
+  };
+  return [...databaseTargets(), sqliteTarget(true), sqliteTarget(false, true), named].find(
+    (t) => t.name === name,
+  )!;
 }
 
 /**
