@@ -10,7 +10,7 @@
  *   beside `stmt.all()` of the hand-written keyset statement prepared once (`raw`).
  *
  *   PG_URL=postgres://postgres@127.0.0.1:5432/db pnpm --filter @pagewise/bench exec \
- *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200]
+ *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|sqlite]
  *
  * Prints, per variant, the median over rounds of the CPU time (user + system) per page in
  * microseconds, the median wall time, and the load average at start and end.
@@ -47,6 +47,7 @@ const option = (name: string, fallback: number) => {
 };
 const against = args.flatMap((a, i) => (args[i - 1] === '--against' ? [resolve(a)] : []));
 const ROUNDS = option('--rounds', 15);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const PAGES = option('--pages', 200);
 const TABLE = 'pagewise_cpu_items';
 const ROWS = 10_000;
@@ -211,7 +212,7 @@ async function measure(tasks: ReadonlyMap<string, Task>): Promise<void> {
       wall.get(name)!.push((elapsed * 1000) / PAGES);
     }
   }
-  const base = [...tasks.keys()].find((n) => n.includes('raw'));
+  const base = [...tasks.keys()].find((n) => n.includes(' raw'));
   for (const name of tasks.keys()) {
     const c = median(cpu.get(name)!);
     const ratio = base ? `  ${(median(wall.get(name)!) / median(wall.get(base)!)).toFixed(2)}x raw wall` : '';
@@ -227,7 +228,7 @@ console.log(
     .join(' ')}; ${ROUNDS} rounds of ${PAGES} pages`,
 );
 const url = process.env.PG_URL;
-if (url) {
+if (url && only !== 'sqlite') {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await seedPostgres(pool);
   const tasks = new Map<string, Task>();
@@ -236,11 +237,44 @@ if (url) {
     tasks.set(`pg-replay  pagewise ${checkout.name}`, await pagewiseTask(checkout, db));
   }
   await measure(tasks);
+  // The same page with real round trips, on one connection per variant: raw `pg` (named and
+  // unnamed statements) beside Pagewise through the stock pool and through `nameStatements`.
+  const live = new Map<string, Task>();
+  const one = () => new pg.Pool({ connectionString: url, max: 1 });
+  const rawPool = one();
+  const [bound] = (
+    await rawPool.query(`select created, id from ${TABLE} order by created desc, id desc limit 1 offset 4999`)
+  ).rows as Array<{ created: Date; id: number }>;
+  const text = `select id, created, score, title from ${TABLE} where (created, id) < ($1, $2) order by created desc, id desc limit $3`;
+  const values = [bound!.created, bound!.id, PAGE_SIZE + 1];
+  live.set('pg-live    raw named prepared statement', () =>
+    rawPool.query({ name: 'raw_page', text, values }),
+  );
+  const unnamedPool = one();
+  live.set('pg-live    raw unnamed', () => unnamedPool.query(text, values));
+  const pools: pg.Pool[] = [rawPool, unnamedPool];
+  for (const checkout of checkouts) {
+    const stock = one();
+    pools.push(stock);
+    live.set(
+      `pg-live    pagewise ${checkout.name}`,
+      await pagewiseTask(checkout, new Kysely<DB>({ dialect: new PostgresDialect({ pool: stock }) })),
+    );
+  }
+  const nameStatements = (checkouts[0]!.adapter as Partial<Adapter>).nameStatements;
+  if (nameStatements) {
+    const named = one();
+    pools.push(named);
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(named) }) });
+    live.set('pg-live    pagewise this, nameStatements', await pagewiseTask(checkouts[0]!, db));
+  }
+  await measure(live);
+  await Promise.all(pools.map((p) => p.end()));
   await pool.end();
-} else {
+} else if (only !== 'sqlite') {
   console.log('PG_URL not set: Postgres replay skipped');
 }
-{
+if (only !== 'pg') {
   const database = seedSqlite();
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
   const tasks = new Map<string, Task>();
@@ -266,6 +300,14 @@ if (url) {
   );
   for (const checkout of checkouts)
     tasks.set(`sqlite     pagewise ${checkout.name}`, await pagewiseTask(checkout, db));
+  const reuse = (checkouts[0]!.adapter as Partial<Adapter>).reusePreparedStatements;
+  if (reuse) {
+    const reusing = new Kysely<DB>({ dialect: new SqliteDialect({ database: reuse(database) }) });
+    tasks.set(
+      'sqlite     pagewise this, reusePreparedStatements',
+      await pagewiseTask(checkouts[0]!, reusing),
+    );
+  }
   await measure(tasks);
   await db.destroy();
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { nameStatements, reusePreparedStatements } from '@pagewise/kysely-adapter';
 import Database from 'better-sqlite3';
 import { Kysely, type LogConfig, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
@@ -16,7 +17,14 @@ export function tableName(base: string): string {
 }
 
 /** The SQL backends the suites run on. */
-export type DatabaseName = 'sqlite' | 'sqlite-safe-integers' | 'pglite' | 'postgres' | 'mariadb';
+export type DatabaseName =
+  | 'sqlite'
+  | 'sqlite-safe-integers'
+  | 'sqlite-reused-statements'
+  | 'postgres-named-statements'
+  | 'pglite'
+  | 'postgres'
+  | 'mariadb';
 
 /** An open test database. */
 export interface TestDatabase {
@@ -45,8 +53,10 @@ async function openPostgres(
   url: string,
   log?: LogConfig,
   stop: () => Promise<void> = async () => {},
+  named = false,
 ): Promise<TestDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
+  const raw = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
+  const pool = named ? nameStatements(raw) : raw;
   const db = new Kysely({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
   // A configured server that does not answer is a failure, never a skip.
   await sql`select 1`.execute(db);
@@ -137,17 +147,19 @@ export function databaseTargets(): DatabaseTarget[] {
 
 /**
  * In-memory SQLite; with `safeIntegers`, `db.defaultSafeIntegers(true)`: every integer (catalog
- * flags included) comes back as a bigint. That one is not in `databaseTargets()`; suites that
- * cover it ask for it by name.
+ * flags included) comes back as a bigint; with `reused`, statements prepared once
+ * (`reusePreparedStatements`). Those two are not in `databaseTargets()`; suites that cover them
+ * ask for them by name.
  */
-function sqliteTarget(safeIntegers: boolean): DatabaseTarget {
-  const name = safeIntegers ? 'sqlite-safe-integers' : 'sqlite';
+function sqliteTarget(safeIntegers: boolean, reused = false): DatabaseTarget {
+  const name = reused ? 'sqlite-reused-statements' : safeIntegers ? 'sqlite-safe-integers' : 'sqlite';
   return {
     name,
     skipReason: null,
     open: async (log) => {
-      const database = new Database(':memory:');
-      if (safeIntegers) database.defaultSafeIntegers(true);
+      const raw = new Database(':memory:');
+      if (safeIntegers) raw.defaultSafeIntegers(true);
+      const database = reused ? reusePreparedStatements(raw) : raw;
       const db = new Kysely({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
       return { name, dialect: 'sqlite', db, binaryCollation: 'BINARY', close: () => db.destroy() };
     },
@@ -156,7 +168,16 @@ function sqliteTarget(safeIntegers: boolean): DatabaseTarget {
 
 /** The target named `name`. */
 export function databaseTarget(name: DatabaseName): DatabaseTarget {
-  return [...databaseTargets(), sqliteTarget(true)].find((t) => t.name === name)!;
+  const pgUrl = process.env.PG_URL;
+  // Named statements through a plain `pg` pool (`nameStatements`), on the PG_URL server only.
+  const named: DatabaseTarget = {
+    name: 'postgres-named-statements',
+    skipReason: pgUrl ? null : 'PG_URL is not set',
+    open: (log) => openPostgres(pgUrl!, log, undefined, true),
+  };
+  return [...databaseTargets(), sqliteTarget(true), sqliteTarget(false, true), named].find(
+    (t) => t.name === name,
+  )!;
 }
 
 /**

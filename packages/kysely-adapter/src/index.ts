@@ -13,4 +13,6 @@ export {
 export { fromKysely } from './from-kysely.js';
 export { KyselyQuery } from './kysely-query.js';
 export type { KyselyQueryOptions } from './options.js';
+export { type NameStatementsOptions, nameStatements } from './pg-statements.js';
+export { type ReusePreparedStatementsOptions, reusePreparedStatements } from './sqlite-statements.js';
 export { StatementCache } from './statement-cache.js';

@@ -82,7 +82,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     let node = query;
     if (base === undefined) {
       const values: unknown[] = [];
-      node = parameterize(query, values) as SelectQueryNode;
+      const known = shared.cache.recognise(query, values);
+      if (known === undefined) node = parameterize(query, values) as SelectQueryNode;
+      else {
+        node = known.node as SelectQueryNode;
+        this.#shape = known.cache;
+      }
       base = values;
     }
     this.#shared = shared;
@@ -135,7 +140,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   /** The caches of this statement's shape (the statement without its values). */
   get #cache(): ShapeCache {
-    this.#shape ??= this.#shared.cache.shape(shapeKey(this.#node));
+    this.#shape ??= this.#shared.cache.remember(this.#node, shapeKey(this.#node));
     return this.#shape;
   }
 
@@ -279,8 +284,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       }
       if (single || rows.length >= limit) break;
     }
+    const strip = plan.added && rows.length > 0 ? publicKeys(rows[0]!) : null;
     return rows.map((row) => ({
-      row: (plan.added ? this.#strip(row) : row) as O,
+      row: (strip === null ? row : pick(row, strip)) as O,
       position: fields.map(
         (p, i): PositionValue =>
           toPosition(
@@ -402,12 +408,6 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return lookupParameter(info, value, this.#shared.capabilities);
   }
 
-  #strip(row: Row): Row {
-    const copy: Row = {};
-    for (const key of Object.keys(row)) if (!key.startsWith('__pagewise_')) copy[key] = row[key];
-    return copy;
-  }
-
   /** Field plans of an ordering, resolved once per query object and ordering. */
   #plan(order: readonly KeyTerm[], key: string): Promise<OrderPlan> {
     const cache = this.#cache.plans;
@@ -469,4 +469,16 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     ]);
     return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#coreNode, extra) : this.#coreNode;
   }
+}
+
+/** The keys of a row without the private columns the adapter selected (`__pagewise_*`). */
+function publicKeys(row: Row): string[] {
+  return Object.keys(row).filter((key) => !key.startsWith('__pagewise_'));
+}
+
+/** A copy of `row` with only `keys` (the rows of one statement all have the same columns). */
+function pick(row: Row, keys: readonly string[]): Row {
+  const copy: Row = {};
+  for (let i = 0; i < keys.length; i += 1) copy[keys[i]!] = row[keys[i]!];
+  return copy;
 }

@@ -66,6 +66,67 @@ export function parameterize(node: unknown, values: unknown[]): unknown {
   return copy ?? node;
 }
 
+/**
+ * Whether `raw` (a query as a builder made it) has the shape of `template` (an earlier query
+ * after `parameterize`), collecting its values into `values` in the order of the template's base
+ * `Slot`s when it does. One walk that allocates nothing: it recognises a query built afresh per
+ * request without copying its tree or writing it out as text. Anything it does not know (an
+ * inline object value, a node without a kind) is a mismatch, never a guess.
+ */
+export function matchesShape(raw: unknown, template: unknown, values: unknown[]): boolean {
+  // An identical subtree was kept as it was by `parameterize`: it holds no value.
+  if (raw === template) return true;
+  if (typeof raw !== 'object' || raw === null || typeof template !== 'object' || template === null)
+    return false;
+  if (Array.isArray(raw)) {
+    if (!Array.isArray(template) || raw.length !== template.length) return false;
+    for (let i = 0; i < raw.length; i += 1) if (!matchesShape(raw[i], template[i], values)) return false;
+    return true;
+  }
+  if (Array.isArray(template)) return false;
+  const node = raw as Record<string, unknown>;
+  const shape = template as Record<string, unknown>;
+  const kind = node.kind;
+  if (typeof kind !== 'string') return false;
+  if (kind === 'ValueNode') {
+    const value = node.value;
+    if (node.immediate) {
+      return (
+        shape.kind === kind &&
+        shape.immediate === node.immediate &&
+        typeof value !== 'object' &&
+        shape.value === value
+      );
+    }
+    return shape.kind === kind && isBaseSlot(shape.value, values.length) && values.push(value) > 0;
+  }
+  if (kind === 'PrimitiveValueListNode') {
+    const list = node.values as readonly unknown[];
+    const slots = shape.values as readonly { readonly kind: string; readonly value: unknown }[] | undefined;
+    if (shape.kind !== 'ValueListNode' || slots?.length !== list.length) return false;
+    for (let i = 0; i < list.length; i += 1) {
+      if (slots[i]!.kind !== 'ValueNode' || !isBaseSlot(slots[i]!.value, values.length)) return false;
+      values.push(list[i]);
+    }
+    return true;
+  }
+  if (shape.kind !== kind) return false;
+  let keys = 0;
+  for (const key in node) {
+    keys += 1;
+    const child = node[key];
+    const other = shape[key];
+    if (child === other) continue;
+    if (typeof child !== 'object' || child === null || !matchesShape(child, other, values)) return false;
+  }
+  for (const _ in shape) keys -= 1;
+  return keys === 0;
+}
+
+function isBaseSlot(value: unknown, index: number): boolean {
+  return value instanceof Slot && value.base && value.index === index;
+}
+
 /** The statement's shape as text (its values already taken out by `parameterize`). */
 export function shapeKey(node: OperationNode): string {
   try {

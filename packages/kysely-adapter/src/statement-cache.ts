@@ -1,5 +1,6 @@
 import type { CompiledQuery, OperationNode } from 'kysely';
 import type { CatalogRow, ColumnInfo, DialectCapabilities } from './dialect-capabilities.js';
+import { matchesShape } from './query-nodes.js';
 import type { Segment } from './window-compiler.js';
 
 /** A statement compiled once, whose `Slot` parameters are filled per run. */
@@ -40,6 +41,14 @@ export interface ShapeCache {
 
 /** Shapes come from code, so they are few; the cap only guards against generated SQL. */
 const MAX_SHAPES = 500;
+/** How many recently used shapes a new query is compared with before it is written out as text. */
+const RECENT_SHAPES = 8;
+
+/** A query shape seen recently: the parameterized statement and its caches. */
+export interface KnownShape {
+  readonly node: object;
+  readonly cache: ShapeCache;
+}
 
 /** Where a Kysely instance's own cache is kept: on its dialect adapter, which `withPlugin` copies share. */
 const OWN_CACHE = Symbol('pagewise statement cache');
@@ -65,6 +74,8 @@ export class StatementCache {
   /** @internal catalog reads per `schema.table` */
   readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
   readonly #shapes = new Map<string, ShapeCache>();
+  /** Most recently used first. */
+  readonly #recent: KnownShape[] = [];
 
   /** @internal the caches of one query shape */
   shape(key: string): ShapeCache {
@@ -73,6 +84,37 @@ export class StatementCache {
       if (this.#shapes.size >= MAX_SHAPES) this.#shapes.clear();
       cache = { templates: new Map(), plans: new Map() };
       this.#shapes.set(key, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * @internal the recently used shape `raw` has (its values collected into `values`), found by
+   * one walk of its tree; `undefined` when it has none of them (`values` is then empty).
+   */
+  recognise(raw: object, values: unknown[]): KnownShape | undefined {
+    const recent = this.#recent;
+    for (let i = 0; i < recent.length; i += 1) {
+      const known = recent[i]!;
+      if (matchesShape(raw, known.node, values)) {
+        if (i > 0) {
+          recent.splice(i, 1);
+          recent.unshift(known);
+        }
+        return known;
+      }
+      values.length = 0;
+    }
+    return undefined;
+  }
+
+  /** @internal the caches of the parameterized statement `node`, whose text is `key`, now a recent shape */
+  remember(node: object, key: string): ShapeCache {
+    const cache = this.shape(key);
+    const recent = this.#recent;
+    if (recent[0]?.node !== node) {
+      recent.unshift({ node, cache });
+      if (recent.length > RECENT_SHAPES) recent.pop();
     }
     return cache;
   }

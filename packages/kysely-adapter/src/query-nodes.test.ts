@@ -1,0 +1,85 @@
+import {
+  DummyDriver,
+  Kysely,
+  type OperationNode,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+} from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { matchesShape, parameterize, shapeKey } from './query-nodes.js';
+
+interface DB {
+  items: { id: number; name: string; created: Date };
+}
+
+const db = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (k) => new PostgresIntrospector(k),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+const query = (id: number, names: string[]) =>
+  db
+    .selectFrom('items')
+    .selectAll()
+    .where('id', '>', id)
+    .where('name', 'in', names)
+    .limit(10)
+    .toOperationNode();
+
+/** `raw` matched against the parameterized `template`: the values, or null when it does not match. */
+function match(template: OperationNode, raw: OperationNode): unknown[] | null {
+  const values: unknown[] = [];
+  return matchesShape(raw, parameterize(template, []), values) ? values : null;
+}
+
+describe('matchesShape: a query recognised by one walk, as parameterize + shapeKey would', () => {
+  it('matches the same builder chain with other values, collecting them in parameterize order', () => {
+    const raw = query(7, ['a', 'b']);
+    const expected: unknown[] = [];
+    parameterize(raw, expected);
+    expect(match(query(1, ['x', 'y']), raw)).toEqual(expected);
+    expect(expected).toEqual([7, 'a', 'b', 10]);
+  });
+
+  it('refuses whatever parameterize would key differently', () => {
+    const template = query(1, ['x', 'y']);
+    const others = [
+      query(1, ['x']), // a list of another length
+      db.selectFrom('items').selectAll().where('id', '<', 1).where('name', 'in', ['x', 'y']).limit(10),
+      db.selectFrom('items').select('id').where('id', '>', 1).where('name', 'in', ['x', 'y']).limit(10),
+      db.selectFrom('items').selectAll().where('id', '>', 1).where('name', 'in', ['x', 'y']),
+      db
+        .selectFrom('items')
+        .selectAll()
+        .where('id', '>', 1)
+        .where('name', 'in', ['x', 'y'])
+        .limit(10)
+        .offset(5),
+    ].map((q) => ('toOperationNode' in q ? q.toOperationNode() : q));
+    for (const other of others) {
+      expect(match(template, other)).toBeNull();
+      expect(shapeKey(parameterize(other, []) as OperationNode)).not.toBe(
+        shapeKey(parameterize(template, []) as OperationNode),
+      );
+    }
+  });
+
+  it('inline values are part of the shape: equal primitives match, objects never do', () => {
+    const inline = (value: unknown) =>
+      db
+        .selectFrom('items')
+        .selectAll()
+        .where(sql<boolean>`id > ${sql.lit(value as number)}`)
+        .toOperationNode();
+    expect(match(inline(3), inline(3))).toEqual([]);
+    expect(match(inline(3), inline(4))).toBeNull();
+    const date = new Date(0);
+    expect(match(inline(date), inline(date))).toBeNull();
+  });
+});
