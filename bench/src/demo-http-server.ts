@@ -62,7 +62,7 @@ hono.get('/bare/articles/feed/', async (c) => {
   return c.json({ next, previous: null, results });
 });
 
-hono.all('*', createHonoHandler({ routes: demo.routes }));
+hono.all('*', createHonoHandler({ routes: demo.routes, fallthrough: false }));
 
 const server = serve({ fetch: hono.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
   process.send?.({ port: info.port });

@@ -60,7 +60,9 @@ export const BINDINGS: readonly Binding[] = [
     name: 'hono',
     start: (options) => {
       const app = new Hono();
-      app.all('*', createHonoHandler(options));
+      // The shared cases expect Pagewise's own 404 (its default, falling through, is tested in
+      // catch-all.test.ts).
+      app.all('*', createHonoHandler({ ...options, fallthrough: false }));
       return serveHono(app);
     },
   },

@@ -128,8 +128,9 @@ describe('createFastifyPlugin beside the app’s own routes', () => {
 });
 
 // Hono runs every handler matching a path in registration order, so `app.all('*', ...)` shadowed
-// the app's later routes. Its default stays Pagewise's 404 (the demo and every HTTP suite rely on
-// it); `fallthrough` and `forwardErrors` hand paths and errors to Hono instead.
+// the app's later routes. Like Express's middleware it now falls through by default (the app's
+// later routes and Hono's own notFound answer); `fallthrough: false` keeps Pagewise's 404 and
+// `forwardErrors` hands errors to Hono's `app.onError`.
 describe('createHonoHandler before the app’s own routes', () => {
   async function startHono(options: Omit<HonoHandlerOptions, 'routes'>) {
     const caught: unknown[] = [];
@@ -158,10 +159,12 @@ describe('createHonoHandler before the app’s own routes', () => {
     }
   });
 
-  it('by default: Pagewise’s own 404 and JSON 500', async () => {
+  it('by default: falls through to the app’s later routes and Hono’s notFound; JSON 500 for errors', async () => {
     const app = await startHono({ onError: () => {} });
     try {
-      expect(await get(app, '/health')).toEqual({ status: 404, body: { detail: 'Not found.' } });
+      expect(await get(app, '/health')).toEqual({ status: 200, body: { ok: true } });
+      expect(await get(app, '/api/hello/')).toEqual({ status: 200, body: { hello: 'world' } });
+      expect(await get(app, '/nowhere/')).toEqual({ status: 404, body: '404 Not Found' });
       expect(await get(app, '/api/boom/')).toEqual({
         status: 500,
         body: { detail: 'A server error occurred.' },
@@ -170,5 +173,22 @@ describe('createHonoHandler before the app’s own routes', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('fallthrough: false answers Pagewise’s 404 for unknown paths (the app’s later routes are shadowed)', async () => {
+    const app = await startHono({ fallthrough: false });
+    try {
+      expect(await get(app, '/health')).toEqual({ status: 404, body: { detail: 'Not found.' } });
+      expect(await get(app, '/api/hello/')).toEqual({ status: 200, body: { hello: 'world' } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without a next (called directly, as a fetch handler) unknown paths get Pagewise’s 404', async () => {
+    const handle = createHonoHandler({ routes });
+    const response = await handle({ req: { raw: new Request('http://localhost/nowhere/') } });
+    expect(response?.status).toBe(404);
+    expect(await response?.json()).toEqual({ detail: 'Not found.' });
   });
 });

@@ -1,27 +1,41 @@
 import { type OrderedQuery, streamRows } from '@pagewise/core';
-import { type ArticleRow, isoTimestamp } from './serializers.js';
+import { type ArticleRow, type AuthorRow, type ExportedArticle, exportArticle } from './serializers.js';
 
 /** Where an export reads its rows. */
 export interface ArticleExportOptions {
   /** The articles; the export orders them by `id` itself. */
   readonly query: () => OrderedQuery<ArticleRow>;
+  /** The API version whose fields the records carry (`v2` renames them). @default 'v1' */
+  readonly version?: string | null;
+  /** The authors, read once per export (v2 names the author). @default none: names are null */
+  readonly authors?: () => Promise<ReadonlyMap<number, AuthorRow>>;
   /** Rows per keyset statement. @default 1000 */
   readonly batchSize?: number;
 }
 
-const COLUMNS = ['id', 'title', 'body', 'author_id', 'published_at', 'rating'] as const;
 /** Bytes of text gathered into one chunk before it is handed to the socket. */
 const CHUNK = 64 * 1024;
 
-function exportRecord(article: ArticleRow) {
-  return {
-    id: article.id,
-    title: article.title,
-    body: article.body,
-    author_id: article.author_id,
-    published_at: isoTimestamp(article.published_at),
-    rating: article.rating,
-  };
+type Cell = string | number | null;
+
+/** A record's CSV cells by column: nested objects become `parent.child` columns. */
+function flatten(record: object, prefix = ''): [string, Cell][] {
+  return Object.entries(record).flatMap(([key, value]): [string, Cell][] =>
+    value !== null && typeof value === 'object'
+      ? flatten(value as object, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value as Cell]],
+  );
+}
+
+/** The export's records, in the version's fields, by keyset on `id`. */
+async function* records(options: ArticleExportOptions): AsyncIterable<ExportedArticle> {
+  const authors = (await options.authors?.()) ?? new Map<number, AuthorRow>();
+  for await (const article of streamRows(options.query(), {
+    ordering: 'id',
+    batchSize: options.batchSize ?? 1000,
+  })) {
+    yield exportArticle(article, options.version ?? 'v1', authors);
+  }
 }
 
 /**
@@ -68,30 +82,26 @@ export function linesStream(lines: AsyncIterable<string>): ReadableStream<Uint8A
 }
 
 async function* ndjsonLines(options: ArticleExportOptions): AsyncIterable<string> {
-  for await (const article of streamRows(options.query(), {
-    ordering: 'id',
-    batchSize: options.batchSize ?? 1000,
-  })) {
-    yield `${JSON.stringify(exportRecord(article))}\n`;
-  }
+  for await (const record of records(options)) yield `${JSON.stringify(record)}\n`;
 }
 
 async function* csvLines(options: ArticleExportOptions): AsyncIterable<string> {
-  yield `${COLUMNS.join(',')}\r\n`;
-  for await (const article of streamRows(options.query(), {
-    ordering: 'id',
-    batchSize: options.batchSize ?? 1000,
-  })) {
-    const record = exportRecord(article);
-    yield `${COLUMNS.map((column) => csvField(record[column])).join(',')}\r\n`;
+  let header = true;
+  for await (const record of records(options)) {
+    const cells = flatten(record);
+    // The header follows the version's fields (every record of a version has the same ones).
+    if (header) yield `${cells.map(([column]) => column).join(',')}\r\n`;
+    header = false;
+    yield `${cells.map(([, value]) => csvField(value)).join(',')}\r\n`;
   }
 }
 
 /**
- * `GET /v1/articles/export.ndjson` and `.csv`: every article, by keyset on `id`, streamed.
+ * `GET /{v1|v2}/articles/export.ndjson` and `.csv`: every article, by keyset on `id`, streamed,
+ * in the fields of the version's serializer.
  *
  * @example
- * hono.get('/v1/articles/export.ndjson', () => articleExport('ndjson', { query }));
+ * hono.get('/v2/articles/export.ndjson', () => articleExport('ndjson', { query, version: 'v2' }));
  */
 export function articleExport(format: 'ndjson' | 'csv', options: ArticleExportOptions): Response {
   const lines = format === 'ndjson' ? ndjsonLines(options) : csvLines(options);

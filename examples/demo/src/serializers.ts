@@ -97,6 +97,42 @@ export function serializeArticle(
   };
 }
 
+/** An article as a version's export writes it: the version's fields without the links. */
+export type ExportedArticle =
+  | Omit<z.output<typeof ArticleV1>, 'url' | 'author_url'>
+  | (Omit<z.output<typeof ArticleV2>, 'url' | 'author'> & { author: { id: number; name: string | null } });
+
+/**
+ * The version's serializer for a file rather than a page: the same field names as
+ * `serializeArticle` (v2 renames them and nests the author), without the URLs, which an export
+ * read offline has no use for.
+ */
+export function exportArticle(
+  article: ArticleRow,
+  version: string | null,
+  authors: ReadonlyMap<number, AuthorRow>,
+): ExportedArticle {
+  const published = isoTimestamp(article.published_at);
+  if (version === 'v2') {
+    return {
+      id: article.id,
+      headline: article.title,
+      content: article.body,
+      publishedAt: published,
+      rating: article.rating,
+      author: { id: article.author_id, name: authors.get(article.author_id)?.name ?? null },
+    };
+  }
+  return {
+    id: article.id,
+    title: article.title,
+    body: article.body,
+    author_id: article.author_id,
+    published_at: published,
+    rating: article.rating,
+  };
+}
+
 export function serializeAuthor(author: AuthorRow, request: ApiRequest): Author {
   const url = authorUrl(author.id, request);
   return request.version === 'v2'

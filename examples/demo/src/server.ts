@@ -94,6 +94,8 @@ async function main(): Promise<void> {
     '*',
     createHonoHandler({
       routes: app.routes,
+      // The demo is all Pagewise: unknown paths get DRF's JSON 404, not Hono's text one.
+      fallthrough: false,
       allowedHosts: [
         'localhost',
         '127.0.0.1',

@@ -1,5 +1,5 @@
 import { fromKysely } from '@pagewise/kysely-adapter';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { articleExport } from './exports.js';
 import { demoSchema, graphqlHandler } from './graphql.js';
@@ -15,7 +15,7 @@ export interface DemoWebRouteOptions {
 
 /**
  * The demo's routes that answer with a Web `Response` of their own, beside the Pagewise route
- * table: the streamed exports (`/v1/articles/export.ndjson`, `.csv`) and `/graphql`. Mounted on
+ * table: the streamed exports (`/{v1|v2}/articles/export.ndjson`, `.csv`, in the version's fields) and `/graphql`. Mounted on
  * Hono before the catch-all Pagewise handler.
  */
 export function mountDemoWebRoutes(
@@ -24,8 +24,17 @@ export function mountDemoWebRoutes(
 ): void {
   const query = () => fromKysely(db.selectFrom('articles').selectAll(), { db });
   const prefix = versioning === 'path' || versioning === 'namespace' ? '/:version{v1|v2}' : '';
-  hono.get(`${prefix}/articles/export.ndjson`, () => articleExport('ndjson', { query }));
-  hono.get(`${prefix}/articles/export.csv`, () => articleExport('csv', { query }));
+  const authors = async () => {
+    const rows = await db.selectFrom('authors').selectAll().execute();
+    return new Map(rows.map((author) => [author.id, author]));
+  };
+  // Path schemes name the version in the path; the others export v1's fields.
+  const version = (c: Context) => (prefix === '' ? 'v1' : (c.req.param('version') ?? 'v1'));
+  for (const format of ['ndjson', 'csv'] as const) {
+    hono.get(`${prefix}/articles/export.${format}`, (c) =>
+      articleExport(format, { query, authors, version: version(c) }),
+    );
+  }
   const graphql = graphqlHandler(demoSchema({ query, cursorSecret }));
   hono.on(['GET', 'POST'], '/graphql', (c) => graphql(c.req.raw));
 }

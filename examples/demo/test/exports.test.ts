@@ -29,6 +29,21 @@ describe.each(demoDatabases())('article exports on $name', (database) => {
     await handle?.cleanup();
   });
 
+  const article = (id: number) =>
+    handle.db.selectFrom('articles').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  /** The CSV export of a version after its header (checked), one line per article. */
+  async function csvRecords(version: string, header: string): Promise<string[]> {
+    const response = await fetch(`${demo.base}/${version}/articles/export.csv`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const lines = (await response.text()).split('\r\n');
+    expect(lines.shift()).toBe(header);
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(TEST_ARTICLES);
+    return lines;
+  }
+
   test('NDJSON: every article once, by id, as the table holds it', async () => {
     const response = await fetch(`${demo.base}/v1/articles/export.ndjson`);
     expect(response.status).toBe(200);
@@ -48,19 +63,44 @@ describe.each(demoDatabases())('article exports on $name', (database) => {
     expect(new Date(records[1233]!.published_at).getTime()).toBe(new Date(row.published_at).getTime());
   });
 
-  test('CSV: a header, then one RFC 4180 record per article', async () => {
-    const response = await fetch(`${demo.base}/v2/articles/export.csv`);
+  test('NDJSON under /v2/: v2 items (renamed fields, the author as an object)', async () => {
+    const response = await fetch(`${demo.base}/v2/articles/export.ndjson`);
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    const lines = (await response.text()).split('\r\n');
-    expect(lines.shift()).toBe('id,title,body,author_id,published_at,rating');
+    const lines = (await response.text()).split('\n');
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(TEST_ARTICLES);
-    const first = await handle.db
+    const record = JSON.parse(lines[1233]!) as Record<string, unknown>;
+    const row = await handle.db
       .selectFrom('articles')
       .selectAll()
-      .where('id', '=', 1)
+      .where('id', '=', 1234)
       .executeTakeFirstOrThrow();
+    const author = await handle.db
+      .selectFrom('authors')
+      .selectAll()
+      .where('id', '=', row.author_id)
+      .executeTakeFirstOrThrow();
+    expect(Object.keys(record)).toEqual(['id', 'headline', 'content', 'publishedAt', 'rating', 'author']);
+    expect(record).toMatchObject({
+      id: 1234,
+      headline: row.title,
+      content: row.body,
+      rating: row.rating,
+      author: { id: row.author_id, name: author.name },
+    });
+    expect(new Date(record.publishedAt as string).getTime()).toBe(new Date(row.published_at).getTime());
+  });
+
+  test('CSV under /v2/: the header follows the v2 fields', async () => {
+    const lines = await csvRecords('v2', 'id,headline,content,publishedAt,rating,author.id,author.name');
+    const first = await article(1);
+    expect(lines[0]!.startsWith(`1,${first.title},"${first.body}",`)).toBe(true);
+    expect(lines[0]!.split(',').at(-2)).toBe(String(first.author_id));
+  });
+
+  test('CSV: a header, then one RFC 4180 record per article', async () => {
+    const lines = await csvRecords('v1', 'id,title,body,author_id,published_at,rating');
+    const first = await article(1);
     // Bodies hold commas ("Article 1 on a, b, c, d."), so they are quoted.
     expect(lines[0]).toBe(
       `1,${first.title},"${first.body}",${first.author_id},${lines[0]!.split(',').at(-2)},${first.rating ?? ''}`,

@@ -107,6 +107,7 @@ export async function serveDemo(
     '*',
     createHonoHandler({
       routes: app.routes,
+      fallthrough: false,
       allowedHosts: ['localhost', '127.0.0.1', 'v1.localhost', 'v2.localhost'],
       onError: () => {},
     }),

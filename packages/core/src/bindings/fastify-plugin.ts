@@ -115,7 +115,9 @@ function sendReply(
 }
 
 /**
- * A Fastify plugin mounting a route table on every path of its context.
+ * A Fastify plugin mounting a route table on every path of its context. It needs no fallthrough:
+ * Fastify's router prefers the app's own static and parametric routes to the plugin's `*`,
+ * whatever the order of registration, so only paths nobody routes get Pagewise's 404.
  *
  * @example
  * await fastify.register(createFastifyPlugin({ routes }));

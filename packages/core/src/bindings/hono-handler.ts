@@ -22,14 +22,15 @@ export interface HonoContextLike {
  * Options of the Hono handler.
  *
  * @example
- * app.all('*', createHonoHandler({ routes, fallthrough: true, forwardErrors: true }));
+ * app.all('*', createHonoHandler({ routes, fallthrough: false, forwardErrors: true }));
  */
 export interface HonoHandlerOptions extends BindingOptions {
   /**
    * Call Hono's `next()` for paths no route matches, so the app's later routes (or its
    * `notFound`) answer; Hono runs every matching handler in registration order, so a catch-all
-   * registered first otherwise shadows them. `false` answers such paths `404 {"detail": "Not found."}`.
-   * @default false
+   * registered first would otherwise shadow them. `false` answers such paths
+   * `404 {"detail": "Not found."}`, as does a call without `next` (the handler used directly).
+   * @default true
    */
   readonly fallthrough?: boolean;
   /**
@@ -60,7 +61,7 @@ export function createHonoHandler(
     const response = await answerRequest(
       (init) => ApiRequest.fromFetch(raw, protocol === undefined ? init : { ...init, protocol }),
       options,
-      { fallthrough: (options.fallthrough ?? false) && next !== undefined, forwardErrors },
+      { fallthrough: (options.fallthrough ?? true) && next !== undefined, forwardErrors },
     );
     if (response !== null) return response.toFetchResponse(raw.method);
     await next!();

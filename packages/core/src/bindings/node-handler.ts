@@ -37,7 +37,8 @@ export function writeNodeResponse(res: NodeResponseLike, response: ApiResponse, 
 }
 
 /**
- * A `node:http` request listener serving a route table.
+ * A `node:http` request listener serving a route table. It is the whole server, with nothing to
+ * fall through to: paths no route matches get `404 {"detail": "Not found."}`.
  *
  * @example
  * http.createServer(createNodeHandler({ routes })).listen(3000);
