@@ -285,9 +285,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       if (single || rows.length >= limit) break;
     }
     const strip = plan.added && rows.length > 0 ? publicKeys(rows[0]!) : null;
-    return rows.map((row) => ({
-      row: (strip === null ? row : pick(row, strip)) as O,
-      position: fields.map(
+    const positionOf = (row: Row): readonly PositionValue[] =>
+      fields.map(
         (p, i): PositionValue =>
           toPosition(
             p.info,
@@ -296,8 +295,20 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
             shared.capabilities,
             p.exact === null ? undefined : row[p.exact.key],
           ),
-      ),
-    }));
+      );
+    // Positions are read when first asked for: a page's links need those of its first and last
+    // rows only, and reading one (a `Date` parsed from SQLite's text) costs about as much as the
+    // rest of the row's handling.
+    return rows.map((row): WindowRow<O> => {
+      let position: readonly PositionValue[] | undefined;
+      return {
+        row: (strip === null ? row : pick(row, strip)) as O,
+        get position() {
+          position ??= positionOf(row);
+          return position;
+        },
+      };
+    });
   }
 
   async #fetchOffset(spec: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {

@@ -227,15 +227,18 @@ export abstract class PageStyle<Page extends PageSnapshot, Context extends objec
     const previous = this.previousLink(fields);
     const template = this.template;
     const htmlContext = () => this.pageHtmlContext(fields, previous, next);
-    const page: PageSnapshot = {
-      ...fields,
+    // The fields' own descriptors, not a spread: a field may be a getter computed when first read
+    // (a cursor page's `positions`).
+    const page = Object.defineProperties({}, Object.getOwnPropertyDescriptors(fields)) as PageSnapshot;
+    Object.assign(page, {
       next,
       previous,
       displayPageControls: template !== null && this.hasControls(fields),
-      response: (data) => paginatedResponse(this.pageBody(fields, data, next, previous), next, previous),
+      response: (data: unknown[]) =>
+        paginatedResponse(this.pageBody(fields, data, next, previous), next, previous),
       htmlContext,
       toHtml: () => (template === null ? '' : template(htmlContext())),
-    };
+    } satisfies Omit<PageSnapshot, keyof PageFields<PageSnapshot>>);
     return Object.freeze(page) as unknown as Page;
   }
 
