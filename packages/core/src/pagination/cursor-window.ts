@@ -141,8 +141,12 @@ interface PositionList {
   at(index: number): readonly PositionValue[] | undefined;
 }
 
-/** Where a window keeps its rows for `positionsOf`, beside the `positions` getter. */
-const LAZY_POSITIONS = Symbol('pagewise.lazyPositions');
+/**
+ * Where a window keeps its rows for `positionsOf`, beside the `positions` getter; `makePage` sees
+ * it and adds the links to the window in place (a spread or a copy of descriptors would read every
+ * position, or cost more than it saves).
+ */
+export const LAZY_POSITIONS = Symbol('pagewise.lazyPositions');
 
 /**
  * `fields` with `positions` as a getter over `rows` (an adapter may read a position only when
@@ -166,15 +170,9 @@ function withLazyPositions<T extends object>(
   return fields as T & { readonly positions: ReadonlyArray<readonly PositionValue[]> };
 }
 
-/**
- * A copy of `window` plus `extra`, keeping `positions` a getter (a spread would read every
- * position).
- */
+/** `extra` added to a window `fetchCursorWindow` made, in place: a spread would read every position. */
 export function extendWindow<T extends object, E extends object>(window: T, extra: E): T & E {
-  return Object.defineProperties(
-    {},
-    { ...Object.getOwnPropertyDescriptors(window), ...Object.getOwnPropertyDescriptors(extra) },
-  ) as T & E;
+  return Object.assign(window, extra);
 }
 
 /**
