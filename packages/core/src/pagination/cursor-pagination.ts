@@ -17,6 +17,7 @@ import type { OrderingSource, PaginationView } from './base-pagination.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from './cursor-codec.js';
 import {
   DEFAULT_CURSOR_ORDERING,
+  extendWindow,
   fetchCursorWindow,
   keyOrder,
   nextCursorOf,
@@ -145,13 +146,14 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     });
     const window = await fetchCursorWindow(query, order, cursor, pageSize, this.invalidCursorMessage);
     const url = request.buildAbsoluteUri();
-    return this.makePage({
-      ...window,
-      rows: [...window.rows],
-      order: Object.freeze(order),
-      url,
-      link: new LinkTemplate(url),
-    }) as CursorPage<Row>;
+    return this.makePage(
+      extendWindow(window, {
+        rows: [...window.rows],
+        order: Object.freeze(order),
+        url,
+        link: new LinkTemplate(url),
+      }),
+    ) as CursorPage<Row>;
   }
 
   protected override hasControls(page: PageFields<CursorPage<unknown>>): boolean {

@@ -121,16 +121,69 @@ export async function fetchCursorWindow<Row>(
   const following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
   if (reverse) page.reverse();
   const started = currentPosition !== null || offset > 0;
-  return {
-    rows: page.map((r) => r.row),
-    positions: Object.freeze(page.map((r) => r.position)),
-    pageSize,
-    cursor,
-    hasNext: reverse ? started : following !== null,
-    hasPrevious: reverse ? following !== null : started,
-    nextPosition: reverse ? currentPosition : following,
-    previousPosition: reverse ? following : currentPosition,
-  };
+  return withLazyPositions(
+    {
+      rows: page.map((r) => r.row),
+      pageSize,
+      cursor,
+      hasNext: reverse ? started : following !== null,
+      hasPrevious: reverse ? following !== null : started,
+      nextPosition: reverse ? currentPosition : following,
+      previousPosition: reverse ? following : currentPosition,
+    },
+    page,
+  );
+}
+
+/** The rows' positions by index, each read from its row only when asked for. */
+interface PositionList {
+  readonly length: number;
+  at(index: number): readonly PositionValue[] | undefined;
+}
+
+/**
+ * Where a window keeps its rows for `positionsOf`, beside the `positions` getter; `makePage` sees
+ * it and adds the links to the window in place (a spread or a copy of descriptors would read every
+ * position, or cost more than it saves).
+ */
+export const LAZY_POSITIONS = Symbol('pagewise.lazyPositions');
+
+/**
+ * `fields` with `positions` as a getter over `rows` (an adapter may read a position only when
+ * asked: links need the first and last rows', not all of them). The getter builds the frozen
+ * array of every position the first time someone reads it.
+ */
+function withLazyPositions<T extends object>(
+  fields: T,
+  rows: ReadonlyArray<WindowRow<unknown>>,
+): T & { readonly positions: ReadonlyArray<readonly PositionValue[]> } {
+  const list: PositionList = { length: rows.length, at: (index) => rows.at(index)?.position };
+  let all: ReadonlyArray<readonly PositionValue[]> | undefined;
+  Object.defineProperty(fields, 'positions', {
+    enumerable: true,
+    get() {
+      all ??= Object.freeze(rows.map((r) => r.position));
+      return all;
+    },
+  });
+  Object.defineProperty(fields, LAZY_POSITIONS, { value: list });
+  return fields as T & { readonly positions: ReadonlyArray<readonly PositionValue[]> };
+}
+
+/** `extra` added to a window `fetchCursorWindow` made, in place: a spread would read every position. */
+export function extendWindow<T extends object, E extends object>(window: T, extra: E): T & E {
+  return Object.assign(window, extra);
+}
+
+/**
+ * The page's positions, read one by one: the lazy list `fetchCursorWindow` made when `positions`
+ * is still its getter, otherwise `positions` itself (a page built or changed by other code).
+ */
+function positionsOf(page: CursorWindowFields): PositionList {
+  const lazy = (page as { readonly [LAZY_POSITIONS]?: PositionList })[LAZY_POSITIONS];
+  if (lazy !== undefined && Object.getOwnPropertyDescriptor(page, 'positions')?.get !== undefined)
+    return lazy;
+  return page.positions;
 }
 
 function samePosition(a: readonly PositionValue[] | null, b: readonly PositionValue[] | null): boolean {
@@ -143,19 +196,21 @@ function samePosition(a: readonly PositionValue[] | null, b: readonly PositionVa
  */
 export function nextCursorOf(page: CursorWindowFields): Cursor | null {
   if (!page.hasNext) return null;
-  const { positions, cursor } = page;
+  const { cursor } = page;
+  const positions = positionsOf(page);
   let compare =
     positions.length > 0 && cursor?.reverse && cursor.offset !== 0 ? positions.at(-1)! : page.nextPosition;
   let offset = 0;
   let position: readonly PositionValue[] | null = null;
   let found = false;
   for (let i = positions.length - 1; i >= 0; i -= 1) {
-    if (!samePosition(positions[i]!, compare)) {
-      position = positions[i]!;
+    const current = positions.at(i)!;
+    if (!samePosition(current, compare)) {
+      position = current;
       found = true;
       break;
     }
-    compare = positions[i]!;
+    compare = current;
     offset += 1;
   }
   if (positions.length > 0 && !found) {
@@ -179,15 +234,17 @@ export function nextCursorOf(page: CursorWindowFields): Cursor | null {
 /** The previous page's cursor: "before the first row", mirrored from `nextCursorOf`. */
 export function previousCursorOf(page: CursorWindowFields): Cursor | null {
   if (!page.hasPrevious) return null;
-  const { positions, cursor } = page;
+  const { cursor } = page;
+  const positions = positionsOf(page);
   let compare =
     positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0
-      ? positions[0]!
+      ? positions.at(0)!
       : page.previousPosition;
   let offset = 0;
   let position: readonly PositionValue[] | null = null;
   let found = false;
-  for (const current of positions) {
+  for (let i = 0; i < positions.length; i += 1) {
+    const current = positions.at(i)!;
     if (!samePosition(current, compare)) {
       position = current;
       found = true;

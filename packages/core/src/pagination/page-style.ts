@@ -4,6 +4,7 @@ import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
 import { ApiSettings } from '../settings.js';
 import { assignOptions, BasePagination, type PaginationView, paginatedResponse } from './base-pagination.js';
+import { LAZY_POSITIONS } from './cursor-window.js';
 import type { OrderedQuery } from './ordered-query.js';
 import { requestedPageSize } from './page-size.js';
 
@@ -227,8 +228,7 @@ export abstract class PageStyle<Page extends PageSnapshot, Context extends objec
     const previous = this.previousLink(fields);
     const template = this.template;
     const htmlContext = () => this.pageHtmlContext(fields, previous, next);
-    const page: PageSnapshot = {
-      ...fields,
+    const snapshot: Omit<PageSnapshot, 'rows'> = {
       next,
       previous,
       displayPageControls: template !== null && this.hasControls(fields),
@@ -236,6 +236,10 @@ export abstract class PageStyle<Page extends PageSnapshot, Context extends objec
       htmlContext,
       toHtml: () => (template === null ? '' : template(htmlContext())),
     };
+    // A cursor window made by `fetchCursorWindow` becomes the page itself: a spread would read its
+    // `positions` getter, and so every row's position.
+    const page: PageSnapshot =
+      LAZY_POSITIONS in fields ? Object.assign(fields, snapshot) : { ...fields, ...snapshot };
     return Object.freeze(page) as unknown as Page;
   }
 
