@@ -198,21 +198,9 @@ export function nextCursorOf(page: CursorWindowFields): Cursor | null {
   if (!page.hasNext) return null;
   const { cursor } = page;
   const positions = positionsOf(page);
-  let compare =
+  const compare =
     positions.length > 0 && cursor?.reverse && cursor.offset !== 0 ? positions.at(-1)! : page.nextPosition;
-  let offset = 0;
-  let position: readonly PositionValue[] | null = null;
-  let found = false;
-  for (let i = positions.length - 1; i >= 0; i -= 1) {
-    const current = positions.at(i)!;
-    if (!samePosition(current, compare)) {
-      position = current;
-      found = true;
-      break;
-    }
-    compare = current;
-    offset += 1;
-  }
+  let { offset, position, found } = walkPastTies(positions, compare, -1);
   if (positions.length > 0 && !found) {
     if (!page.hasPrevious) {
       offset = page.pageSize;
@@ -231,28 +219,35 @@ export function nextCursorOf(page: CursorWindowFields): Cursor | null {
   return { offset, reverse: false, position };
 }
 
+/**
+ * DRF's walk past the rows tied with `compare`, from the page's last row backwards (`step` -1) or
+ * its first row forwards (`step` 1): the first position that differs and how many rows it skipped.
+ */
+function walkPastTies(
+  positions: PositionList,
+  compare: readonly PositionValue[] | null,
+  step: 1 | -1,
+): { offset: number; position: readonly PositionValue[] | null; found: boolean } {
+  let offset = 0;
+  for (let i = step === 1 ? 0 : positions.length - 1; i >= 0 && i < positions.length; i += step) {
+    const current = positions.at(i)!;
+    if (!samePosition(current, compare)) return { offset, position: current, found: true };
+    compare = current;
+    offset += 1;
+  }
+  return { offset, position: null, found: false };
+}
+
 /** The previous page's cursor: "before the first row", mirrored from `nextCursorOf`. */
 export function previousCursorOf(page: CursorWindowFields): Cursor | null {
   if (!page.hasPrevious) return null;
   const { cursor } = page;
   const positions = positionsOf(page);
-  let compare =
+  const compare =
     positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0
       ? positions.at(0)!
       : page.previousPosition;
-  let offset = 0;
-  let position: readonly PositionValue[] | null = null;
-  let found = false;
-  for (let i = 0; i < positions.length; i += 1) {
-    const current = positions.at(i)!;
-    if (!samePosition(current, compare)) {
-      position = current;
-      found = true;
-      break;
-    }
-    compare = current;
-    offset += 1;
-  }
+  let { offset, position, found } = walkPastTies(positions, compare, 1);
   if (positions.length > 0 && !found) {
     if (!page.hasNext) {
       offset = page.pageSize;
