@@ -78,24 +78,12 @@ function toolsOrReason(): Tools | string {
 }
 
 /**
- * Why throwaway servers cannot run here, or `null` when they can. Under `CI=true` always `null`:
- * there, a missing binary must fail the run (in `pgWorkspace()`), never skip it.
+ * `describe` for suites that start their own Postgres servers. They always run: the Postgres
+ * server binaries are part of every machine this project is tested on, and where they are missing
+ * the first start fails with the tool it could not find (`pgWorkspace()`), never a silent skip.
  */
-export function pgInstancesSkipReason(): string | null {
-  const found = toolsOrReason();
-  if (typeof found !== 'string' || process.env.CI === 'true' || process.env.CI === '1') return null;
-  return found;
-}
-
-/** `describe`, or `describe.skip` with the reason in its name when no server can be started. */
 export function describeWithPgInstances(title: string, body: () => void): void {
-  const reason = pgInstancesSkipReason();
-  if (reason === null) {
-    describe(title, body);
-    return;
-  }
-  console.warn(`${title}: skipped: ${reason}`);
-  describe.skip(`${title} (skipped: ${reason})`, body);
+  describe(title, body);
 }
 
 function freePort(): Promise<number> {
