@@ -31,6 +31,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { cursorOrder } from './orderings.js';
+import { type ProfileSummary, profilePages } from './profile.js';
 
 type Core = typeof import('@pagewise/core');
 type Adapter = typeof import('@pagewise/kysely-adapter');
@@ -49,6 +50,8 @@ const against = args.flatMap((a, i) => (args[i - 1] === '--against' ? [resolve(a
 const ROUNDS = option('--rounds', 15);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const PAGES = option('--pages', 200);
+/** `--profile N`: also profile N pages of each replayed/SQLite Pagewise variant and print its top self time. */
+const PROFILE = option('--profile', 0);
 const TABLE = 'pagewise_cpu_items';
 const ROWS = 10_000;
 const PAGE_SIZE = 50;
@@ -222,6 +225,22 @@ async function measure(tasks: ReadonlyMap<string, Task>): Promise<void> {
   }
 }
 
+function printProfile(summary: ProfileSummary): void {
+  console.log(
+    `profile ${summary.subject}: ${summary.cpuUsPerPage.toFixed(1)} us sampled CPU per page; ${summary.areas
+      .map((a) => `${a.area} ${a.usPerPage.toFixed(1)}`)
+      .join(', ')}`,
+  );
+  for (const entry of summary.top) console.log(`  ${entry.usPerPage.toFixed(1).padStart(6)} us  ${entry.fn}`);
+}
+
+async function profileTasks(tasks: ReadonlyMap<string, Task>): Promise<void> {
+  if (PROFILE <= 0) return;
+  for (const [name, task] of tasks) {
+    printProfile(await profilePages(name, async () => ((await task()), []), PROFILE));
+  }
+}
+
 console.log(
   `load at start ${loadavg()
     .map((l) => l.toFixed(2))
@@ -237,6 +256,7 @@ if (url && only !== 'sqlite') {
     tasks.set(`pg-replay  pagewise ${checkout.name}`, await pagewiseTask(checkout, db));
   }
   await measure(tasks);
+  await profileTasks(tasks);
   // The same page with real round trips, on one connection per variant: raw `pg` (named and
   // unnamed statements) beside Pagewise through the stock pool and through `nameStatements`.
   const live = new Map<string, Task>();
@@ -309,6 +329,7 @@ if (only !== 'pg') {
     );
   }
   await measure(tasks);
+  await profileTasks(new Map([...tasks].filter(([name]) => name.includes('pagewise'))));
   await db.destroy();
 }
 console.log(

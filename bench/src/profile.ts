@@ -117,7 +117,7 @@ export async function profilePages(
       top: [...byFn]
         .map(([fn, { area, us }]) => ({ area, fn, usPerPage: us / pages }))
         .sort((a, b) => b.usPerPage - a.usPerPage)
-        .slice(0, 12),
+        .slice(0, Number(process.env.BENCH_PROFILE_TOP ?? 12)),
     };
   } finally {
     await session.post('Profiler.disable').catch(() => {});
