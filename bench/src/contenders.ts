@@ -6,7 +6,7 @@ import {
   LimitOffsetPagination,
   PageNumberPagination,
 } from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS } from './bench-table.js';
@@ -135,10 +135,12 @@ export function createContenders(options: {
   });
   let capturing: CompiledQuery[] | null = null;
   const captured = new Map<string, readonly CompiledQuery[]>();
-  const db = new Kysely<BenchDatabase>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
+  // Pagewise as its docs recommend over `pg`: the pool wrapped by `nameStatements` (named
+  // statements, exact timestamp text from pg's type parsers); the user's code is otherwise the same.
+  const db = new Kysely<BenchDatabase>({ dialect: new PostgresDialect({ pool: nameStatements(kyselyPool) }) });
   // A second instance with a logger sees the SQL Pagewise sends; the timed one carries no logger.
   const probe = new Kysely<BenchDatabase>({
-    dialect: new PostgresDialect({ pool: smallPool(options.databaseUrl, 1) }),
+    dialect: new PostgresDialect({ pool: nameStatements(smallPool(options.databaseUrl, 1)) }),
     log: (event) => {
       if (event.level === 'query') capturing?.push(event.query);
     },

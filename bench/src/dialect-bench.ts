@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiRequest, CursorPagination } from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromKysely, reusePreparedStatements } from '@pagewise/kysely-adapter';
 import Database from 'better-sqlite3';
 import { Kysely, MysqlDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
@@ -149,6 +149,8 @@ interface DialectSetup {
   readonly raw: RawSide;
   /** A fresh Kysely instance over its own connection(s), stock dialect. */
   kysely(): AnyDb;
+  /** The Kysely instance Pagewise runs on: the stock one with Pagewise's own driver options. */
+  pagewiseKysely(): AnyDb;
 }
 
 /**
@@ -216,6 +218,12 @@ function openSqlite(options: DialectBenchOptions): DialectSetup {
     raw,
     kysely: () =>
       new Kysely({ dialect: new SqliteDialect({ database: new Database(file, { readonly: true }) }) }),
+    pagewiseKysely: () =>
+      new Kysely({
+        dialect: new SqliteDialect({
+          database: reusePreparedStatements(new Database(file, { readonly: true })),
+        }),
+      }),
   };
 }
 
@@ -281,6 +289,8 @@ async function openMariadb(options: DialectBenchOptions & { mysqlUrl: string }):
     style: { rowValues: false, nullsLast: false },
     raw,
     kysely: () => new Kysely({ dialect: new MysqlDialect({ pool: createPool(poolOptions) }) }),
+    // Pagewise has no mysql2 option: the same stock dialect as the hand-written query.
+    pagewiseKysely: () => new Kysely({ dialect: new MysqlDialect({ pool: createPool(poolOptions) }) }),
   };
 }
 
@@ -357,7 +367,7 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
       : await openMariadb({ ...options, mysqlUrl: options.mysqlUrl! });
   const seedSeconds = (performance.now() - seedStart) / 1000;
   const handDb = setup.kysely();
-  const pagewiseDb = setup.kysely();
+  const pagewiseDb = setup.pagewiseKysely();
   const { table, pageSize } = options;
   try {
     const latency: DialectResult['latency'][number][] = [];

@@ -139,7 +139,9 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     '## Cursor pages',
     '',
     'Median / p95 per page in milliseconds. A Pagewise page is timed whole: a fresh `fromKysely` query, the',
-    'request, cursor decode, the query, and `getPaginatedResponse` (both links). The limit is the hand-written',
+    'request, cursor decode, the query, and `getPaginatedResponse` (both links), over the stock `PostgresDialect`',
+    "with its pool wrapped by Pagewise's `nameStatements` (named statements, exact timestamp text recorded by",
+    "pg's type parsers instead of an extra column). The limit is the hand-written",
     'keyset query through `pg` as a named (prepared) statement; the same SQL sent unnamed (parsed and planned',
     'each time, as query builders send it) is shown for reference. "hand-written Kysely" is the same keyset query',
     'written in Kysely by a Kysely user without Pagewise (a builder per request, the stock `PostgresDialect` over',
@@ -356,7 +358,7 @@ function dialectSection(result: DialectResult): string[] {
     `${result.server}; the same rows and indexes as the Postgres table${result.seeded ? `, seeded in ${result.seedSeconds.toFixed(1)} s` : ', reused'}.`,
     `Median / p95 per page in milliseconds, round-robin. Raw: ${raw}. Hand-written Kysely: the keyset query a`,
     'Kysely user writes, builder per request, stock dialect, own connection. Pagewise: a fresh `fromKysely` query,',
-    `cursor decode, the query, both links.${result.dialect === 'mariadb' ? ' MariaDB has no index range for row values, so the raw and Kysely queries use the expanded form.' : ''}`,
+    `cursor decode, the query, both links${result.dialect === 'sqlite' ? ", over the stock dialect with the database wrapped by Pagewise's `reusePreparedStatements` (each SQL text prepared once)" : ', over the same stock dialect'}.${result.dialect === 'mariadb' ? ' MariaDB has no index range for row values, so the raw and Kysely queries use the expanded form.' : ''}`,
     '',
   ];
   for (const ordering of ORDERINGS) {

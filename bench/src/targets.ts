@@ -165,7 +165,8 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     met: pgKysely.met,
     note:
       'Same stock `PostgresDialect`, pool size and round-robin as Pagewise; the Kysely query builds its builder per request ' +
-      "(unnamed statement, `Date` parsing by pg). Both pay Kysely and the unnamed statement, so what remains is Pagewise's own " +
+      "(unnamed statement, `Date` parsing by pg). Pagewise's pool is wrapped by its own `nameStatements` (named statements, " +
+      "exact timestamp text from pg's type parsers), as its README recommends; what remains is Pagewise's own " +
       'JavaScript and its SQL shape (see the row above and its profile).' +
       (pgKysely.met ? '' : ` ${jsPlan}`),
   });
