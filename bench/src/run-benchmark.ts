@@ -16,7 +16,7 @@ import { ensureDatabase, serverInfo, smallPool } from './database.js';
 import { type DialectResult, defaultSqliteFile, measureDialect } from './dialect-bench.js';
 import { type HttpResult, measureHttp } from './http-bench.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
-import type { BenchOptions } from './options.js';
+import { type BenchOptions, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
 import { type ProfileSummary, profilePages } from './profile.js';
 import { readPrevious, renderReport, withKeptSections } from './report.js';
@@ -161,7 +161,12 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       seeded ? `Seeded in ${seedSeconds.toFixed(1)} s` : `Reusing the seeded table ${options.table}`,
     );
     const server = await serverInfo(admin);
-    const depths = clampDepths(options.depths, options.rows, options.pageSize);
+    // Past 1M rows the table's own middle and 90% are measured too (5M and 9M on 10M rows).
+    const scaled =
+      options.rows > 1_000_000 && options.depths === DEFAULT_DEPTHS
+        ? [...DEFAULT_DEPTHS.slice(0, -1), options.rows / 2, options.rows * 0.9, Number.POSITIVE_INFINITY]
+        : options.depths;
+    const depths = clampDepths(scaled, options.rows, options.pageSize);
     const load = loadavg();
     await set.warm();
 

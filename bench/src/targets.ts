@@ -62,9 +62,11 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     input.latency.find((l) => l.contender === contender && l.depth === depth)?.stats.medianMs ?? Number.NaN;
   const first = input.depths[0]!;
   const end = input.depths.at(-1)!;
-  const deep = input.depths.includes(900_000) ? 900_000 : end;
-  const deepNote =
-    deep === 900_000 ? '' : ` (the table has ${input.meta.rows} rows, so at depth ${deep}, not 900k)`;
+  // 90% of the table: 900k on 1M rows, 9M on 10M; the deepest depth measured when absent (smoke runs).
+  const ninety = Math.round(input.meta.rows * 0.9);
+  const deep = input.depths.includes(ninety) ? ninety : end;
+  const deepNote = deep === ninety ? '' : ` (the table has ${input.meta.rows} rows, so at depth ${deep})`;
+  const rowsName = depthName(input.meta.rows).replace(/000k$/, 'M');
   const out: TargetResult[] = [];
 
   const ratios = ORDERING_NAMES.flatMap((o) =>
@@ -224,7 +226,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   const badInvariance = invariance.filter((r) => !(r.ratio <= 1.5));
   out.push({
     id: 'depth-invariance',
-    target: 'Pagewise cursor at the end of 1M rows / at depth 0 <= 1.5',
+    target: `Pagewise cursor at the end of ${rowsName} rows / at depth 0 <= 1.5`,
     measured:
       invariance.map((r) => `${r.ordering} ${fmt(r.ratio)}`).join(', ') + ` (end = depth ${depthName(end)})`,
     met: badInvariance.length === 0,
@@ -238,7 +240,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   const kp = median('kysely-paginate:uniform', deep) / median('pagewise-cursor:uniform', deep);
   out.push({
     id: 'kysely-paginate',
-    target: 'kysely-paginate / Pagewise >= 100 at depth 900k',
+    target: `kysely-paginate / Pagewise >= 100 at depth ${depthName(ninety)}`,
     measured: `${fmt(kp, 0)}x${deepNote}`,
     met: kp >= 100,
     note:
@@ -251,7 +253,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   const limitOffset = median('pagewise-limit-offset:uniform', deep) / median('pagewise-cursor:uniform', deep);
   out.push({
     id: 'offset',
-    target: 'OFFSET / Pagewise >= 100 at depth 900k',
+    target: `OFFSET / Pagewise >= 100 at depth ${depthName(ninety)}`,
     measured: `raw OFFSET ${fmt(offset, 0)}x, Pagewise limit/offset (count + OFFSET) ${fmt(limitOffset, 0)}x${deepNote}`,
     met: offset >= 100,
     note:
@@ -268,11 +270,12 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   const cachedRatio = exact / cached;
   out.push({
     id: 'estimated-count',
-    target: "page-number with 'estimated' count >= 50x faster than 'exact' on 1M rows (first page)",
+    target: `page-number with 'estimated' count >= 50x faster than 'exact' on ${rowsName} rows (first page)`,
     measured:
       `estimated ${fmt(countRatio, 0)}x (${fmt(exact)} ms vs ${fmt(estimated, 3)} ms); estimated with \`countCacheTtl\` ` +
       `${fmt(cachedRatio, 0)}x (${fmt(cached, 3)} ms); no count ${fmt(none, 3)} ms`,
-    met: Math.max(countRatio, cachedRatio) >= 50,
+    // The estimate itself must be 50x faster; the cached column is reported beside it, not counted.
+    met: countRatio >= 50,
     note:
       'The exact count is a full `count(*)` on every page. The estimate is an `EXPLAIN (FORMAT JSON)` of the query sent ' +
       'alongside the page on a second connection; the EXPLAIN itself is cheap (0.16 ms vs 0.11 ms for `select 1` through pg ' +
