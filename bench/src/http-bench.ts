@@ -1,9 +1,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { BenchRow } from './bench-table.js';
+import { defaultSqliteFile } from './dialect-bench.js';
+import type { BenchOptions } from './options.js';
 
 /** One autocannon run against one endpoint. */
 export interface HttpRun {
@@ -346,6 +349,31 @@ export interface MeasureHttpOptions extends HttpTiming {
   readonly only?: ReadonlyArray<HttpComparison['id']>;
   /** Each server child writes a V8 CPU profile (`--cpu-prof`) into this folder when set. */
   readonly cpuProfDir?: string | null;
+}
+
+/**
+ * What `measureHttp` takes from the bench's options: the database, table and timing, and the
+ * SQLite files (the benchmark table's and the demo's beside it) when SQLite is measured.
+ */
+export function httpOptionsOf(options: BenchOptions, pages: MeasureHttpOptions['pages']): MeasureHttpOptions {
+  const sqliteFile = options.sqliteFile ?? defaultSqliteFile(options.rows);
+  return {
+    databaseUrl: options.databaseUrl,
+    table: options.table,
+    pageSize: options.pageSize,
+    seconds: options.httpSeconds,
+    rounds: options.httpRounds,
+    connections: options.httpConnections,
+    demoSchema: options.demoSchema,
+    demoArticles: options.demoArticles,
+    pages,
+    sqlite: options.dialects.includes('sqlite')
+      ? {
+          benchFile: sqliteFile,
+          demoFile: join(dirname(sqliteFile), `pagewise-bench-demo-${options.demoArticles}.sqlite`),
+        }
+      : null,
+  };
 }
 
 /**

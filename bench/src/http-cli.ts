@@ -11,11 +11,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ensureSeeded } from './bench-table.js';
 import { ensureDatabase, smallPool } from './database.js';
 import { defaultSqliteFile, measureDialect } from './dialect-bench.js';
-import { type HttpComparison, measureHttp } from './http-bench.js';
+import { type HttpComparison, httpOptionsOf, measureHttp } from './http-bench.js';
 import { benchOptions } from './options.js';
 
 const IDS: ReadonlyArray<HttpComparison['id']> = ['pagewise', 'demo', 'pagewise-sqlite', 'demo-sqlite'];
@@ -86,19 +86,7 @@ if (only.includes('pagewise-sqlite')) {
 }
 const load = loadavg()[0]!;
 const result = await measureHttp({
-  databaseUrl: options.databaseUrl,
-  table: options.table,
-  pageSize: options.pageSize,
-  seconds: options.httpSeconds,
-  rounds: options.httpRounds,
-  connections: options.httpConnections,
-  demoSchema: options.demoSchema,
-  demoArticles: options.demoArticles,
-  pages: [],
-  sqlite: {
-    benchFile: sqliteFile,
-    demoFile: join(dirname(sqliteFile), `pagewise-bench-demo-${options.demoArticles}.sqlite`),
-  },
+  ...httpOptionsOf({ ...options, sqliteFile }, []),
   only,
   cpuProfDir,
 });
