@@ -237,7 +237,7 @@ function printProfile(summary: ProfileSummary): void {
 async function profileTasks(tasks: ReadonlyMap<string, Task>): Promise<void> {
   if (PROFILE <= 0) return;
   for (const [name, task] of tasks) {
-    printProfile(await profilePages(name, async () => ((await task()), []), PROFILE));
+    printProfile(await profilePages(name, async () => (await task(), []), PROFILE));
   }
 }
 

@@ -1,9 +1,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { BenchRow } from './bench-table.js';
+import { defaultSqliteFile } from './dialect-bench.js';
+import type { BenchOptions } from './options.js';
 
 /** One autocannon run against one endpoint. */
 export interface HttpRun {
@@ -45,14 +48,16 @@ export interface HttpResult {
   readonly comparisons: readonly HttpComparison[];
 }
 
-/** Forks `file` under tsx (workspace packages from their sources) and resolves once it listens. */
-async function startServer(
+/** Forks `file` under tsx (workspace packages from their sources) and resolves once it listens; with `cpuProfDir`, the child writes a V8 CPU profile there when it exits. */
+export async function startServer(
   file: string,
   env: Record<string, string>,
+  cpuProfDir: string | null = null,
 ): Promise<{ child: ChildProcess; port: number }> {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const profiling = cpuProfDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`];
   const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
-    execArgv: ['--conditions=@pagewise/source', '--import', loader],
+    execArgv: ['--conditions=@pagewise/source', '--import', loader, ...profiling],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -71,7 +76,7 @@ async function startServer(
   return { child, port };
 }
 
-async function stopServer(child: ChildProcess): Promise<void> {
+export async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.disconnect();
@@ -175,11 +180,15 @@ async function measureMinimalSqlite(
   options: MeasureHttpOptions,
   sqliteFile: string,
 ): Promise<HttpComparison> {
-  const { child, port } = await startServer('./http-server.ts', {
-    BENCH_SQLITE_FILE: sqliteFile,
-    BENCH_TABLE: options.table,
-    BENCH_PAGE_SIZE: String(options.pageSize),
-  });
+  const { child, port } = await startServer(
+    './http-server.ts',
+    {
+      BENCH_SQLITE_FILE: sqliteFile,
+      BENCH_TABLE: options.table,
+      BENCH_PAGE_SIZE: String(options.pageSize),
+    },
+    options.cpuProfDir ?? null,
+  );
   try {
     const origin = `http://127.0.0.1:${port}`;
     const paths = await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
@@ -188,7 +197,7 @@ async function measureMinimalSqlite(
     const runs = await alternate(origin, paths, options);
     return compare(
       'pagewise-sqlite',
-      '`fromKysely` (stock `SqliteDialect`) + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
+      '`fromKysely` (`SqliteDialect` over `reusePreparedStatements(database)`) + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
       'one better-sqlite3 statement prepared once, `stmt.all()`, `c.json({ next, results })`',
       paths,
       runs,
@@ -199,7 +208,7 @@ async function measureMinimalSqlite(
 }
 
 /** Pages 0, 1, 10, 100 and 1000 of a Pagewise endpoint by its `next` links, and the bare paths of the same pages. */
-async function followPages(
+export async function followPages(
   origin: string,
   first: string,
   bareBase: string,
@@ -227,25 +236,36 @@ async function followPages(
 
 /** The minimal pair: Pagewise's cursor endpoint and a bare pg handler over the benchmark table. */
 async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparison> {
-  const paths = {
-    subject: options.pages.map(({ cursor }) =>
-      cursor === null ? '/pagewise/items' : `/pagewise/items?cursor=${cursor}`,
-    ),
-    bare: options.pages.map(({ before }) =>
-      before === null ? '/bare/items' : `/bare/items?after=${bareToken(before.created, before.id)}`,
-    ),
-  };
-  const { child, port } = await startServer('./http-server.ts', {
-    BENCH_DATABASE_URL: options.databaseUrl,
-    BENCH_TABLE: options.table,
-    BENCH_PAGE_SIZE: String(options.pageSize),
-    BENCH_POOL_SIZE: '4',
-  });
+  const { child, port } = await startServer(
+    './http-server.ts',
+    {
+      BENCH_DATABASE_URL: options.databaseUrl,
+      BENCH_TABLE: options.table,
+      BENCH_PAGE_SIZE: String(options.pageSize),
+      BENCH_POOL_SIZE: '4',
+    },
+    options.cpuProfDir ?? null,
+  );
   try {
-    const runs = await alternate(`http://127.0.0.1:${port}`, paths, options);
+    const origin = `http://127.0.0.1:${port}`;
+    // No depths given (the HTTP-only runner): the pages the endpoint's own `next` links reach.
+    const paths =
+      options.pages.length === 0
+        ? await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
+            bareToken(new Date(last.created as string), last.id),
+          )
+        : {
+            subject: options.pages.map(({ cursor }) =>
+              cursor === null ? '/pagewise/items' : `/pagewise/items?cursor=${cursor}`,
+            ),
+            bare: options.pages.map(({ before }) =>
+              before === null ? '/bare/items' : `/bare/items?after=${bareToken(before.created, before.id)}`,
+            ),
+          };
+    const runs = await alternate(origin, paths, options);
     return compare(
       'pagewise',
-      '`fromKysely` + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
+      '`fromKysely` (`PostgresDialect` over `nameStatements(pool)`) + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
       'the prepared keyset statement through `pg`, `c.json({ next, results })`',
       paths,
       runs,
@@ -281,11 +301,15 @@ async function measureDemo(
   } else {
     env = { BENCH_DATABASE_URL: '', BENCH_SQLITE_FILE: sqliteFile };
   }
-  const { child, port } = await startServer('./demo-http-server.ts', {
-    ...env,
-    BENCH_DEMO_ARTICLES: String(options.demoArticles),
-    BENCH_PAGE_SIZE: String(options.pageSize),
-  });
+  const { child, port } = await startServer(
+    './demo-http-server.ts',
+    {
+      ...env,
+      BENCH_DEMO_ARTICLES: String(options.demoArticles),
+      BENCH_PAGE_SIZE: String(options.pageSize),
+    },
+    options.cpuProfDir ?? null,
+  );
   try {
     const origin = `http://127.0.0.1:${port}`;
     const paths = await followPages(
@@ -321,6 +345,35 @@ export interface MeasureHttpOptions extends HttpTiming {
   readonly demoArticles: number;
   /** SQLite: the benchmark table's file and a file for the demo's own tables; `null` skips SQLite. */
   readonly sqlite: { readonly benchFile: string; readonly demoFile: string } | null;
+  /** The comparisons to run (default all; the SQLite ones need `sqlite`). */
+  readonly only?: ReadonlyArray<HttpComparison['id']>;
+  /** Each server child writes a V8 CPU profile (`--cpu-prof`) into this folder when set. */
+  readonly cpuProfDir?: string | null;
+}
+
+/**
+ * What `measureHttp` takes from the bench's options: the database, table and timing, and the
+ * SQLite files (the benchmark table's and the demo's beside it) when SQLite is measured.
+ */
+export function httpOptionsOf(options: BenchOptions, pages: MeasureHttpOptions['pages']): MeasureHttpOptions {
+  const sqliteFile = options.sqliteFile ?? defaultSqliteFile(options.rows);
+  return {
+    databaseUrl: options.databaseUrl,
+    table: options.table,
+    pageSize: options.pageSize,
+    seconds: options.httpSeconds,
+    rounds: options.httpRounds,
+    connections: options.httpConnections,
+    demoSchema: options.demoSchema,
+    demoArticles: options.demoArticles,
+    pages,
+    sqlite: options.dialects.includes('sqlite')
+      ? {
+          benchFile: sqliteFile,
+          demoFile: join(dirname(sqliteFile), `pagewise-bench-demo-${options.demoArticles}.sqlite`),
+        }
+      : null,
+  };
 }
 
 /**
@@ -329,10 +382,14 @@ export interface MeasureHttpOptions extends HttpTiming {
  * demo's feed, each against a bare handler on the same Hono server returning the same rows.
  */
 export async function measureHttp(options: MeasureHttpOptions): Promise<HttpResult> {
-  const comparisons = [await measureMinimal(options), await measureDemo(options)];
+  const wanted = (id: HttpComparison['id']) => options.only === undefined || options.only.includes(id);
+  const comparisons: HttpComparison[] = [];
+  if (wanted('pagewise')) comparisons.push(await measureMinimal(options));
+  if (wanted('demo')) comparisons.push(await measureDemo(options));
   if (options.sqlite !== null) {
-    comparisons.push(await measureMinimalSqlite(options, options.sqlite.benchFile));
-    comparisons.push(await measureDemo(options, options.sqlite.demoFile));
+    if (wanted('pagewise-sqlite'))
+      comparisons.push(await measureMinimalSqlite(options, options.sqlite.benchFile));
+    if (wanted('demo-sqlite')) comparisons.push(await measureDemo(options, options.sqlite.demoFile));
   }
   return { connections: options.connections, seconds: options.seconds, comparisons };
 }

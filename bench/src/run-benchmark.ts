@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS, ensureSeeded } from './bench-table.js';
 import { renderChart } from './chart.js';
@@ -14,7 +14,7 @@ import {
 import { type CpuResult, measureCpuCost } from './cpu-cost.js';
 import { ensureDatabase, serverInfo, smallPool } from './database.js';
 import { type DialectResult, defaultSqliteFile, measureDialect } from './dialect-bench.js';
-import { type HttpResult, measureHttp } from './http-bench.js';
+import { type HttpResult, httpOptionsOf, measureHttp } from './http-bench.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
 import { type BenchOptions, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
@@ -274,26 +274,12 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
         options,
         `Measuring HTTP: minimal endpoint and demo feed, each ${options.httpRounds} x 2 runs of ${options.httpSeconds} s (autocannon)`,
       );
-      http = await measureHttp({
-        databaseUrl: options.databaseUrl,
-        table: options.table,
-        pageSize: options.pageSize,
-        seconds: options.httpSeconds,
-        rounds: options.httpRounds,
-        connections: options.httpConnections,
-        demoSchema: options.demoSchema,
-        demoArticles: options.demoArticles,
-        pages: points.map((p) => ({ before: p.before.uniform, cursor: p.cursors.uniform })),
-        sqlite: options.dialects.includes('sqlite')
-          ? {
-              benchFile: options.sqliteFile ?? defaultSqliteFile(options.rows),
-              demoFile: join(
-                dirname(options.sqliteFile ?? defaultSqliteFile(options.rows)),
-                `pagewise-bench-demo-${options.demoArticles}.sqlite`,
-              ),
-            }
-          : null,
-      });
+      http = await measureHttp(
+        httpOptionsOf(
+          options,
+          points.map((p) => ({ before: p.before.uniform, cursor: p.cursors.uniform })),
+        ),
+      );
     }
 
     const partial = {

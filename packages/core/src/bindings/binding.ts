@@ -1,5 +1,10 @@
 import { type ApiError, isApiError, NotFound } from '../errors.js';
-import { ApiRequest, type FromHttpInit, type RouteParams } from '../request/api-request.js';
+import {
+  type ApiRequest,
+  type FromHttpInit,
+  type RouteParams,
+  routedApiRequest,
+} from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
 import type { TrustedOriginOptions } from '../request/trusted-origin.js';
 import { patchVaryHeaders } from '../request/vary.js';
@@ -67,14 +72,7 @@ function routedRequest(
   namespace: string | null,
   routes: Routes | null,
 ): ApiRequest {
-  const request = new ApiRequest({
-    url: incoming.url,
-    method: incoming.method,
-    headers: incoming.headers,
-    params,
-    namespace,
-    body: () => incoming.text(),
-  });
+  const request = routedApiRequest(incoming, params, namespace);
   request.routes = routes;
   return request;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotAcceptable, NotFound } from '../errors.js';
+import { ApiResponse, jsonReplacer, toWire } from '../request/api-response.js';
 import { forcedRenderer, selectRenderer } from './content-negotiation.js';
 import { browsableHtmlRenderer, defaultRenderers, jsonRenderer } from './renderers.js';
 
@@ -71,6 +72,35 @@ describe('jsonRenderer', () => {
 
   it('bigints as strings', () => {
     expect(render({ n: 10n }, 'application/json')).toBe('{"n":"10"}');
+  });
+
+  it('the same text as JSON.stringify with the bigint replacer, bigints deep in rows or not', () => {
+    const rows = [
+      { id: 1, at: new Date('2024-01-01T00:00:00.000Z'), note: 'é', money: { toJSON: () => '1.50' } },
+      { id: 2, at: null, note: undefined, big: 9_007_199_254_740_993n },
+    ];
+    for (const data of [{ results: rows }, { results: rows.slice(0, 1) }, [1n, [2n]]]) {
+      for (const media of ['application/json', 'application/json; indent=2']) {
+        const indent = media.includes('indent') ? 2 : undefined;
+        expect(render(data, media)).toBe(JSON.stringify(data, jsonReplacer, indent));
+      }
+    }
+    expect(render({ results: rows }, 'application/json')).toContain('"big":"9007199254740993"');
+  });
+
+  it('a cycle is still a TypeError', () => {
+    const cyclic: Record<string, unknown> = { n: 1n };
+    cyclic.self = cyclic;
+    expect(() => render(cyclic, 'application/json')).toThrow(TypeError);
+  });
+});
+
+describe('toWire', () => {
+  it('JSON with bigints as strings and Content-Length in UTF-8 bytes', () => {
+    const wire = toWire(new ApiResponse({ n: 10n, s: 'é€' }), 'GET');
+    expect(wire.body).toBe('{"n":"10","s":"é€"}');
+    expect(wire.headers.get('content-length')).toBe(String(new TextEncoder().encode(wire.body!).length));
+    expect(wire.headers.get('content-type')).toBe('application/json');
   });
 });
 

@@ -1,6 +1,6 @@
 import { escapeHtml } from '../html/pagination-html.js';
 import type { ApiRequest } from '../request/api-request.js';
-import { jsonReplacer } from '../request/api-response.js';
+import { stringifyJson } from '../request/api-response.js';
 import { type MediaType, parseMediaType } from '../request/media-type.js';
 
 /**
@@ -69,10 +69,13 @@ export const jsonRenderer: Renderer = Object.freeze({
   },
   render(data: unknown, context: RenderContext): string {
     if (data === undefined) return '';
-    const raw = parseMediaType(context.acceptedMediaType).params.indent;
+    // A media type without parameters (the usual `application/json`) has no indent to read.
+    const raw = context.acceptedMediaType.includes(';')
+      ? parseMediaType(context.acceptedMediaType).params.indent
+      : undefined;
     const indent =
       raw !== undefined && /^\s*[+-]?\d+\s*$/.test(raw) ? Math.max(0, Math.min(8, Number(raw))) : 0;
-    return JSON.stringify(data, jsonReplacer, indent || undefined);
+    return stringifyJson(data, indent || undefined) as string;
   },
 });
 
@@ -128,7 +131,7 @@ export const browsableHtmlRenderer: Renderer = Object.freeze({
     const line = context.request
       ? `${escapeHtml(context.request.method)} ${escapeHtml(context.request.url.pathname + context.request.url.search)}`
       : '';
-    const body = data === undefined ? '' : JSON.stringify(data, jsonReplacer, 4);
+    const body = data === undefined ? '' : (stringifyJson(data, 4) as string);
     // Controls above and below the data: long pages should not hide them.
     const controls = context.controlsHtml
       ? `<div class="pagination-controls">${context.controlsHtml}</div>`

@@ -101,6 +101,29 @@ function headerValue(value: string | string[] | undefined): string | null {
 }
 
 /**
+ * What `routedApiRequest` builds its request from: the parsed parts of the request it routes,
+ * taken over as they are instead of parsed again. Not exported: only this module makes one, so
+ * every other caller's init is copied as before.
+ */
+class RoutedInit implements ApiRequestInit {
+  readonly method: string;
+  readonly headers: Headers;
+  readonly queryParams: QueryParams;
+
+  constructor(
+    readonly url: URL,
+    source: ApiRequest,
+    readonly params: RouteParams,
+    readonly namespace: string | null,
+    readonly body: () => Promise<string>,
+  ) {
+    this.method = source.method;
+    this.headers = source.headers;
+    this.queryParams = source.queryParams;
+  }
+}
+
+/**
  * One incoming request as Pagewise sees it. A directly constructed request is trusted as given;
  * the HTTP bindings build it from the socket and check the host first.
  *
@@ -132,12 +155,19 @@ export class ApiRequest {
   #text: Promise<string> | undefined;
 
   constructor(init: ApiRequestInit) {
-    this.url = new URL(init.url);
-    this.method = (init.method ?? 'GET').toUpperCase();
-    this.headers = new Headers(init.headers);
+    if (init instanceof RoutedInit) {
+      this.url = init.url;
+      this.method = init.method;
+      this.headers = init.headers;
+      this.queryParams = init.queryParams;
+    } else {
+      this.url = new URL(init.url);
+      this.method = (init.method ?? 'GET').toUpperCase();
+      this.headers = new Headers(init.headers);
+      this.queryParams = new QueryParams(this.url.search);
+    }
     this.params = Object.freeze({ ...(init.params ?? {}) });
     this.namespace = init.namespace ?? null;
-    this.queryParams = new QueryParams(this.url.search);
     this.#body = init.body ?? null;
   }
 
@@ -228,4 +258,18 @@ export class ApiRequest {
       ...(init.namespace !== undefined ? { namespace: init.namespace } : {}),
     });
   }
+}
+
+/**
+ * The bindings' routed request (internal, not on any entry point): `incoming` with the route's
+ * `params` and `namespace`, the body read through `incoming` (once), `version` and the other
+ * per-view fields fresh. URL, headers and query parameters are `incoming`'s own objects, not
+ * copies: the bindings drop `incoming` once it is routed, so nothing is parsed twice.
+ */
+export function routedApiRequest(
+  incoming: ApiRequest,
+  params: RouteParams,
+  namespace: string | null,
+): ApiRequest {
+  return new ApiRequest(new RoutedInit(incoming.url, incoming, params, namespace, () => incoming.text()));
 }

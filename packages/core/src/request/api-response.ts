@@ -37,6 +37,25 @@ export function jsonReplacer(_key: string, value: unknown): unknown {
 }
 
 /**
+ * `JSON.stringify(data, jsonReplacer, space)`, the same text: tried first without the replacer,
+ * which keeps V8's fast serializer (a replacer function makes a page of rows about twice as slow
+ * to write); only data holding a bigint (the `TypeError` it throws) goes through the replacer.
+ *
+ * @example
+ * stringifyJson({ id: 7n }) // '{"id":"7"}'
+ */
+export function stringifyJson(data: unknown, space?: number): string | undefined {
+  try {
+    return JSON.stringify(data, null, space);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(data, jsonReplacer, space);
+  }
+}
+
+const utf8 = new TextEncoder();
+
+/**
  * A response as bytes to send: the body is `null` for HEAD, 204 and 304.
  *
  * @example
@@ -62,11 +81,11 @@ export function toWire(response: ApiResponse, method: string): WireResponse {
     body = response.data;
   } else {
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    body = JSON.stringify(response.data, jsonReplacer) ?? '';
+    body = stringifyJson(response.data) ?? '';
   }
   const empty = method === 'HEAD' || response.status === 204 || response.status === 304;
   if (response.status !== 204 && response.status !== 304) {
-    headers.set('content-length', String(new TextEncoder().encode(body).byteLength));
+    headers.set('content-length', String(utf8.encode(body).byteLength));
   }
   return { status: response.status, headers, body: empty ? null : body };
 }

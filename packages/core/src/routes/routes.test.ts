@@ -67,6 +67,13 @@ describe('Routes.reversePath (Django reverse)', () => {
     expect(() => routes.reversePath('another', [], { version: 'v3' })).toThrow(NoReverseMatch);
     expect(() => routes.reversePath('item', ['a/b', 1])).toThrow(NoReverseMatch);
     expect(routes.reversePath('item', ['café & tea', 1])).toBe('/items/caf%C3%A9%20&%20tea/1/');
+    expect(() => routes.reversePath('item', ['', 1])).toThrow(NoReverseMatch);
+  });
+
+  it('a literal that needs quoting is quoted with the values', () => {
+    const menu = new Routes().add('/café/:slug/', 'menu');
+    expect(menu.reversePath('menu', ['tea'])).toBe('/caf%C3%A9/tea/');
+    expect(menu.reversePath('menu', [], { slug: 'thé' })).toBe('/caf%C3%A9/th%C3%A9/');
   });
 
   it('unknown names and namespaces: NoReverseMatch with Django messages', () => {

@@ -58,11 +58,19 @@ export class NoReverseMatch extends Error {
   }
 }
 
-type Piece = { readonly literal: string } | { readonly param: string; readonly test: RegExp };
+/**
+ * A literal of a pattern, or a parameter with its pattern (`anySegment`: the default `[^/]+`,
+ * checked without the regex: not empty, no `/`).
+ */
+type Piece =
+  | { readonly literal: string }
+  | { readonly param: string; readonly test: RegExp; readonly anySegment: boolean };
 
 interface CompiledRoute extends Route {
   readonly regex: RegExp;
   readonly pieces: readonly Piece[];
+  /** Every literal is path-safe: a reversed path needs quoting only when a value does. */
+  readonly safeLiterals: boolean;
 }
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
@@ -115,7 +123,7 @@ function parsePattern(pattern: string): Piece[] {
       source = pattern.slice(i + 1, end);
       i = end + 1;
     }
-    pieces.push({ param: name, test: new RegExp(`^(?:${source})$`) });
+    pieces.push({ param: name, test: new RegExp(`^(?:${source})$`), anySegment: source === DEFAULT_PARAM });
   }
   if (literal) pieces.push({ literal });
   return pieces;
@@ -151,6 +159,7 @@ function compile(
     params: Object.freeze(params),
     regex: new RegExp(`${source}$`),
     pieces: Object.freeze(pieces),
+    safeLiterals: pieces.every((piece) => !('literal' in piece) || ALL_PATH_SAFE.test(piece.literal)),
   });
 }
 
@@ -281,28 +290,30 @@ export class Routes {
       );
     }
     const given = Object.keys(kwargs);
+    // Serializers reverse once per row: one pass over the pieces, no intermediate objects.
     for (const route of candidates) {
-      if (!given.every((key) => route.params.includes(key))) continue;
-      const rest = route.params.filter((param) => !given.includes(param));
-      if (rest.length !== args.length) continue;
-      const values: Record<string, string> = {};
-      for (const key of given) values[key] = String(kwargs[key]);
-      rest.forEach((param, index) => {
-        values[param] = String(args[index]);
-      });
+      const params = route.params;
+      if (params.length !== given.length + args.length) continue;
+      if (!given.every((key) => params.includes(key))) continue;
+      // Positional arguments fill the parameters no keyword names, in pattern order.
+      let positional = 0;
       let path = '';
+      let safe = route.safeLiterals;
       let fits = true;
       for (const piece of route.pieces) {
         if ('literal' in piece) {
           path += piece.literal;
-        } else if (piece.test.test(values[piece.param]!)) {
-          path += values[piece.param]!;
-        } else {
+          continue;
+        }
+        const value = given.includes(piece.param) ? String(kwargs[piece.param]) : String(args[positional++]);
+        if (piece.anySegment ? value === '' || value.includes('/') : !piece.test.test(value)) {
           fits = false;
           break;
         }
+        if (safe && !ALL_PATH_SAFE.test(value)) safe = false;
+        path += value;
       }
-      if (fits) return quotePath(path);
+      if (fits) return safe ? path : quotePath(path);
     }
     throw new NoReverseMatch(
       `Reverse for '${name}' with arguments '${JSON.stringify(args)}' and keyword arguments ` +

@@ -1,6 +1,6 @@
 import { ApiError, Gone, isApiError } from '../errors.js';
 import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
-import { defaultRenderers, type Renderer } from '../http/renderers.js';
+import { defaultRenderers, type RenderContext, type Renderer } from '../http/renderers.js';
 import type { ViewSchema } from '../openapi/schema-source.js';
 import {
   type DescribedOperation,
@@ -309,26 +309,42 @@ export class ApiView {
   /** Renders `response` with the negotiated renderer (the first one when negotiation failed). */
   finalizeResponse(request: ApiRequest, response: ApiResponse): ApiResponse {
     const negotiated = this.negotiated ?? forcedRenderer(this.renderers);
-    const headers = new Headers(response.headers);
+    // A new response (the handler's stays as it was) whose headers are edited in place.
+    const finished = new ApiResponse<unknown>(response.data, {
+      status: response.status,
+      headers: response.headers,
+    });
+    const headers = finished.headers;
     const status = this.versionStatus;
     if (status !== null) applyLifecycleHeaders(headers, status);
-    let body: unknown = response.data;
-    if (!(typeof body === 'string' && headers.has('content-type'))) {
-      body = negotiated.renderer.render(response.data, {
+    if (!(typeof response.data === 'string' && headers.has('content-type'))) {
+      // The browsable page's parts are worked out only when a renderer reads them (JSON does not).
+      const view = this;
+      const scheme = this.versioningScheme;
+      let controls: string | undefined;
+      const context: RenderContext = {
         request,
         status: response.status,
         acceptedMediaType: negotiated.acceptedMediaType,
-        controlsHtml: this.controlsHtml(),
-        title: this.viewName(),
-        ...(status !== null && this.versioningScheme !== null
-          ? {
-              versionNotice: {
-                text: this.versioningScheme.versionNotice(status),
-                link: status.lifecycle.link ?? null,
-              },
-            }
-          : {}),
-      });
+        get controlsHtml() {
+          controls ??= view.controlsHtml();
+          return controls;
+        },
+        get title() {
+          return view.viewName();
+        },
+      };
+      if (status !== null && scheme !== null) {
+        let notice: RenderContext['versionNotice'];
+        Object.defineProperty(context, 'versionNotice', {
+          enumerable: true,
+          get: () => {
+            notice ??= { text: scheme.versionNotice(status), link: status.lifecycle.link ?? null };
+            return notice;
+          },
+        });
+      }
+      finished.data = negotiated.renderer.render(response.data, context);
       headers.set('content-type', negotiated.contentType);
     }
     const vary = [
@@ -337,7 +353,7 @@ export class ApiView {
     ];
     patchVaryHeaders(headers, vary);
     if (!headers.has('allow')) headers.set('allow', this.allowedMethods().join(', '));
-    return new ApiResponse(body, { status: response.status, headers });
+    return finished;
   }
 }
 

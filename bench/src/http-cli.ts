@@ -1,0 +1,106 @@
+/**
+ * The HTTP comparison on its own (issue 15, item 3), without the latency tables of `pnpm bench`:
+ *
+ *   pnpm --filter @pagewise/bench exec tsx --conditions=@pagewise/source src/http-cli.ts \
+ *     [--database URL] [--rows N] [--seconds N] [--rounds N] [--connections N] \
+ *     [--only pagewise,demo,pagewise-sqlite,demo-sqlite] [--cpu-prof DIR]
+ *
+ * Seeds (or reuses) the benchmark table in Postgres and SQLite, then runs the chosen comparisons
+ * and prints req/s, p50/p99 per run and the ratios, with the load average at start and end.
+ * `--cpu-prof DIR` makes each server child write a V8 CPU profile there.
+ */
+import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { ensureSeeded } from './bench-table.js';
+import { ensureDatabase, smallPool } from './database.js';
+import { defaultSqliteFile, measureDialect } from './dialect-bench.js';
+import { type HttpComparison, httpOptionsOf, measureHttp } from './http-bench.js';
+import { benchOptions } from './options.js';
+
+const IDS: ReadonlyArray<HttpComparison['id']> = ['pagewise', 'demo', 'pagewise-sqlite', 'demo-sqlite'];
+
+function parse(argv: readonly string[]) {
+  const flags = new Map<string, string>();
+  const args = argv.filter((arg) => arg !== '--');
+  for (let i = 0; i < args.length; i += 1) {
+    const [flag, inline] = args[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const value = inline ?? args[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    flags.set(flag, value);
+  }
+  const number = (flag: string, fallback: number) => {
+    const n = Number((flags.get(flag) ?? String(fallback)).replaceAll('_', '').replace(/k$/i, '000'));
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${flag} needs a whole number`);
+    return n;
+  };
+  const only = (flags.get('--only') ?? IDS.join(',')).split(',') as Array<HttpComparison['id']>;
+  for (const id of only)
+    if (!IDS.includes(id)) throw new Error(`--only: unknown "${id}" (${IDS.join(', ')})`);
+  for (const flag of flags.keys()) {
+    if (
+      !['--database', '--rows', '--seconds', '--rounds', '--connections', '--only', '--cpu-prof'].includes(
+        flag,
+      )
+    )
+      throw new Error(`Unknown option ${flag}`);
+  }
+  const cpuProf = flags.get('--cpu-prof');
+  return {
+    base: benchOptions({
+      ...(flags.has('--database') ? { databaseUrl: flags.get('--database')! } : {}),
+      rows: number('--rows', 100_000),
+      httpSeconds: number('--seconds', 5),
+      httpRounds: number('--rounds', 3),
+      httpConnections: number('--connections', 10),
+    }),
+    only,
+    cpuProfDir: cpuProf === undefined ? null : resolve(cpuProf),
+  };
+}
+
+const { base: options, only, cpuProfDir } = parse(process.argv.slice(2));
+if (cpuProfDir !== null) mkdirSync(cpuProfDir, { recursive: true });
+const sqliteFile = options.sqliteFile ?? defaultSqliteFile(options.rows);
+if (only.includes('pagewise')) {
+  await ensureDatabase(options.databaseUrl);
+  const admin = smallPool(options.databaseUrl, 1);
+  try {
+    await ensureSeeded(admin, options.table, options.rows, options.log);
+  } finally {
+    await admin.end();
+  }
+}
+if (only.includes('pagewise-sqlite')) {
+  // Seeds (or reuses) the SQLite file: one sample of the first page is all it measures.
+  await measureDialect({
+    ...options,
+    dialect: 'sqlite',
+    depths: [0],
+    sqliteFile,
+    warmupRounds: 0,
+    maxSamples: 1,
+    minSamples: 1,
+    profilePages: 0,
+  });
+}
+const load = loadavg()[0]!;
+const result = await measureHttp({
+  ...httpOptionsOf({ ...options, sqliteFile }, []),
+  only,
+  cpuProfDir,
+});
+const out: string[] = [
+  `${result.connections} connections, ${result.seconds} s runs, load ${load.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
+];
+for (const c of result.comparisons) {
+  out.push(
+    `${c.id.padEnd(16)} ratio ${c.ratio.toFixed(2)}x  subject ${c.subjectSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.subjectSummary.p99Ms} ms  bare ${c.bareSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.bareSummary.p99Ms} ms`,
+  );
+  for (const r of c.runs) {
+    out.push(
+      `  round ${r.round} ${r.endpoint.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  errors ${r.errors}`,
+    );
+  }
+}
+process.stdout.write(`${out.join('\n')}\n`);
