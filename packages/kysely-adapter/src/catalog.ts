@@ -85,6 +85,29 @@ export function integersExact(shared: SharedState): Promise<boolean> {
 }
 
 /**
+ * Whether the driver records the exact text of the values `recordedText` reads (`nameStatements`
+ * over `pg`), probed once per database. Only with `db`: without one, the cache lives as long as
+ * the query, and a probe per query would cost more than the column it saves.
+ */
+export function textRecorded(shared: SharedState): Promise<boolean> {
+  const recorded = shared.capabilities.recordedText;
+  if (recorded === null || shared.db === undefined) return Promise.resolve(false);
+  const cache = shared.cache;
+  let pending = cache.textRecorded;
+  if (pending === undefined) {
+    const probe = recorded.probe().toOperationNode() as RawNode;
+    pending = shared
+      .run(shared.compile(asSelect(probe)), [])
+      .then((rows) => rows[0] !== undefined && recorded.answered(rows[0]));
+    pending.catch(() => {
+      cache.textRecorded = undefined;
+    });
+    cache.textRecorded = pending;
+  }
+  return pending;
+}
+
+/**
  * The kind and nullability of `field` (whose expression is `expr`), from `columns` or the
  * catalogs of the query's tables. A field that is ambiguous or names no column is a
  * `ConfigurationError` (`tiebreaker` says whether it is the `uniqueKey` appended by cursor

@@ -1,5 +1,6 @@
 import { ConfigurationError, InvalidBoundError, isPositionValue, type PositionValue } from '@pagewise/core';
 import type { ColumnInfo, ColumnKind, DialectCapabilities } from './dialect-capabilities.js';
+import { ExactText } from './exact-text.js';
 
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
@@ -137,6 +138,36 @@ export function toPosition(
       break;
   }
   throw new ConfigurationError(`${ADAPTER} adapter: field "${field}" holds a ${typeof raw}, not a ${kind}`);
+}
+
+/**
+ * The position of a row's value from the exact text the driver recorded on it (`recordedText`).
+ * A value without a text that reads exactly (a session `DateStyle` changed since the probe, a
+ * parser changed) is refused, never guessed.
+ */
+export function toRecordedPosition(
+  info: ColumnInfo,
+  raw: unknown,
+  field: string,
+  capabilities: DialectCapabilities,
+): PositionValue {
+  if (raw === null || raw === undefined) return null;
+  const position = capabilities.recordedText?.position(raw, info);
+  if (position !== undefined) return position;
+  throw unrecorded(`field "${field}"`);
+}
+
+/** Refuses rows marked by the driver as holding a temporal value whose text it could not record. */
+export function refuseUnrecorded(rows: readonly unknown[], description: string): void {
+  if (ExactText.of(rows) === ExactText.MISSING) throw unrecorded(description);
+}
+
+function unrecorded(what: string): ConfigurationError {
+  return new ConfigurationError(
+    `${ADAPTER} adapter: ${what} holds a value without the exact text Postgres sent for it in ISO ` +
+      "output (the session's DateStyle must stay ISO, the default, and the type parser answer objects " +
+      'while the pool is in use); or pass `exactTimestamps: false` to nameStatements',
+  );
 }
 
 function invalid(field: string, kind: ColumnKind): never {

@@ -1,4 +1,6 @@
+import type { PositionValue } from '@pagewise/core';
 import { type OperationNode, type RawBuilder, sql } from 'kysely';
+import { readsRecordedText, recordedPosition } from './postgres-recorded-text.js';
 
 /**
  * What the adapter knows about a column's values: how positions are read from rows and which
@@ -60,6 +62,22 @@ export interface CatalogRow {
   readonly nullable: boolean | number | bigint | string;
   /** An enum's labels as a JSON array, in declaration order. @default undefined */
   readonly labels?: string | null;
+}
+
+/**
+ * Positions read from the exact text a driver recorded beside each value it parsed (`pg` through
+ * `nameStatements`), instead of a column selected for them (`positionExpression`).
+ * @example
+ * postgresCapabilities.recordedText?.reads({ kind: 'timestamp-text', nullable: false, type: 'date' }) // true
+ */
+export interface RecordedText {
+  /** Whether positions of `info`'s column can be read from recorded text. */
+  readonly reads: (info: ColumnInfo) => boolean;
+  /** A statement of one row whose values show, through `answered`, whether the driver records text. */
+  readonly probe: () => RawBuilder<Record<string, unknown>>;
+  readonly answered: (row: Record<string, unknown>) => boolean;
+  /** The position of a row's `value`; `undefined` when it carries no text that can be read exactly. */
+  readonly position: (value: unknown, info: ColumnInfo) => PositionValue | undefined;
 }
 
 /**
@@ -131,6 +149,12 @@ export interface DialectCapabilities {
    * @default null
    */
   readonly exactIntegerText: ((column: OperationNode) => OperationNode) | null;
+  /**
+   * Where a driver may record the exact text of values beside them (Postgres timestamps through
+   * `nameStatements`): how positions are read from it. Probed once per database; where the
+   * driver does not record it, `positionExpression` is selected as before. @default null
+   */
+  readonly recordedText: RecordedText | null;
   /**
    * Wraps a bound parameter of `info`'s column where the database would otherwise compare it
    * inexactly (MySQL compares a decimal column with a string as doubles). @default null
@@ -209,6 +233,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   minDateMs: null,
   positionExpression: () => null,
   exactIntegerText: null,
+  recordedText: null,
   boundParameter: null,
   integerRange: integerRangeByName,
   floatInfinity: false,
@@ -274,6 +299,67 @@ function postgresPosition(column: OperationNode, info: ColumnInfo): OperationNod
   return sql`coalesce(to_char(${col}, 'YYYY-MM-DD BC'), cast(${col} as text))`.toOperationNode();
 }
 
+/** One value of each type `postgresRecordedText` reads, with ±infinity, and the positions expected. */
+const PROBE: ReadonlyArray<readonly [string, string, ColumnInfo, PositionValue]> = [
+  [
+    '2000-01-01 00:00:00.000001+00',
+    'timestamptz',
+    { kind: 'timestamp-text', nullable: false, type: 'timestamp with time zone' },
+    '2000-01-01 00:00:00.000001+00 AD',
+  ],
+  [
+    'infinity',
+    'timestamptz',
+    { kind: 'timestamp-text', nullable: false, type: 'timestamp with time zone' },
+    'infinity',
+  ],
+  [
+    '-infinity',
+    'timestamptz',
+    { kind: 'timestamp-text', nullable: false, type: 'timestamp with time zone' },
+    '-infinity',
+  ],
+  [
+    '2000-01-01 00:00:00.000001',
+    'timestamp',
+    { kind: 'timestamp-text', nullable: false, type: 'timestamp without time zone' },
+    '2000-01-01 00:00:00.000001 AD',
+  ],
+  [
+    'infinity',
+    'timestamp',
+    { kind: 'timestamp-text', nullable: false, type: 'timestamp without time zone' },
+    'infinity',
+  ],
+  [
+    '-infinity',
+    'timestamp',
+    { kind: 'timestamp-text', nullable: false, type: 'timestamp without time zone' },
+    '-infinity',
+  ],
+  ['0044-03-15 BC', 'date', { kind: 'timestamp-text', nullable: false, type: 'date' }, '0044-03-15 BC'],
+  ['infinity', 'date', { kind: 'timestamp-text', nullable: false, type: 'date' }, 'infinity'],
+  ['-infinity', 'date', { kind: 'timestamp-text', nullable: false, type: 'date' }, '-infinity'],
+];
+
+/**
+ * Postgres timestamps and dates read from the text Postgres sent (`nameStatements` records it):
+ * the positions the `to_char`/`extract(epoch)` column gives, without selecting it. The probe asks
+ * for one value of each type, so a driver that records nothing, a user's parser answering
+ * strings, or a session `DateStyle` other than ISO keeps the column.
+ */
+const postgresRecordedText: RecordedText = Object.freeze({
+  reads: (info: ColumnInfo) => readsRecordedText(info.type, info.kind),
+  probe: () =>
+    sql<Record<string, unknown>>`select ${sql.join(
+      PROBE.map(([text, type], i) => sql`cast(${sql.lit(text)} as ${sql.raw(type)}) as ${sql.ref(`v${i}`)}`),
+    )}`,
+  answered: (row: Record<string, unknown>) =>
+    PROBE.every(([, , info, expected], i) => postgresRecordedText.position(row[`v${i}`], info) === expected),
+  position: (value: unknown, info: ColumnInfo) =>
+    recordedPosition(value, info.type ?? '', info.kind === 'date' ? 'date' : 'timestamp-text'),
+});
+
 /**
  * PostgreSQL (and PGlite): row values seek, NULL sorts high, counts can be estimated.
  * @example
@@ -304,6 +390,7 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   exactTimestampText: (column: OperationNode, type: string) =>
     postgresPosition(column, { kind: 'timestamp-text', nullable: true, type }) ?? column,
   positionExpression: postgresPosition,
+  recordedText: postgresRecordedText,
   floatInfinity: true,
   floatNaN: true,
   dateParameter: postgresDateText,

@@ -18,8 +18,8 @@ import {
   sliceCount,
   sliceWindow,
 } from './builder-slice.js';
-import { columnInfo, integersExact, type QueryTables, sourceTable } from './catalog.js';
-import { toParameter, toPosition } from './column-codec.js';
+import { columnInfo, integersExact, type QueryTables, sourceTable, textRecorded } from './catalog.js';
+import { refuseUnrecorded, toParameter, toPosition, toRecordedPosition } from './column-codec.js';
 import { countKey } from './count-key.js';
 import { lookupParameter, lookupQuery } from './lookup-value.js';
 import { ADAPTER, type Row } from './options.js';
@@ -303,7 +303,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         ),
       );
       if (!single) values[order.length] = toSkip + limit - rows.length;
-      for (const row of await shared.run(template, values, this.#base)) {
+      const result = await shared.run(template, values, this.#base);
+      if (plan.recorded) refuseUnrecorded(result, this.description);
+      for (const row of result) {
         if (toSkip > 0) toSkip -= 1;
         else rows.push(row);
       }
@@ -313,13 +315,15 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const positionOf = (row: Row): readonly PositionValue[] =>
       fields.map(
         (p, i): PositionValue =>
-          toPosition(
-            p.info,
-            row[p.readKey],
-            order[i]!.field,
-            shared.capabilities,
-            p.exact === null ? undefined : row[p.exact.key],
-          ),
+          p.recorded
+            ? toRecordedPosition(p.info, row[p.readKey], order[i]!.field, shared.capabilities)
+            : toPosition(
+                p.info,
+                row[p.readKey],
+                order[i]!.field,
+                shared.capabilities,
+                p.exact === null ? undefined : row[p.exact.key],
+              ),
       );
     return rows.map(
       (row) => new LazyWindowRow<O>((strip === null ? row : pick(row, strip)) as O, row, positionOf),
@@ -452,11 +456,15 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
             unique,
             term.unique === true,
           );
-          const position =
-            capabilities.positionExpression(expr, info) ??
-            (info.kind === 'timestamp-text' && capabilities.exactTimestampText
-              ? capabilities.exactTimestampText(expr, info.type ?? '')
-              : null);
+          // Positions the driver's recorded text gives need no column of their own.
+          const recorded =
+            capabilities.recordedText?.reads(info) === true && (await textRecorded(this.#shared));
+          const position = recorded
+            ? null
+            : (capabilities.positionExpression(expr, info) ??
+              (info.kind === 'timestamp-text' && capabilities.exactTimestampText
+                ? capabilities.exactTimestampText(expr, info.type ?? '')
+                : null));
           const integer = info.kind === 'integer' || info.kind === 'bigint' || info.kind === 'number';
           const exactText = capabilities.exactIntegerText;
           const exact =
@@ -469,6 +477,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
             readKey: own ? rowKeyOf(term.field) : `__pagewise_${i}`,
             select: own ? null : (position ?? expr),
             exact,
+            recorded,
             info,
           };
         }),
@@ -477,6 +486,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         nullable: fields.map((f) => f.info.nullable),
         exprs: fields.map((f) => f.expr),
         added: fields.some((f) => f.select !== null || f.exact !== null),
+        recorded: fields.some((f) => f.recorded),
         segments: new Map(),
       }));
       plan.catch(() => cache.delete(key));

@@ -1,4 +1,60 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import { ExactText } from './exact-text.js';
+
+/** Type OIDs of `timestamptz`, `timestamp` and `date`, whose text the parsers record. */
+const TEMPORAL_OIDS: ReadonlySet<number> = new Set([1184, 1114, 1082]);
+
+type Parser = (text: string) => unknown;
+
+/** What `pg` asks a query's `types` for. */
+interface QueryTypes {
+  getTypeParser(oid: number, format?: string): Parser;
+}
+
+/** A `pg` client as `nameStatements` uses it. */
+type Client = PostgresPoolClient & {
+  query<R>(config: {
+    name?: string;
+    text: string;
+    values?: unknown[];
+    types?: QueryTypes;
+  }): Promise<PostgresQueryResult<R>>;
+  getTypeParser?(oid: number, format?: string): Parser;
+};
+
+/** One query's parsers, and whether a temporal value among its rows could not record its text. */
+interface RecordingTypes extends QueryTypes {
+  missing: boolean;
+}
+
+/**
+ * Per-query parsers over `own` (the client's, user-set ones included): those of timestamps and
+ * dates also record the text Postgres sent on the object they answer. A parser answering a
+ * primitive (a user's string, pg's `null` for a non-ISO `DateStyle`) cannot carry it: the
+ * query's rows are then marked, so no position is guessed from them. pg's `±Infinity` for
+ * `±infinity` needs no text.
+ */
+function recordingTypes(own: (oid: number, format?: string) => Parser): RecordingTypes {
+  const types: RecordingTypes = {
+    missing: false,
+    getTypeParser(oid: number, format?: string): Parser {
+      const parse = own(oid, format);
+      if (!TEMPORAL_OIDS.has(oid) || (format !== undefined && format !== 'text')) return parse;
+      return (text: string) => {
+        const value = parse(text);
+        if (typeof value === 'object' && value !== null) ExactText.record(value, text);
+        else if (
+          !(text === 'infinity' && value === Number.POSITIVE_INFINITY) &&
+          !(text === '-infinity' && value === Number.NEGATIVE_INFINITY)
+        ) {
+          types.missing = true;
+        }
+        return value;
+      };
+    },
+  };
+  return types;
+}
 
 /** Options of `nameStatements`. */
 export interface NameStatementsOptions {
@@ -13,6 +69,16 @@ export interface NameStatementsOptions {
    * @default 'pagewise_'
    */
   readonly prefix?: string;
+  /**
+   * Record the exact text Postgres sends for each `timestamptz`, `timestamp` and `date` value
+   * beside the value the pool's parser answers (in a private field: rows, JSON and equality are
+   * unchanged), so cursor pages read exact positions from it instead of selecting a
+   * `to_char(...)` column per timestamp. The adapter checks once per database that the text is
+   * recorded and in ISO output (the default `DateStyle`); otherwise it selects the column as
+   * before. `false` sends queries exactly as the stock driver does.
+   * @default true
+   */
+  readonly exactTimestamps?: boolean;
 }
 
 /**
@@ -27,12 +93,17 @@ export interface NameStatementsOptions {
  * it selects, Postgres answers "cached plan must not change result type" until the connection is
  * renewed. Use it where the schema does not change under a running process.
  *
+ * With `exactTimestamps` (the default), each query's type parsers record the exact text of
+ * timestamps beside the values (see the option): cursor pages over timestamp columns select no
+ * extra text column.
+ *
  * @example
  * const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(new pg.Pool({ connectionString })) }) });
  */
 export function nameStatements(pool: PostgresPool, options: NameStatementsOptions = {}): PostgresPool {
   const max = options.max ?? 500;
   const prefix = options.prefix ?? 'pagewise_';
+  const exact = options.exactTimestamps ?? true;
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -45,9 +116,8 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
   return {
     end: () => pool.end(),
     async connect(): Promise<PostgresPoolClient> {
-      const client = (await pool.connect()) as PostgresPoolClient & {
-        query<R>(config: { name: string; text: string; values: unknown[] }): Promise<PostgresQueryResult<R>>;
-      };
+      const client = (await pool.connect()) as Client;
+      const own = exact ? client.getTypeParser?.bind(client) : undefined;
       return {
         query<R>(
           text: string | PostgresCursor<R>,
@@ -55,8 +125,21 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
         ): Promise<PostgresQueryResult<R>> & PostgresCursor<R> {
           const name =
             typeof text === 'string' && parameters && parameters.length > 0 ? nameOf(text) : undefined;
-          if (name === undefined) return client.query(text as string, parameters as unknown[]) as never;
-          return client.query<R>({ name, text: text as string, values: parameters as unknown[] }) as never;
+          if (typeof text !== 'string' || (name === undefined && own === undefined)) {
+            return client.query(text as string, parameters as unknown[]) as never;
+          }
+          const types = own === undefined ? undefined : recordingTypes(own);
+          const result = client.query<R>({
+            ...(name === undefined ? {} : { name }),
+            text,
+            ...(parameters === undefined ? {} : { values: parameters as unknown[] }),
+            ...(types === undefined ? {} : { types }),
+          });
+          if (types === undefined) return result as never;
+          return result.then((answer) => {
+            if (types.missing && Array.isArray(answer.rows)) ExactText.record(answer.rows, ExactText.MISSING);
+            return answer;
+          }) as never;
         },
         release: () => client.release(),
       } as PostgresPoolClient;

@@ -19,6 +19,8 @@ export interface FieldPlan {
   readonly select: OperationNode | null;
   /** A private column with the exact text of integers the driver rounds (`exactIntegerText`). */
   readonly exact: { readonly key: string; readonly expr: OperationNode } | null;
+  /** The position is read from the text the driver recorded on the value (`recordedText`). */
+  readonly recorded: boolean;
   readonly info: ColumnInfo;
 }
 
@@ -27,6 +29,8 @@ export interface OrderPlan {
   readonly fields: readonly FieldPlan[];
   readonly nullable: readonly boolean[];
   readonly exprs: readonly OperationNode[];
+  /** Whether a position is read from recorded text (`FieldPlan.recorded`). */
+  readonly recorded: boolean;
   /** Whether rows carry private columns to strip. */
   readonly added: boolean;
   /** Segments per pattern of NULL bound values. */
@@ -71,6 +75,8 @@ export class StatementCache {
   capabilities: DialectCapabilities | undefined;
   /** @internal whether the driver returns integers beyond 2^53 exactly (as bigints), probed once */
   integersExact: Promise<boolean> | undefined;
+  /** @internal whether the driver records the exact text of values (`recordedText`), probed once */
+  textRecorded: Promise<boolean> | undefined;
   /** @internal catalog reads per `schema.table` */
   readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
   readonly #shapes = new Map<string, ShapeCache>();

@@ -1,0 +1,115 @@
+import type { PositionValue } from '@pagewise/core';
+import { ExactText } from './exact-text.js';
+
+// Positions of Postgres temporal columns read from the text Postgres sent for each value (recorded
+// by `nameStatements`), equal to the ones the `to_char`/`extract(epoch)` column gives: the same
+// cursors whichever way a page was read.
+
+/** Postgres's ISO output (`DateStyle` ISO) of a timestamp, with or without an offset, or a date. */
+const ISO_OUTPUT =
+  /^(\d{4,6})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d)(?::(\d\d))?)?)?)?( BC)?$/;
+const TIMESTAMP_TYPE = /^timestamp(?:\(\d\))? with(out)? time zone$/;
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (astronomical year: 1 BC is 0). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+}
+
+/** The proleptic Gregorian date `[year, month, day]` of a day number (`daysFromCivil`'s inverse). */
+function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, doy - Math.floor((153 * mp + 2) / 5) + 1];
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * The position of a value of a Postgres `timestamp(tz)` or `date` column of catalog type `type`
+ * and kind `kind`, from the text Postgres sent for it (`text`): what the stock path selects
+ * (`to_char` in UTC with its era for `timestamp-text`, a `Date` of the epoch for `date`).
+ * `undefined` when `text` is not Postgres's ISO output for that type (another `DateStyle`).
+ */
+export function positionFromText(
+  text: string,
+  type: string,
+  kind: 'date' | 'timestamp-text',
+): PositionValue | undefined {
+  if (text === 'infinity' || text === '-infinity') {
+    if (kind === 'timestamp-text') return text;
+    return text === 'infinity' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  }
+  const parts = ISO_OUTPUT.exec(text);
+  if (parts === null) return undefined;
+  const timestamp = TIMESTAMP_TYPE.exec(type);
+  const zoned = timestamp !== null && timestamp[1] === undefined;
+  // A timestamp has a time, a date has none; an offset exactly when the type has a time zone.
+  if ((timestamp !== null) !== (parts[4] !== undefined) || zoned !== (parts[8] !== undefined))
+    return undefined;
+  const bc = parts[12] !== undefined;
+  let year = bc ? 1 - Number(parts[1]) : Number(parts[1]);
+  let month = Number(parts[2]);
+  let day = Number(parts[3]);
+  if (timestamp === null)
+    return kind === 'timestamp-text' ? `${parts[1]}-${parts[2]}-${parts[3]} ${bc ? 'BC' : 'AD'}` : undefined;
+  let seconds = Number(parts[4]) * 3600 + Number(parts[5]) * 60 + Number(parts[6]);
+  const fraction = parts[7] ?? '';
+  const offset = zoned
+    ? (parts[8] === '-' ? -1 : 1) *
+      (Number(parts[9]) * 3600 + Number(parts[10] ?? 0) * 60 + Number(parts[11] ?? 0))
+    : 0;
+  if (kind === 'date') {
+    const ms = (daysFromCivil(year, month, day) * 86400 + seconds - offset) * 1000;
+    return new Date(ms + Number(fraction.padEnd(3, '0').slice(0, 3)));
+  }
+  const micro = fraction.padEnd(6, '0');
+  const era = zoned ? '+00' : '';
+  if (offset === 0)
+    return `${parts[1]}-${parts[2]}-${parts[3]} ${parts[4]}:${parts[5]}:${parts[6]}.${micro}${era} ${bc ? 'BC' : 'AD'}`;
+  // Offsets are whole seconds: the fraction stays, the rest moves to UTC by day arithmetic.
+  seconds -= offset;
+  [year, month, day] = civilFromDays(daysFromCivil(year, month, day) + Math.floor(seconds / 86400));
+  seconds = ((seconds % 86400) + 86400) % 86400;
+  const utcBc = year < 1;
+  const shown = String(utcBc ? 1 - year : year).padStart(4, '0');
+  const clock = `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
+  return `${shown}-${two(month)}-${two(day)} ${clock}.${micro}+00 ${utcBc ? 'BC' : 'AD'}`;
+}
+
+/**
+ * Whether positions of a column of `type` and `kind` can be read from recorded text: Postgres
+ * timestamps (`timestamp-text`, or `date` for millisecond ones) and dates, by their catalog type.
+ */
+export function readsRecordedText(type: string | undefined, kind: string): boolean {
+  if (type === undefined) return false;
+  if (kind === 'timestamp-text') return type === 'date' || TIMESTAMP_TYPE.test(type);
+  return kind === 'date' && TIMESTAMP_TYPE.test(type);
+}
+
+/**
+ * The position of `value` (a row's value of a column `readsRecordedText` accepts), from the text
+ * recorded on it; pg's `±Infinity` numbers are `infinity`. `undefined` when it has no text or
+ * the text is not ISO output.
+ */
+export function recordedPosition(
+  value: unknown,
+  type: string,
+  kind: 'date' | 'timestamp-text',
+): PositionValue | undefined {
+  const text = ExactText.of(value);
+  if (text !== undefined) return positionFromText(text, type, kind);
+  if (value === Number.POSITIVE_INFINITY) return positionFromText('infinity', type, kind);
+  if (value === Number.NEGATIVE_INFINITY) return positionFromText('-infinity', type, kind);
+  return undefined;
+}

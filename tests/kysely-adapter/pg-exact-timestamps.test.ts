@@ -1,0 +1,305 @@
+// Issue 15: a plain `pg` pool wrapped in `nameStatements` records the exact text Postgres sent
+// beside each timestamp value (a per-query type parser), so cursor pages read positions from it
+// instead of selecting a `to_char`/`extract(epoch)` column per position. Exact or refused: the
+// positions, links and rows are those of the stock pool; a text that is not ISO output never
+// becomes a position; where the driver does not record the text, the column is selected as before.
+import { inspect } from 'node:util';
+import { ApiRequest, ConfigurationError, CursorPagination, type PositionValue } from '@pagewise/core';
+import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
+import fc from 'fast-check';
+import { Kysely, type LogConfig, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { databaseTarget, describeDatabase, tableName } from '../support/databases.js';
+
+const target = databaseTarget('postgres-named-statements');
+const url = process.env.PG_URL!;
+const TABLE = tableName('pw_exact_ts');
+const ORIGIN = 'http://testserver/';
+
+/** Every statement text sent through the databases opened by `open`, in order. */
+let sent: string[] = [];
+const log: LogConfig = (event) => {
+  if (event.level === 'query') sent.push(event.query.sql);
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: the test table is created at run time.
+type Db = Kysely<any>;
+const opened: Db[] = [];
+
+/** A Kysely over a fresh one-connection pool, wrapped in `nameStatements` or stock. */
+function open(wrap: boolean | { exactTimestamps: boolean }, config: pg.PoolConfig = {}): Db {
+  const raw = new pg.Pool({ connectionString: url, max: 1, ...config });
+  const pool = wrap === false ? raw : nameStatements(raw, wrap === true ? {} : wrap);
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }), log });
+  opened.push(db);
+  return db;
+}
+
+const TIMESTAMPS = [
+  '2024-05-01 12:00:00.000001+00',
+  '2024-05-01 12:00:00.000001+00',
+  '2024-05-01 12:00:00.000001+00',
+  '2024-05-01 12:00:00.000002+00',
+  '2024-05-01 12:00:00.000002+00',
+  '2024-05-01 12:00:00.0005+00',
+  '0044-03-15 12:00:00.000001+00 BC',
+  '4713-11-24 00:00:00+00 BC',
+  'infinity',
+  '-infinity',
+  '10000-01-01 00:00:00.5+00',
+  '1900-01-01 00:00:00+00',
+  '1969-12-31 23:59:59.9995+00',
+  '2024-11-03 05:30:00.123456+00',
+  '2024-11-03 06:30:00.123456+00',
+  '0001-01-01 00:00:00+00',
+];
+
+/** One column per kind the adapter reads from recorded text, each with ties, infinity and BC. */
+const COLUMNS = ['created', 'day', 'wall', 'ms'] as const;
+
+beforeAll(async () => {
+  if (target.skipReason !== null) return;
+  const db = open(false);
+  await sql.raw(`drop table if exists ${TABLE}`).execute(db);
+  await sql
+    .raw(
+      `create table ${TABLE} (id integer primary key, created timestamptz not null, day date not null,
+       wall timestamp not null, ms timestamptz(3) not null)`,
+    )
+    .execute(db);
+  const values = TIMESTAMPS.map((t, i) => `(${i + 1}, timestamptz '${t}')`).join(', ');
+  await sql
+    .raw(
+      `insert into ${TABLE} select id, v, cast(v at time zone 'UTC' as date), v at time zone 'UTC', v
+       from (values ${values}) as t(id, v)`,
+    )
+    .execute(db);
+});
+
+afterAll(async () => {
+  if (opened.length > 0) await sql.raw(`drop table if exists ${TABLE}`).execute(opened[0]!);
+  for (const db of opened) await db.destroy();
+});
+
+interface Walk {
+  readonly pages: number[][];
+  readonly links: string[];
+}
+
+/** A cursor walk forward, page size 2, by `field` in `direction` (then the `id` tiebreaker). */
+async function walk(db: Db, field: string, direction: 'asc' | 'desc', start = ORIGIN): Promise<Walk> {
+  const pages: number[][] = [];
+  const links: string[] = [];
+  let link: string | null = start;
+  while (link !== null && pages.length < 40) {
+    const pagination = new CursorPagination({
+      pageSize: 2,
+      ordering: [`${direction === 'desc' ? '-' : ''}${field}`],
+    });
+    const rows = await pagination.paginateQueryset(
+      fromKysely(db.selectFrom(TABLE).selectAll(), { db }),
+      new ApiRequest({ url: link }),
+    );
+    pages.push((rows ?? []).map((r) => Number(r.id)));
+    link = pagination.getNextLink();
+    if (link !== null) links.push(link);
+  }
+  return { pages, links };
+}
+
+/** Every row's position under `[field, id]`, read by the adapter. */
+async function positions(db: Db, field: string, table = TABLE): Promise<PositionValue[][]> {
+  const query = fromKysely(db.selectFrom(table).selectAll(), { db });
+  const order = [
+    { field, direction: 'asc' as const, nulls: 'last' as const },
+    { field: 'id', direction: 'asc' as const, nulls: 'last' as const, unique: true as const },
+  ];
+  const rows = await query.fetch({ order, after: null, offset: 0, limit: 1000 });
+  return rows.map((r) => [...r.position]);
+}
+
+const pageStatements = () => sent.filter((s) => s.includes(TABLE) && s.includes('limit'));
+
+describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
+  it('pages select no text column when wrapped, and do when not; walks and links are the same', async () => {
+    const stock = open(false);
+    const wrapped = open(true);
+    for (const field of COLUMNS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        sent = [];
+        const expected = await walk(stock, field, direction);
+        expect(pageStatements().every((s) => /to_char|extract\(epoch/.test(s))).toBe(true);
+        sent = [];
+        const actual = await walk(wrapped, field, direction);
+        const statements = pageStatements();
+        expect(statements.length).toBeGreaterThan(0);
+        expect(statements.filter((s) => /to_char|extract\(epoch|__pagewise_/.test(s))).toEqual([]);
+        expect(actual, `${field} ${direction}`).toEqual(expected);
+        expect(expected.pages.flat().sort((a, b) => a - b)).toEqual(TIMESTAMPS.map((_, i) => i + 1));
+      }
+    }
+  });
+
+  it('tokens are interchangeable: a stock link read through the wrapped pool, and back', async () => {
+    const stock = open(false);
+    const wrapped = open(true);
+    for (const field of COLUMNS) {
+      const { pages, links } = await walk(stock, field, 'desc');
+      for (const [i, link] of links.entries()) {
+        expect((await walk(wrapped, field, 'desc', link)).pages[0]).toEqual(pages[i + 1]);
+      }
+      const back = await walk(wrapped, field, 'desc');
+      for (const [i, link] of back.links.entries()) {
+        expect((await walk(stock, field, 'desc', link)).pages[0]).toEqual(back.pages[i + 1]);
+      }
+    }
+  });
+
+  it('positions are the stock ones, in every session time zone (offsets, half hours, LMT)', async () => {
+    const expected = await Promise.all(COLUMNS.map((field) => positions(open(false), field)));
+    for (const zone of [
+      'UTC',
+      'Asia/Kolkata',
+      'America/St_Johns',
+      'Europe/Amsterdam',
+      'Pacific/Kiritimati',
+    ]) {
+      const wrapped = open(true, { options: `-c TimeZone=${zone}` });
+      sent = [];
+      for (const [i, field] of COLUMNS.entries()) {
+        expect(await positions(wrapped, field), `${zone} ${field}`).toEqual(expected[i]);
+      }
+      expect(pageStatements().filter((s) => /to_char|extract\(epoch/.test(s))).toEqual([]);
+    }
+  });
+
+  it('rows keep the Dates the stock pool gives: equal, same JSON, same inspection, no keys', async () => {
+    const stockRows = await open(false).selectFrom(TABLE).selectAll().orderBy('id').execute();
+    const wrapped = open(true);
+    const pagination = new CursorPagination({ pageSize: 50, ordering: ['created'] });
+    const rows = await pagination.paginateQueryset(
+      fromKysely(wrapped.selectFrom(TABLE).selectAll(), { db: wrapped }),
+      new ApiRequest({ url: ORIGIN }),
+    );
+    const byId = [...(rows ?? [])].sort((a, b) => Number(a.id) - Number(b.id));
+    expect(byId).toEqual(stockRows);
+    expect(JSON.stringify(byId)).toBe(JSON.stringify(stockRows));
+    expect(inspect(byId, { depth: 4 })).toBe(inspect(stockRows, { depth: 4 }));
+    const created = byId.find((r) => r.id === 1)!.created as Date;
+    expect(created).toBeInstanceOf(Date);
+    expect(Object.getPrototypeOf(created)).toBe(Date.prototype);
+    expect(Reflect.ownKeys(created)).toEqual([]);
+  });
+
+  it('the probe runs once per database', async () => {
+    const wrapped = open(true);
+    sent = [];
+    await walk(wrapped, 'created', 'asc');
+    await walk(wrapped, 'day', 'desc');
+    const probes = sent.filter((s) => !s.includes(TABLE) && /timestamptz|timestamp/.test(s));
+    expect(probes).toHaveLength(1);
+  });
+
+  it('exactTimestamps: false keeps the text column', async () => {
+    const wrapped = open({ exactTimestamps: false });
+    sent = [];
+    const expected = await walk(open(false), 'created', 'desc');
+    sent = [];
+    expect(await walk(wrapped, 'created', 'desc')).toEqual(expected);
+    expect(pageStatements().every((s) => s.includes('to_char'))).toBe(true);
+  });
+
+  it('a session DateStyle other than ISO: the text column, never a misread text', async () => {
+    const expected = await walk(open(false), 'created', 'desc');
+    for (const style of ['SQL, DMY', 'German', 'Postgres, MDY']) {
+      const wrapped = open(true, { options: `-c DateStyle=${style.replace(' ', '')}` });
+      sent = [];
+      expect(await walk(wrapped, 'created', 'desc')).toEqual(expected);
+      expect(pageStatements().every((s) => s.includes('to_char'))).toBe(true);
+    }
+  });
+
+  it('DateStyle changed after the probe: the page is refused with a ConfigurationError', async () => {
+    const wrapped = open(true);
+    const first = await walk(wrapped, 'created', 'desc');
+    await sql`set DateStyle = 'SQL, DMY'`.execute(wrapped);
+    await expect(walk(wrapped, 'created', 'desc', first.links[0])).rejects.toThrow(ConfigurationError);
+    await expect(walk(wrapped, 'created', 'desc', first.links[0])).rejects.toThrow(/DateStyle/);
+  });
+
+  it("a user's timestamptz parser: its values are kept; strings fall back to the text column", async () => {
+    const expected = await walk(open(false), 'created', 'desc');
+    const strings = open(true, {
+      types: {
+        getTypeParser: ((oid: number, format?: 'text') =>
+          oid === 1184 ? (t: string) => t : pg.types.getTypeParser(oid, format)) as never,
+      },
+    });
+    sent = [];
+    expect(await walk(strings, 'created', 'desc')).toEqual(expected);
+    expect(pageStatements().every((s) => s.includes('to_char'))).toBe(true);
+    const rows = await strings.selectFrom(TABLE).select('created').where('id', '=', 1).execute();
+    expect(rows).toEqual([{ created: '2024-05-01 12:00:00.000001+00' }]);
+
+    const wrapped = (text: string) => ({ text });
+    const objects = open(true, {
+      types: {
+        getTypeParser: ((oid: number, format?: 'text') =>
+          oid === 1184 ? wrapped : pg.types.getTypeParser(oid, format)) as never,
+      },
+    });
+    sent = [];
+    expect(await walk(objects, 'created', 'desc')).toEqual(expected);
+    expect(pageStatements().filter((s) => s.includes('to_char'))).toEqual([]);
+    const pagination = new CursorPagination({ pageSize: 1, ordering: ['-created'] });
+    const page = await pagination.paginateQueryset(
+      fromKysely(objects.selectFrom(TABLE).select(['id', 'created']), { db: objects }),
+      new ApiRequest({ url: ORIGIN }),
+    );
+    expect(page).toEqual([{ id: 9, created: { text: 'infinity' } }]);
+  });
+
+  it('property: positions of random instants from 4714 BC to 294276 AD match the stock ones', async () => {
+    const table = tableName('pw_exact_ts_random');
+    const setup = open(false);
+    // Microseconds since 2000-01-01 as Postgres bounds them (4714-11-24 BC to 294276-12-31 AD; the
+    // last millisecond, so timestamptz(3) does not round past the end).
+    const MIN = -211813488000000000n;
+    const MAX = 9223371331199999000n;
+    const samples = fc.sample(fc.bigInt({ min: MIN, max: MAX }), 300);
+    const near = fc.sample(fc.bigInt({ min: -3_155_760_000_000_000n, max: 3_155_760_000_000_000n }), 300);
+    await sql.raw(`drop table if exists ${table}`).execute(setup);
+    await sql
+      .raw(
+        `create table ${table} (id integer primary key, created timestamptz, day date, wall timestamp, ms timestamptz(3))`,
+      )
+      .execute(setup);
+    // Whole days and the microseconds left, each exact in interval arithmetic (the session is UTC).
+    const DAY = 86_400_000_000n;
+    const values = [...samples, ...near, MIN, MAX].map((us, i) => {
+      const days = us / DAY - (us % DAY < 0n ? 1n : 0n);
+      const rest = us - days * DAY;
+      return `(${i + 1}, timestamptz '2000-01-01 00:00:00+00' + ${days} * interval '1 day' + ${rest} * interval '1 microsecond')`;
+    });
+    await sql
+      .raw(
+        `insert into ${table} select id, v, cast(v at time zone 'UTC' as date), v at time zone 'UTC', v
+         from (values ${values.join(', ')}) as t(id, v)`,
+      )
+      .execute(setup);
+    try {
+      for (const field of COLUMNS) {
+        const expected = await positions(setup, field, table);
+        for (const zone of ['UTC', 'America/St_Johns', 'Asia/Kathmandu']) {
+          expect(
+            await positions(open(true, { options: `-c TimeZone=${zone}` }), field, table),
+            `${field} ${zone}`,
+          ).toEqual(expected);
+        }
+      }
+    } finally {
+      await sql.raw(`drop table if exists ${table}`).execute(setup);
+    }
+  });
+});
