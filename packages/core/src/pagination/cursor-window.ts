@@ -4,7 +4,7 @@ import {
   CursorDecodeError,
   DEFAULT_MAX_CURSOR_LENGTH,
   decodeCursor,
-  positionKey,
+  samePosition,
 } from './cursor-codec.js';
 import {
   isInvalidBoundError,
@@ -184,10 +184,6 @@ function positionsOf(page: CursorWindowFields): PositionList {
   if (lazy !== undefined && Object.getOwnPropertyDescriptor(page, 'positions')?.get !== undefined)
     return lazy;
   return page.positions;
-}
-
-function samePosition(a: readonly PositionValue[] | null, b: readonly PositionValue[] | null): boolean {
-  return (a === null) === (b === null) && positionKey(a) === positionKey(b);
 }
 
 /**
