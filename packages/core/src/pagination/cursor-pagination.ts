@@ -12,7 +12,7 @@ import {
 } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
-import { LinkTemplate } from '../request/query-string.js';
+import type { LinkTemplate } from '../request/query-string.js';
 import type { OrderingSource, PaginationView } from './base-pagination.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from './cursor-codec.js';
 import {
@@ -151,7 +151,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
         rows: [...window.rows],
         order: Object.freeze(order),
         url,
-        link: new LinkTemplate(url),
+        link: request.linkTemplate(url),
       }),
     ) as CursorPage<Row>;
   }
