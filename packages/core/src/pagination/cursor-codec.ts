@@ -24,6 +24,11 @@ export class CursorDecodeError extends Error {
 export interface CursorCodecOptions {
   /** Terms the positions are aligned with; a cursor minted for other terms is rejected. */
   readonly order: readonly KeyTerm[];
+  /**
+   * `orderingFingerprint(order)`, when the caller keeps it (a paginator does, per ordering).
+   * @default computed from `order`
+   */
+  readonly fingerprint?: string | undefined;
   /** HMAC-SHA256 key; when set, tokens are signed and unsigned or altered ones are rejected. */
   readonly secret?: string | null | undefined;
   /** Decoded offsets above it are clamped to it (DRF's `offset_cutoff`); falsy: no clamp. */
@@ -56,25 +61,23 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function orderingFingerprint(order: readonly KeyTerm[]): string {
   // The hash of the terms' `field\0direction\0nulls` (`\0u` after a unique one) joined by \1,
-  // fed piece by piece instead of building that text.
-  let hash = 0x811c9dc5;
+  // fed piece by piece instead of building that text; int32 steps, the same low 32 bits.
+  let hash = 0x811c9dc5 | 0;
   for (let i = 0; i < order.length; i += 1) {
     const term = order[i]!;
-    if (i > 0) hash = fnv1a(hash, 1);
-    hash = fnv1a(fnv1aText(hash, `${term.field}`), 0);
-    hash = fnv1a(fnv1aText(hash, `${term.direction}`), 0);
-    hash = fnv1aText(hash, `${term.nulls}`);
-    if (term.unique) hash = fnv1a(fnv1a(hash, 0), 0x75);
+    if (i > 0) hash = Math.imul(hash ^ 1, FNV_PRIME);
+    hash = Math.imul(fnv1a(hash, `${term.field}`), FNV_PRIME);
+    hash = Math.imul(fnv1a(hash, `${term.direction}`), FNV_PRIME);
+    hash = fnv1a(hash, `${term.nulls}`);
+    if (term.unique) hash = Math.imul(Math.imul(hash, FNV_PRIME) ^ 0x75, FNV_PRIME);
   }
-  return hash.toString(36);
+  return (hash >>> 0).toString(36);
 }
 
-function fnv1a(hash: number, code: number): number {
-  return Math.imul(hash ^ code, 0x01000193) >>> 0;
-}
+const FNV_PRIME = 0x01000193;
 
-function fnv1aText(hash: number, text: string): number {
-  for (let i = 0; i < text.length; i += 1) hash = fnv1a(hash, text.charCodeAt(i));
+function fnv1a(hash: number, text: string): number {
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
   return hash;
 }
 
@@ -187,7 +190,7 @@ function sameValue(x: PositionValue, y: PositionValue): boolean {
 export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): string {
   // The JSON of `{ k, o?, r?, p? }` in that key order, written directly: the same text
   // `JSON.stringify` gives, without the body object and the array of encoded values.
-  let json = `{"k":"${orderingFingerprint(options.order)}"`;
+  let json = `{"k":"${options.fingerprint ?? orderingFingerprint(options.order)}"`;
   if (cursor.offset !== 0) {
     const offset = JSON.stringify(cursor.offset) as string | undefined;
     if (offset !== undefined) json += `,"o":${offset}`;
@@ -269,7 +272,8 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
       throw new CursorDecodeError('unknown fields');
   }
   const { k, o = 0, r = 0, p = null } = body as Record<string, unknown>;
-  if (k !== orderingFingerprint(options.order)) throw new CursorDecodeError('minted for another ordering');
+  if (k !== (options.fingerprint ?? orderingFingerprint(options.order)))
+    throw new CursorDecodeError('minted for another ordering');
   if (typeof o !== 'number' || !Number.isSafeInteger(o) || o < 0) throw new CursorDecodeError('bad offset');
   if (r !== 0 && r !== 1) throw new CursorDecodeError('bad direction');
   if (p !== null && (!Array.isArray(p) || p.length !== options.order.length)) {

@@ -43,6 +43,8 @@ export function keyOrder(
 /** How a token is read: the codec's options plus the 404 detail. */
 export interface CursorReadOptions {
   readonly secret: string | null;
+  /** `orderingFingerprint(order)`, when the caller keeps it. @default computed from `order` */
+  readonly fingerprint?: string;
   readonly offsetCutoff: number | null;
   readonly maxLength?: number;
   /** @default 'Invalid cursor' */
@@ -59,6 +61,7 @@ export function readCursor(
   try {
     return decodeCursor(token, {
       order,
+      fingerprint: options.fingerprint,
       secret: options.secret,
       offsetCutoff: options.offsetCutoff,
       maxLength: options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH,
