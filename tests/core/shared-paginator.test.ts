@@ -2,6 +2,7 @@ import {
   ApiRequest,
   type ApiResponse,
   ConfigurationError,
+  type CursorPage,
   CursorPagination,
   LimitOffsetPagination,
   PageNumberPagination,
@@ -124,7 +125,11 @@ describe('the issue 11 report: one paginator shared by concurrent requests', () 
       const links: Array<string | null> = [];
       let url: string | null = `http://testserver/${search}`;
       for (let i = 0; i < 3 && url !== null; i += 1) {
-        const page = await pagination.paginate(queries[key](), new ApiRequest({ url }), view);
+        const page: CursorPage<unknown> | null = await pagination.paginate(
+          queries[key](),
+          new ApiRequest({ url }),
+          view,
+        );
         expect(Object.isFrozen(page!.order)).toBe(true);
         expect(page!.order.every((term) => Object.isFrozen(term))).toBe(true);
         links.push(page!.next, page!.previous);

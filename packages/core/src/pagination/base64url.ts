@@ -26,32 +26,42 @@ function alphabetValue(code: number): number {
 }
 
 /**
- * The base64url text of `length` bytes, `byteAt(i)` each: codes are gathered into an array and
- * turned into a string a chunk at a time (a string grown character by character costs more).
+ * The base64url text of a string whose character codes are bytes, or `null` when a code is above
+ * `max`. Codes are gathered in an array and made a string a chunk at a time (a string grown a
+ * character at a time costs more).
  */
-function encodeBytes(length: number, byteAt: (index: number) => number): string {
-  let text = '';
-  const codes: number[] = [];
+function encodeByteString(text: string, max: number): string | null {
+  const length = text.length;
+  const codes = new Array<number>(Math.min(CHUNK, Math.ceil(length / 3) * 4));
+  let out = '';
+  let at = 0;
   let i = 0;
   for (; i + 2 < length; i += 3) {
-    const n = (byteAt(i) << 16) | (byteAt(i + 1) << 8) | byteAt(i + 2);
-    codes.push(
-      alphabetCode(n >> 18),
-      alphabetCode((n >> 12) & 63),
-      alphabetCode((n >> 6) & 63),
-      alphabetCode(n & 63),
-    );
-    if (codes.length >= CHUNK) {
-      text += String.fromCharCode.apply(null, codes);
-      codes.length = 0;
+    const b0 = text.charCodeAt(i);
+    const b1 = text.charCodeAt(i + 1);
+    const b2 = text.charCodeAt(i + 2);
+    if ((b0 | b1 | b2) > max) return null;
+    const n = (b0 << 16) | (b1 << 8) | b2;
+    codes[at++] = alphabetCode(n >> 18);
+    codes[at++] = alphabetCode((n >> 12) & 63);
+    codes[at++] = alphabetCode((n >> 6) & 63);
+    codes[at++] = alphabetCode(n & 63);
+    if (at === CHUNK) {
+      out += String.fromCharCode.apply(null, codes);
+      at = 0;
     }
   }
   if (i < length) {
-    const n = (byteAt(i) << 16) | (i + 1 < length ? byteAt(i + 1) << 8 : 0);
-    codes.push(alphabetCode(n >> 18), alphabetCode((n >> 12) & 63));
-    if (i + 1 < length) codes.push(alphabetCode((n >> 6) & 63));
+    const b0 = text.charCodeAt(i);
+    const b1 = i + 1 < length ? text.charCodeAt(i + 1) : 0;
+    if ((b0 | b1) > max) return null;
+    const n = (b0 << 16) | (b1 << 8);
+    codes[at++] = alphabetCode(n >> 18);
+    codes[at++] = alphabetCode((n >> 12) & 63);
+    if (i + 1 < length) codes[at++] = alphabetCode((n >> 6) & 63);
   }
-  return codes.length > 0 ? text + String.fromCharCode.apply(null, codes) : text;
+  codes.length = at;
+  return out + String.fromCharCode.apply(null, codes);
 }
 
 /**
@@ -61,7 +71,11 @@ function encodeBytes(length: number, byteAt: (index: number) => number): string 
  * encodeBase64url(new TextEncoder().encode('{"k":1}')) // 'eyJrIjoxfQ'
  */
 export function encodeBase64url(bytes: Uint8Array): string {
-  return encodeBytes(bytes.length, (i) => bytes[i]!);
+  let text = '';
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    text += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[]);
+  }
+  return encodeByteString(text, 0xff)!;
 }
 
 /**
@@ -73,10 +87,7 @@ export function encodeBase64url(bytes: Uint8Array): string {
  * encodeBase64urlText('{"k":1}') // 'eyJrIjoxfQ'
  */
 export function encodeBase64urlText(text: string): string {
-  for (let i = 0; i < text.length; i += 1) {
-    if (text.charCodeAt(i) > 0x7f) return encodeBase64url(utf8.encode(text));
-  }
-  return encodeBytes(text.length, (i) => text.charCodeAt(i));
+  return encodeByteString(text, 0x7f) ?? encodeBase64url(utf8.encode(text));
 }
 
 /**

@@ -151,6 +151,35 @@ interface PositionList {
  */
 export const LAZY_POSITIONS = Symbol('pagewise.lazyPositions');
 
+/** The positions of a window's rows, each read from its row when asked for, all of them once. */
+class LazyPositions implements PositionList {
+  readonly #rows: ReadonlyArray<WindowRow<unknown>>;
+  #all: ReadonlyArray<readonly PositionValue[]> | undefined;
+
+  constructor(rows: ReadonlyArray<WindowRow<unknown>>) {
+    this.#rows = rows;
+  }
+
+  get length(): number {
+    return this.#rows.length;
+  }
+
+  at(index: number): readonly PositionValue[] | undefined {
+    return this.#rows.at(index)?.position;
+  }
+
+  /** The frozen array of every position, built the first time it is asked for. */
+  all(): ReadonlyArray<readonly PositionValue[]> {
+    if (this.#all === undefined) this.#all = Object.freeze(this.#rows.map((r) => r.position));
+    return this.#all;
+  }
+}
+
+/** The `positions` getter of every lazy window: one function, not a closure per page. */
+function readPositions(this: { readonly [LAZY_POSITIONS]: LazyPositions }) {
+  return this[LAZY_POSITIONS].all();
+}
+
 /**
  * `fields` with `positions` as a getter over `rows` (an adapter may read a position only when
  * asked: links need the first and last rows', not all of them). The getter builds the frozen
@@ -160,16 +189,10 @@ function withLazyPositions<T extends object>(
   fields: T,
   rows: ReadonlyArray<WindowRow<unknown>>,
 ): T & { readonly positions: ReadonlyArray<readonly PositionValue[]> } {
-  const list: PositionList = { length: rows.length, at: (index) => rows.at(index)?.position };
-  let all: ReadonlyArray<readonly PositionValue[]> | undefined;
-  Object.defineProperty(fields, 'positions', {
-    enumerable: true,
-    get() {
-      all ??= Object.freeze(rows.map((r) => r.position));
-      return all;
-    },
+  Object.defineProperties(fields, {
+    positions: { enumerable: true, get: readPositions },
+    [LAZY_POSITIONS]: { value: new LazyPositions(rows) },
   });
-  Object.defineProperty(fields, LAZY_POSITIONS, { value: list });
   return fields as T & { readonly positions: ReadonlyArray<readonly PositionValue[]> };
 }
 
