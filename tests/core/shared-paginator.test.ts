@@ -2,6 +2,7 @@ import {
   ApiRequest,
   type ApiResponse,
   ConfigurationError,
+  type CursorPage,
   CursorPagination,
   LimitOffsetPagination,
   PageNumberPagination,
@@ -105,6 +106,41 @@ describe('the issue 11 report: one paginator shared by concurrent requests', () 
       expect(first!.toHtml()).toBe(before.html);
       expect(first!.htmlContext()).toEqual(before.context);
       expect([first!.next, first!.previous]).toEqual(before.links);
+    }
+  });
+
+  it('a cursor paginator shared by requests of other orderings and unique keys links each as a fresh one would', async () => {
+    const view = {
+      filterBackends: [{ getOrdering: (r: ApiRequest) => r.queryParams.get('ordering')?.split(',') ?? null }],
+    };
+    const queries = {
+      id: () => fromArray(rows, { uniqueKey: 'id' }),
+      none: () => fromArray(rows, { uniqueKey: null }),
+    };
+    const cases = ['', '?ordering=-created', '?ordering=created,-id', '?ordering=-id'].flatMap((search) =>
+      (['id', 'none'] as const).map((key) => ({ search, key })),
+    );
+    const shared = new CursorPagination({ pageSize: 7, ordering: 'id' });
+    const walk = async (pagination: CursorPagination, search: string, key: 'id' | 'none') => {
+      const links: Array<string | null> = [];
+      let url: string | null = `http://testserver/${search}`;
+      for (let i = 0; i < 3 && url !== null; i += 1) {
+        const page: CursorPage<unknown> | null = await pagination.paginate(
+          queries[key](),
+          new ApiRequest({ url }),
+          view,
+        );
+        expect(Object.isFrozen(page!.order)).toBe(true);
+        expect(page!.order.every((term) => Object.isFrozen(term))).toBe(true);
+        links.push(page!.next, page!.previous);
+        url = page!.next;
+      }
+      return links;
+    };
+    const together = await Promise.all(cases.map(({ search, key }) => walk(shared, search, key)));
+    for (const [i, { search, key }] of cases.entries()) {
+      const alone = await walk(new CursorPagination({ pageSize: 7, ordering: 'id' }), search, key);
+      expect(together[i], `${search} ${key}`).toEqual(alone);
     }
   });
 });

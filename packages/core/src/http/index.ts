@@ -17,6 +17,7 @@ export {
   decodeFormComponent,
   encodeFormComponent,
   LinkTemplate,
+  type ParsedLinkUrl,
   parseQueryString,
   removeQueryParam,
   replaceQueryParam,

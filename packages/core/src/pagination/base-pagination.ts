@@ -1,6 +1,6 @@
 import type { JsonSchema, OpenApiParameter, SchemaOptions } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
-import { ApiResponse } from '../request/api-response.js';
+import { ApiResponse, SET_HEADER_LATER } from '../request/api-response.js';
 import type { OrderedQuery } from './ordered-query.js';
 import type { OrderingInput } from './ordering.js';
 
@@ -117,7 +117,7 @@ export function linkHeader(next: string | null, previous: string | null): string
 export function paginatedResponse(data: object, next: string | null, previous: string | null): ApiResponse {
   const response = new ApiResponse(data);
   const link = linkHeader(next, previous);
-  if (link !== null) response.headers.set('link', link);
+  if (link !== null) response[SET_HEADER_LATER]('link', link);
   return response;
 }
 

@@ -12,9 +12,9 @@ import {
 } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
-import { LinkTemplate } from '../request/query-string.js';
+import type { LinkTemplate } from '../request/query-string.js';
 import type { OrderingSource, PaginationView } from './base-pagination.js';
-import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from './cursor-codec.js';
+import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor, orderingFingerprint } from './cursor-codec.js';
 import {
   DEFAULT_CURSOR_ORDERING,
   extendWindow,
@@ -75,6 +75,24 @@ export interface CursorPage<Row> extends PageSnapshot<Row, PreviousNextHtmlConte
   response<T>(data: T[]): ApiResponse<CursorPaginated<T>>;
 }
 
+/** An ordering keyed for one query's unique key, with its fingerprint: frozen, shared by pages. */
+interface KeyedOrdering {
+  readonly terms: readonly OrderTerm[];
+  readonly uniqueKey: string | null;
+  readonly order: readonly KeyTerm[];
+  readonly fingerprint: string;
+}
+
+function sameTerms(a: readonly OrderTerm[], b: readonly OrderTerm[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.field !== y.field || x.direction !== y.direction || x.nulls !== y.nulls) return false;
+  }
+  return true;
+}
+
 function isOrderingSource(backend: unknown): backend is OrderingSource {
   return typeof (backend as Partial<OrderingSource> | null)?.getOrdering === 'function';
 }
@@ -103,6 +121,12 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
   invalidCursorMessage = 'Invalid cursor';
   cursorSecret: string | null = null;
   maxCursorLength = DEFAULT_MAX_CURSOR_LENGTH;
+  /**
+   * The last ordering a page was keyed with. Requests asking for the same terms on the same
+   * unique key reuse it instead of settling the terms and hashing them again; it holds nothing
+   * of a request, so concurrent requests may share it (or replace it) freely.
+   */
+  #keyed: KeyedOrdering | null = null;
 
   constructor(options: CursorPaginationOptions = {}) {
     super();
@@ -137,8 +161,9 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     this.seal();
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
-    const order = keyOrder(this.getOrdering(request, query, view), query);
+    const { order, fingerprint } = this.#keyOrder(this.getOrdering(request, query, view), query);
     const cursor = readCursor(request.queryParams.get(this.cursorQueryParam), order, {
+      fingerprint,
       secret: this.cursorSecret,
       offsetCutoff: this.offsetCutoff,
       maxLength: this.maxCursorLength,
@@ -148,12 +173,29 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     const url = request.buildAbsoluteUri();
     return this.makePage(
       extendWindow(window, {
-        rows: [...window.rows],
-        order: Object.freeze(order),
+        rows: window.rows,
+        order,
         url,
-        link: new LinkTemplate(url),
+        link: request.linkTemplate(url),
       }),
     ) as CursorPage<Row>;
+  }
+
+  /** `terms` keyed for `query` (see `keyOrder`), frozen, with the fingerprint cursors carry. */
+  #keyOrder(terms: readonly OrderTerm[], query: Pick<OrderedQuery<unknown>, 'uniqueKey'>): KeyedOrdering {
+    const last = this.#keyed;
+    if (last !== null && last.uniqueKey === query.uniqueKey && sameTerms(last.terms, terms)) return last;
+    const order = Object.freeze(keyOrder(terms, query).map((term) => Object.freeze(term)));
+    const keyed: KeyedOrdering = Object.freeze({
+      terms: Object.freeze(
+        terms.map(({ field, direction, nulls }) => Object.freeze({ field, direction, nulls })),
+      ),
+      uniqueKey: query.uniqueKey,
+      order,
+      fingerprint: orderingFingerprint(order),
+    });
+    this.#keyed = keyed;
+    return keyed;
   }
 
   protected override hasControls(page: PageFields<CursorPage<unknown>>): boolean {
@@ -175,8 +217,10 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
 
   /** The URL of `cursor` on `page`. */
   encodeCursorUrl(page: PageFields<CursorPage<unknown>>, cursor: Cursor): string {
+    const keyed = this.#keyed;
     const token = encodeCursor(cursor, {
       order: page.order,
+      fingerprint: keyed?.order === page.order ? keyed.fingerprint : undefined,
       secret: this.cursorSecret,
       maxLength: this.maxCursorLength,
     });

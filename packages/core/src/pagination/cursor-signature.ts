@@ -4,6 +4,7 @@ import { encodeBase64url } from './base64url.js';
 
 /** Bytes of the HMAC kept in a token: 128 bits, enough against forgery and short in a URL. */
 const SIGNATURE_BYTES = 16;
+const utf8 = new TextEncoder();
 
 /**
  * The signature of a cursor payload: the first 16 bytes of HMAC-SHA256 (key and payload as
@@ -14,7 +15,6 @@ const SIGNATURE_BYTES = 16;
  * signPayload('eyJrIjoiNzkwbmZrIn0', 's3cret') // 22 base64url characters
  */
 export function signPayload(payload: string, secret: string): string {
-  const utf8 = new TextEncoder();
   return encodeBase64url(
     hmac(sha256, utf8.encode(secret), utf8.encode(payload)).subarray(0, SIGNATURE_BYTES),
   );

@@ -4,7 +4,7 @@ import {
   CursorDecodeError,
   DEFAULT_MAX_CURSOR_LENGTH,
   decodeCursor,
-  positionKey,
+  samePosition,
 } from './cursor-codec.js';
 import {
   isInvalidBoundError,
@@ -43,6 +43,8 @@ export function keyOrder(
 /** How a token is read: the codec's options plus the 404 detail. */
 export interface CursorReadOptions {
   readonly secret: string | null;
+  /** `orderingFingerprint(order)`, when the caller keeps it. @default computed from `order` */
+  readonly fingerprint?: string;
   readonly offsetCutoff: number | null;
   readonly maxLength?: number;
   /** @default 'Invalid cursor' */
@@ -59,6 +61,7 @@ export function readCursor(
   try {
     return decodeCursor(token, {
       order,
+      fingerprint: options.fingerprint,
       secret: options.secret,
       offsetCutoff: options.offsetCutoff,
       maxLength: options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH,
@@ -148,6 +151,35 @@ interface PositionList {
  */
 export const LAZY_POSITIONS = Symbol('pagewise.lazyPositions');
 
+/** The positions of a window's rows, each read from its row when asked for, all of them once. */
+class LazyPositions implements PositionList {
+  readonly #rows: ReadonlyArray<WindowRow<unknown>>;
+  #all: ReadonlyArray<readonly PositionValue[]> | undefined;
+
+  constructor(rows: ReadonlyArray<WindowRow<unknown>>) {
+    this.#rows = rows;
+  }
+
+  get length(): number {
+    return this.#rows.length;
+  }
+
+  at(index: number): readonly PositionValue[] | undefined {
+    return this.#rows.at(index)?.position;
+  }
+
+  /** The frozen array of every position, built the first time it is asked for. */
+  all(): ReadonlyArray<readonly PositionValue[]> {
+    if (this.#all === undefined) this.#all = Object.freeze(this.#rows.map((r) => r.position));
+    return this.#all;
+  }
+}
+
+/** The `positions` getter of every lazy window: one function, not a closure per page. */
+function readPositions(this: { readonly [LAZY_POSITIONS]: LazyPositions }) {
+  return this[LAZY_POSITIONS].all();
+}
+
 /**
  * `fields` with `positions` as a getter over `rows` (an adapter may read a position only when
  * asked: links need the first and last rows', not all of them). The getter builds the frozen
@@ -157,16 +189,10 @@ function withLazyPositions<T extends object>(
   fields: T,
   rows: ReadonlyArray<WindowRow<unknown>>,
 ): T & { readonly positions: ReadonlyArray<readonly PositionValue[]> } {
-  const list: PositionList = { length: rows.length, at: (index) => rows.at(index)?.position };
-  let all: ReadonlyArray<readonly PositionValue[]> | undefined;
-  Object.defineProperty(fields, 'positions', {
-    enumerable: true,
-    get() {
-      all ??= Object.freeze(rows.map((r) => r.position));
-      return all;
-    },
+  Object.defineProperties(fields, {
+    positions: { enumerable: true, get: readPositions },
+    [LAZY_POSITIONS]: { value: new LazyPositions(rows) },
   });
-  Object.defineProperty(fields, LAZY_POSITIONS, { value: list });
   return fields as T & { readonly positions: ReadonlyArray<readonly PositionValue[]> };
 }
 
@@ -184,10 +210,6 @@ function positionsOf(page: CursorWindowFields): PositionList {
   if (lazy !== undefined && Object.getOwnPropertyDescriptor(page, 'positions')?.get !== undefined)
     return lazy;
   return page.positions;
-}
-
-function samePosition(a: readonly PositionValue[] | null, b: readonly PositionValue[] | null): boolean {
-  return (a === null) === (b === null) && positionKey(a) === positionKey(b);
 }
 
 /**

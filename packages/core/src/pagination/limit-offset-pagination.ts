@@ -9,7 +9,7 @@ import {
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
 import { parsePythonBigInt, positiveIntOr } from '../request/positive-int.js';
-import { LinkTemplate, removeQueryParam, replaceQueryParam } from '../request/query-string.js';
+import { type LinkTemplate, removeQueryParam, replaceQueryParam } from '../request/query-string.js';
 import type { PaginationView } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import { offsetTooLarge } from './max-offset.js';
@@ -138,7 +138,7 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
       url,
       exactLimit,
       exactOffset,
-      link: new LinkTemplate(url),
+      link: request.linkTemplate(url),
     }) as LimitOffsetPage<Row>;
   }
 

@@ -9,7 +9,7 @@ import {
 } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
-import { LinkTemplate } from '../request/query-string.js';
+import type { LinkTemplate } from '../request/query-string.js';
 import type { PaginationView } from './base-pagination.js';
 import { CountCache } from './count-cache.js';
 import { getPageLinks } from './displayed-page-numbers.js';
@@ -184,7 +184,7 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
         hasNext: page.hasNext,
         hasPrevious: page.hasPrevious,
         url,
-        link: new LinkTemplate(url),
+        link: request.linkTemplate(url),
       }) as PageNumberPage<Row>;
     } catch (error) {
       if (error instanceof InvalidPage) {

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.js';
 import { QueryParams } from './query-params.js';
+import { LinkTemplate } from './query-string.js';
 import { type TrustedOriginOptions, trustedOrigin } from './trusted-origin.js';
 
 /** Route keyword arguments, such as `{ version: 'v1', id: '7' }`. */
@@ -152,6 +153,8 @@ export class ApiRequest {
   /** Set by content negotiation: the renderer chosen for the response. @default null */
   acceptedRenderer: unknown = null;
   readonly #body: BodySource | null;
+  /** The query `queryParams` was parsed from. */
+  readonly #search: string;
   #text: Promise<string> | undefined;
 
   constructor(init: ApiRequestInit) {
@@ -166,6 +169,7 @@ export class ApiRequest {
       this.headers = new Headers(init.headers);
       this.queryParams = new QueryParams(this.url.search);
     }
+    this.#search = this.url.search;
     this.params = Object.freeze({ ...(init.params ?? {}) });
     this.namespace = init.namespace ?? null;
     this.#body = init.body ?? null;
@@ -194,6 +198,24 @@ export class ApiRequest {
   buildAbsoluteUri(location?: string): string {
     if (location !== undefined) return new URL(location, this.url).href;
     return `${this.url.origin}${this.url.pathname}${this.url.search}`;
+  }
+
+  /**
+   * `new LinkTemplate(url)` for `url`, `buildAbsoluteUri()` by default: made from the pairs
+   * `queryParams` already holds when `url` is this request's own http(s) URL with the query they
+   * were parsed from, so the links of a page do not parse the URL and its query again.
+   *
+   * @example
+   * request.linkTemplate().with('cursor', token) // 'http://testserver/items?cursor=...'
+   */
+  linkTemplate(url: string = this.buildAbsoluteUri()): LinkTemplate {
+    const target = this.url;
+    const { protocol, search } = target;
+    if ((protocol === 'http:' || protocol === 'https:') && search === this.#search) {
+      const base = target.origin + target.pathname;
+      if (url === base + search) return new LinkTemplate({ base, query: this.queryParams.entries() });
+    }
+    return new LinkTemplate(url);
   }
 
   /**

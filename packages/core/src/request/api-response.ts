@@ -1,9 +1,19 @@
+/**
+ * Sets a header on a response that has not made its `Headers` yet, without making them: a
+ * paginated response's `Link` is often read only when the response is written (`toWire`), which
+ * then builds one `Headers` instead of two. Core's own; not exported from the package.
+ */
+export const SET_HEADER_LATER = Symbol('pagewise.setHeaderLater');
+const WIRE_HEADERS = Symbol('pagewise.wireHeaders');
+
 /** What a view answers: a status, headers and data that the bindings render (JSON by default). */
 export class ApiResponse<Data = unknown> {
   /** HTTP status. @default 200 */
   status: number;
-  readonly headers: Headers;
   data: Data;
+  #headers: Headers | undefined;
+  /** Headers set through `SET_HEADER_LATER` while `#headers` is not made. */
+  #later: Array<[string, string]> | undefined;
 
   /**
    * @example
@@ -15,7 +25,30 @@ export class ApiResponse<Data = unknown> {
   ) {
     this.data = data;
     this.status = init.status ?? 200;
-    this.headers = new Headers(init.headers);
+    // Given headers are copied now, as before (a caller may change its own object afterwards, and
+    // a bad name throws here); without any, they are made when first read.
+    if (init.headers !== undefined) this.#headers = new Headers(init.headers);
+  }
+
+  /** The response headers (a `Headers` made on first use). */
+  get headers(): Headers {
+    if (this.#headers === undefined) {
+      this.#headers = new Headers(this.#later);
+      this.#later = undefined;
+    }
+    return this.#headers;
+  }
+
+  /** `headers.set(name, value)`, deferred while the headers are not made. */
+  [SET_HEADER_LATER](name: string, value: string): void {
+    if (this.#headers !== undefined) this.#headers.set(name, value);
+    else if (this.#later === undefined) this.#later = [[name, value]];
+    else this.#later.push([name, value]);
+  }
+
+  /** A copy of the headers for the wire, made from the deferred pairs when nobody read them. */
+  [WIRE_HEADERS](): Headers {
+    return new Headers(this.#headers ?? this.#later);
   }
 
   /**
@@ -75,7 +108,8 @@ export interface WireResponse {
  * toWire(new ApiResponse([1]), 'HEAD') // { status: 200, headers, body: null }
  */
 export function toWire(response: ApiResponse, method: string): WireResponse {
-  const headers = new Headers(response.headers);
+  const headers =
+    typeof response[WIRE_HEADERS] === 'function' ? response[WIRE_HEADERS]() : new Headers(response.headers);
   let body: string;
   if (typeof response.data === 'string' && headers.has('content-type')) {
     body = response.data;

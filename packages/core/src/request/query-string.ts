@@ -108,8 +108,21 @@ function codePointRank(unit: number): number {
 }
 
 /**
- * A URL whose query is parsed, sorted and form-encoded once, so that many DRF-style links can be
- * derived from it cheaply (a page's next, previous and numbered links all start from one URL).
+ * A URL already taken apart, for a `LinkTemplate` that need not parse it again: the URL without
+ * its query and fragment, and the query's decoded pairs in order (what `parseQueryString` gives).
+ *
+ * @example
+ * new LinkTemplate({ base: 'http://testserver/items', query: request.queryParams.entries() })
+ */
+export interface ParsedLinkUrl {
+  readonly base: string;
+  readonly query: Iterable<readonly [string, string]>;
+}
+
+/**
+ * A URL whose query is parsed and sorted once, so that many DRF-style links can be derived from
+ * it cheaply (a page's next, previous and numbered links all start from one URL). Each
+ * parameter is form-encoded the first time a link holds it.
  *
  * @example
  * const links = new LinkTemplate('http://testserver/?b=2&a=1&page=1');
@@ -119,44 +132,64 @@ function codePointRank(unit: number): number {
 export class LinkTemplate {
   readonly #head: string;
   readonly #hash: string;
-  /** Sorted by key: each key with all its values already encoded (`k=v1&k=v2`). */
-  readonly #entries: ReadonlyArray<readonly [string, string]>;
+  /** The keys, sorted, and each key's values in order. */
+  readonly #keys: readonly string[];
+  readonly #values: ReadonlyArray<readonly string[]>;
+  /** Each key with all its values encoded (`k=v1&k=v2`), filled in as links need them. */
+  readonly #encoded: Array<string | undefined>;
 
-  constructor(url: string | URL) {
-    const target = new URL(url);
+  constructor(url: string | URL | ParsedLinkUrl) {
+    let pairs: Iterable<readonly [string, string]>;
+    if (typeof (url as Partial<ParsedLinkUrl>).base !== 'string') {
+      const target = new URL(url as string | URL);
+      pairs = parseQueryString(target.search.slice(1));
+      this.#hash = target.hash;
+      target.search = '';
+      target.hash = '';
+      this.#head = target.href;
+    } else {
+      pairs = (url as ParsedLinkUrl).query;
+      this.#hash = '';
+      this.#head = (url as ParsedLinkUrl).base;
+    }
     const params = new Map<string, string[]>();
-    for (const [key, value] of parseQueryString(target.search.slice(1))) {
+    for (const [key, value] of pairs) {
       const values = params.get(key);
       if (values) values.push(value);
       else params.set(key, [value]);
     }
-    this.#entries = [...params.entries()]
-      .sort(([a], [b]) => compareCodePoints(a, b))
-      .map(([key, values]) => {
-        const k = encodeFormComponent(key);
-        return [key, values.map((v) => `${k}=${encodeFormComponent(v)}`).join('&')] as const;
-      });
-    this.#hash = target.hash;
-    target.search = '';
-    target.hash = '';
-    this.#head = target.href;
+    this.#keys = params.size < 2 ? [...params.keys()] : [...params.keys()].sort(compareCodePoints);
+    this.#values = this.#keys.map((key) => params.get(key)!);
+    this.#encoded = new Array<string | undefined>(this.#keys.length);
+  }
+
+  #encodedAt(index: number): string {
+    let encoded = this.#encoded[index];
+    if (encoded === undefined) {
+      const k = encodeFormComponent(this.#keys[index]!);
+      encoded = this.#values[index]!.map((v) => `${k}=${encodeFormComponent(v)}`).join('&');
+      this.#encoded[index] = encoded;
+    }
+    return encoded;
   }
 
   /** The URL with `key` set to `value` (every earlier value dropped), or removed when `value` is `null`. */
   with(key: string, value: string | number | null): string {
-    const parts: string[] = [];
     const mine = value === null ? null : `${encodeFormComponent(key)}=${encodeFormComponent(String(value))}`;
     let placed = mine === null;
-    for (const [k, encoded] of this.#entries) {
+    let query = '';
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i += 1) {
+      const k = keys[i]!;
       if (k === key) continue;
       if (!placed && compareCodePoints(key, k) < 0) {
-        parts.push(mine!);
+        query += query === '' ? mine : `&${mine}`;
         placed = true;
       }
-      parts.push(encoded);
+      query += query === '' ? this.#encodedAt(i) : `&${this.#encodedAt(i)}`;
     }
-    if (!placed) parts.push(mine!);
-    return parts.length > 0 ? `${this.#head}?${parts.join('&')}${this.#hash}` : `${this.#head}${this.#hash}`;
+    if (!placed) query += query === '' ? mine : `&${mine}`;
+    return query !== '' ? `${this.#head}?${query}${this.#hash}` : `${this.#head}${this.#hash}`;
   }
 }
 
