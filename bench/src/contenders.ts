@@ -137,7 +137,9 @@ export function createContenders(options: {
   const captured = new Map<string, readonly CompiledQuery[]>();
   // Pagewise as its docs recommend over `pg`: the pool wrapped by `nameStatements` (named
   // statements, exact timestamp text from pg's type parsers); the user's code is otherwise the same.
-  const db = new Kysely<BenchDatabase>({ dialect: new PostgresDialect({ pool: nameStatements(kyselyPool) }) });
+  const db = new Kysely<BenchDatabase>({
+    dialect: new PostgresDialect({ pool: nameStatements(kyselyPool) }),
+  });
   // A second instance with a logger sees the SQL Pagewise sends; the timed one carries no logger.
   const probe = new Kysely<BenchDatabase>({
     dialect: new PostgresDialect({ pool: nameStatements(smallPool(options.databaseUrl, 1)) }),
