@@ -7,12 +7,6 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 /** Largest finite `real` (float4): Postgres and MySQL reject larger values with an error. */
 const FLOAT4_MAX = 3.4028234663852886e38;
-/**
- * A timestamp as Postgres and MySQL write it, and as `to_char` gives it: a year of 4 to 6 digits,
- * optional fraction, optional UTC offset, optional era (`AD`/`BC`).
- */
-const EXACT_TIMESTAMP =
-  /^(\d{4,6})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2})(?::?(\d{2})(?::(\d{2}))?)?)?)?( AD| BC)?$/;
 /** A `time` as Postgres (`00:00:00` to `24:00:00`) and MySQL (`-838:59:59` to `838:59:59`) write it. */
 const EXACT_TIME = /^(-?)(\d{2,3}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -179,22 +173,87 @@ function daysIn(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/** Whether `text` is a timestamp (or date) the database parses back into the same value. */
+/** The number written by the digits of `text` from `start` to `end`, or -1 if one is not a digit. */
+function digitsAt(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i += 1) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Whether `text` is a timestamp (or date) the database parses back into the same value: a year of
+ * 4 to 6 digits, optional time with fraction (up to 6 digits) and UTC offset, optional era
+ * (`2024-05-01 12:00:00.123456+05:30 AD`), as Postgres and MySQL write it and `to_char` gives it.
+ * Read by character codes: a bound is checked on every cursor page.
+ */
 function validExactTimestamp(text: string): boolean {
   if (text === 'infinity' || text === '-infinity') return true;
-  const parts = EXACT_TIMESTAMP.exec(text);
-  if (!parts) return false;
-  const [y, mo, d, h = 0, mi = 0, s = 0] = parts.slice(1, 7).map((p) => (p === undefined ? 0 : Number(p)));
-  const [oh = 0, om = 0, os = 0] = parts.slice(7, 10).map((p) => (p === undefined ? 0 : Number(p)));
-  // Postgres rejects offsets beyond 15:59:59 and years beyond 294276 AD / 4713 BC with an error.
-  if (oh > 15 || om > 59 || os > 59) return false;
-  const bc = parts[10] === ' BC';
-  if (y! < 1 || y! > (bc ? 4713 : 294276)) return false;
+  let end = text.length;
+  let bc = false;
+  if (end > 3 && text.charCodeAt(end - 3) === 32) {
+    const era = text.slice(end - 3);
+    if (era !== ' AD' && era !== ' BC') return false;
+    bc = era === ' BC';
+    end -= 3;
+  }
+  let dash = 0;
+  while (dash < end && dash < 7 && text.charCodeAt(dash) !== 45) dash += 1;
+  if (dash < 4 || dash > 6 || end < dash + 6) return false;
+  const y = digitsAt(text, 0, dash);
+  const mo = digitsAt(text, dash + 1, dash + 3);
+  const d = digitsAt(text, dash + 4, dash + 6);
+  if (y < 0 || mo < 0 || d < 0 || text.charCodeAt(dash + 3) !== 45) return false;
+  let h = 0;
+  let mi = 0;
+  let s = 0;
+  let at = dash + 6;
+  if (at < end) {
+    const sep = text.charCodeAt(at);
+    if ((sep !== 32 && sep !== 84) || end < at + 9) return false;
+    if (text.charCodeAt(at + 3) !== 58 || text.charCodeAt(at + 6) !== 58) return false;
+    h = digitsAt(text, at + 1, at + 3);
+    mi = digitsAt(text, at + 4, at + 6);
+    s = digitsAt(text, at + 7, at + 9);
+    if (h < 0 || mi < 0 || s < 0) return false;
+    at += 9;
+    if (text.charCodeAt(at) === 46) {
+      let digits = at + 1;
+      while (digits < end && digits - at <= 6 && digitsAt(text, digits, digits + 1) >= 0) digits += 1;
+      if (digits === at + 1) return false;
+      at = digits;
+    }
+    if (at < end) {
+      const zone = text.charCodeAt(at);
+      if (zone === 90) at += 1;
+      else if (zone === 43 || zone === 45) {
+        // `+HH`, `+HH:MM` or `+HHMM`, `+HH:MM:SS`; Postgres rejects offsets beyond 15:59:59.
+        const oh = digitsAt(text, at + 1, at + 3);
+        if (at + 3 > end || oh < 0 || oh > 15) return false;
+        at += 3;
+        if (at < end) {
+          if (text.charCodeAt(at) === 58) at += 1;
+          const om = digitsAt(text, at, at + 2);
+          if (at + 2 > end || om < 0 || om > 59) return false;
+          at += 2;
+          if (at < end) {
+            const os = digitsAt(text, at + 1, at + 3);
+            if (text.charCodeAt(at) !== 58 || at + 3 > end || os < 0 || os > 59) return false;
+            at += 3;
+          }
+        }
+      }
+    }
+    if (at !== end) return false;
+  }
+  // Years beyond 294276 AD / 4713 BC are errors in Postgres.
+  if (y < 1 || y > (bc ? 4713 : 294276)) return false;
   // The proleptic Gregorian calendar: 1 BC is astronomical year 0, a leap year.
-  const astronomical = bc ? 1 - y! : y!;
-  return (
-    mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= daysIn(astronomical, mo!) && h! <= 23 && mi! <= 59 && s! <= 59
-  );
+  const astronomical = bc ? 1 - y : y;
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(astronomical, mo) && h <= 23 && mi <= 59 && s <= 59;
 }
 
 /** Whether `text` is a `time` within the range of the column's dialect. */

@@ -27,7 +27,14 @@ import { columnName, directionOf, parameterize, rowKeyOf, selectionOf, shapeKey 
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import type { SharedState } from './shared-state.js';
 import type { FieldPlan, OrderPlan, ShapeCache } from './statement-cache.js';
-import { compileSegment, orderByItems, planSegments, privateAlias, withLimit } from './window-compiler.js';
+import {
+  compileSegment,
+  orderByItems,
+  planSegments,
+  privateAlias,
+  type Segment,
+  withLimit,
+} from './window-compiler.js';
 
 /**
  * A fetched row whose position is read from the raw row when first asked for: a page's links need
@@ -279,23 +286,68 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       segments = planSegments(order, nullable, bound, shared.capabilities);
       plan.segments.set(mask, segments);
     }
+    let exact = false;
+    let rows = await this.#readSegments(plan, order, mask, segments, values, window, exact);
+    // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
+    // one is read again with their exact text, never paged by a rounded position.
+    if (plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields)) {
+      exact = true;
+      rows = await this.#readSegments(plan, order, mask, segments, values, window, exact);
+    }
+    const strip = (plan.added || exact) && rows.length > 0 ? publicKeys(rows[0]!) : null;
+    const capabilities = shared.capabilities;
+    const positionOf = (row: Row): readonly PositionValue[] =>
+      fields.map(
+        (p, i): PositionValue =>
+          p.recorded
+            ? toRecordedPosition(p.info, row[p.readKey], order[i]!.field, capabilities)
+            : toPosition(
+                p.info,
+                row[p.readKey],
+                order[i]!.field,
+                capabilities,
+                p.exact === null || !exact ? undefined : row[p.exact.key],
+              ),
+      );
+    const page = new Array<LazyWindowRow<O>>(rows.length);
+    for (let i = 0; i < rows.length; i += 1) {
+      const row = rows[i]!;
+      page[i] = new LazyWindowRow<O>((strip === null ? row : pick(row, strip)) as O, row, positionOf);
+    }
+    return page;
+  }
+
+  /** The rows of a keyset window, segment after segment; with `exact`, with integers' exact text. */
+  async #readSegments(
+    plan: OrderPlan,
+    order: readonly KeyTerm[],
+    mask: string,
+    segments: readonly Segment[],
+    values: unknown[],
+    window: WindowSpec,
+    exact: boolean,
+  ): Promise<Row[]> {
+    const shared = this.#shared;
+    const fields = plan.fields;
     const single = segments.length === 1;
     const withOffset = single && window.offset > 0;
     // A keyset window without a limit reads to the end; SQL needs a number either way.
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
-    values.push(single ? limit : window.offset + limit, window.offset);
+    values[order.length] = single ? limit : window.offset + limit;
+    values[order.length + 1] = window.offset;
     const rows: Row[] = [];
     // Several segments cannot share one SQL OFFSET: skip the first rows as they arrive, keeping
     // only the page (a result is never spread into push, which overflows the stack when large).
     let toSkip = single ? 0 : window.offset;
+    const key = `w${plan.key}|${mask}|${withOffset}|${exact}|`;
     for (let s = 0; s < segments.length; s += 1) {
       const segment = segments[s]!;
-      const template = shared.template(this.#cache, `w${orderKey}|${mask}|${s}|${withOffset}`, () =>
+      const template = shared.template(this.#cache, key + s, () =>
         compileSegment(
-          this.#windowBase(fields),
+          this.#windowBase(fields, exact),
           order,
           plan.exprs,
-          nullable,
+          plan.nullable,
           segment,
           withOffset,
           shared.capabilities,
@@ -305,29 +357,14 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       if (!single) values[order.length] = toSkip + limit - rows.length;
       const result = await shared.run(template, values, this.#base);
       if (plan.recorded) refuseUnrecorded(result, this.description);
+      if (single) return result;
       for (const row of result) {
         if (toSkip > 0) toSkip -= 1;
         else rows.push(row);
       }
-      if (single || rows.length >= limit) break;
+      if (rows.length >= limit) break;
     }
-    const strip = plan.added && rows.length > 0 ? publicKeys(rows[0]!) : null;
-    const positionOf = (row: Row): readonly PositionValue[] =>
-      fields.map(
-        (p, i): PositionValue =>
-          p.recorded
-            ? toRecordedPosition(p.info, row[p.readKey], order[i]!.field, shared.capabilities)
-            : toPosition(
-                p.info,
-                row[p.readKey],
-                order[i]!.field,
-                shared.capabilities,
-                p.exact === null ? undefined : row[p.exact.key],
-              ),
-      );
-    return rows.map(
-      (row) => new LazyWindowRow<O>((strip === null ? row : pick(row, strip)) as O, row, positionOf),
-    );
+    return rows;
   }
 
   async #fetchOffset(spec: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
@@ -482,11 +519,13 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           };
         }),
       ).then((fields) => ({
+        key,
         fields,
         nullable: fields.map((f) => f.info.nullable),
         exprs: fields.map((f) => f.expr),
-        added: fields.some((f) => f.select !== null || f.exact !== null),
+        added: fields.some((f) => f.select !== null),
         recorded: fields.some((f) => f.recorded),
+        exactFields: fields.flatMap((f) => (f.exact === null ? [] : [f.readKey])),
         segments: new Map(),
       }));
       plan.catch(() => cache.delete(key));
@@ -495,16 +534,34 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return plan;
   }
 
-  /** The core query plus the columns the window needs that the query does not select. */
-  #windowBase(plans: readonly FieldPlan[]): SelectQueryNode {
+  /**
+   * The core query plus the columns the window needs that the query does not select; with
+   * `exact`, the exact text of integers the driver rounds.
+   */
+  #windowBase(plans: readonly FieldPlan[], exact: boolean): SelectQueryNode {
     const extra = plans.flatMap((plan, i) => [
       ...(plan.select === null ? [] : [SelectionNode.create(AliasNode.create(plan.select, privateAlias(i)))]),
-      ...(plan.exact === null
+      ...(plan.exact === null || !exact
         ? []
         : [SelectionNode.create(AliasNode.create(plan.exact.expr, IdentifierNode.create(plan.exact.key)))]),
     ]);
     return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#coreNode, extra) : this.#coreNode;
   }
+}
+
+/**
+ * Whether a row holds, at one of `keys`, a number the driver may have rounded from a 64-bit
+ * integer: an integral one past 2^53 (every double that large is integral; none is safe).
+ */
+function holdsRounded(rows: readonly Row[], keys: readonly string[]): boolean {
+  for (let r = 0; r < rows.length; r += 1) {
+    const row = rows[r]!;
+    for (let k = 0; k < keys.length; k += 1) {
+      const value = row[keys[k]!];
+      if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value)) return true;
+    }
+  }
+  return false;
 }
 
 /** The keys of a row without the private columns the adapter selected (`__pagewise_*`). */

@@ -17,7 +17,10 @@ export interface FieldPlan {
   readonly readKey: string;
   /** What the adapter selects as `readKey`, when rows do not carry the position as it is. */
   readonly select: OperationNode | null;
-  /** A private column with the exact text of integers the driver rounds (`exactIntegerText`). */
+  /**
+   * A private column with the exact text of integers the driver rounds (`exactIntegerText`),
+   * selected only by a page that holds a rounded one.
+   */
   readonly exact: { readonly key: string; readonly expr: OperationNode } | null;
   /** The position is read from the text the driver recorded on the value (`recordedText`). */
   readonly recorded: boolean;
@@ -26,13 +29,17 @@ export interface FieldPlan {
 
 /** How one ordering is read and split into segments on one query shape. */
 export interface OrderPlan {
+  /** The ordering and plan options, as the key of this plan and of its statements. */
+  readonly key: string;
   readonly fields: readonly FieldPlan[];
   readonly nullable: readonly boolean[];
   readonly exprs: readonly OperationNode[];
   /** Whether a position is read from recorded text (`FieldPlan.recorded`). */
   readonly recorded: boolean;
-  /** Whether rows carry private columns to strip. */
+  /** Whether rows carry private columns to strip (besides the exact text of rounded integers). */
   readonly added: boolean;
+  /** Row keys of the integer fields whose values the driver may round (see `FieldPlan.exact`). */
+  readonly exactFields: readonly string[];
   /** Segments per pattern of NULL bound values. */
   readonly segments: Map<string, Segment[]>;
 }
