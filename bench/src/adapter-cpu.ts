@@ -237,7 +237,11 @@ function printProfile(summary: ProfileSummary): void {
 async function profileTasks(tasks: ReadonlyMap<string, Task>): Promise<void> {
   if (PROFILE <= 0) return;
   for (const [name, task] of tasks) {
-    printProfile(await profilePages(name, async () => (await task(), []), PROFILE));
+    const page = async () => {
+      await task();
+      return [];
+    };
+    printProfile(await profilePages(name, page, PROFILE));
   }
 }
 
