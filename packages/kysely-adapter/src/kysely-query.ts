@@ -26,7 +26,7 @@ import { ADAPTER, type Row } from './options.js';
 import { columnName, directionOf, parameterize, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import type { SharedState } from './shared-state.js';
-import type { FieldPlan, OrderPlan, ShapeCache } from './statement-cache.js';
+import type { CompiledTemplate, FieldPlan, OrderPlan, ShapeCache } from './statement-cache.js';
 import {
   compileSegment,
   orderByItems,
@@ -317,8 +317,11 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return page;
   }
 
-  /** The rows of a keyset window, segment after segment; with `exact`, with integers' exact text. */
-  async #readSegments(
+  /**
+   * The rows of a keyset window, segment after segment; with `exact`, with integers' exact text.
+   * Not `async`: a single segment (the common page) is the statement's own promise, one await less.
+   */
+  #readSegments(
     plan: OrderPlan,
     order: readonly KeyTerm[],
     mask: string,
@@ -335,35 +338,55 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
     values[order.length] = single ? limit : window.offset + limit;
     values[order.length + 1] = window.offset;
-    const rows: Row[] = [];
-    // Several segments cannot share one SQL OFFSET: skip the first rows as they arrive, keeping
-    // only the page (a result is never spread into push, which overflows the stack when large).
-    let toSkip = single ? 0 : window.offset;
     const key = `w${plan.key}|${mask}|${withOffset}|${exact}|`;
-    for (let s = 0; s < segments.length; s += 1) {
-      const segment = segments[s]!;
-      const template = shared.template(this.#cache, key + s, () =>
+    const templateOf = (s: number) =>
+      shared.template(this.#cache, key + s, () =>
         compileSegment(
           this.#windowBase(fields, exact),
           order,
           plan.exprs,
           plan.nullable,
-          segment,
+          segments[s]!,
           withOffset,
           shared.capabilities,
           (i, parameter) => shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter,
         ),
       );
-      if (!single) values[order.length] = toSkip + limit - rows.length;
-      const result = await shared.run(template, values, this.#base);
-      if (plan.recorded) refuseUnrecorded(result, this.description);
-      if (single) return result;
+    if (!single)
+      return this.#readEach(plan, segments.length, templateOf, values, order.length, window, limit);
+    const pending = shared.run(templateOf(0), values, this.#base);
+    return plan.recorded ? pending.then((rows) => this.#checked(plan, rows)) : pending;
+  }
+
+  /** Several segments cannot share one SQL OFFSET: the first rows are skipped as they arrive. */
+  async #readEach(
+    plan: OrderPlan,
+    count: number,
+    templateOf: (s: number) => CompiledTemplate,
+    values: unknown[],
+    limitSlot: number,
+    window: WindowSpec,
+    limit: number,
+  ): Promise<Row[]> {
+    const rows: Row[] = [];
+    let toSkip = window.offset;
+    for (let s = 0; s < count; s += 1) {
+      const template = templateOf(s);
+      values[limitSlot] = toSkip + limit - rows.length;
+      const result = this.#checked(plan, await this.#shared.run(template, values, this.#base));
+      // A result is never spread into push, which overflows the stack when large.
       for (const row of result) {
         if (toSkip > 0) toSkip -= 1;
         else rows.push(row);
       }
       if (rows.length >= limit) break;
     }
+    return rows;
+  }
+
+  /** `rows`, once every recorded position is known to be there (`refuseUnrecorded`). */
+  #checked(plan: OrderPlan, rows: Row[]): Row[] {
+    if (plan.recorded) refuseUnrecorded(rows, this.description);
     return rows;
   }
 
