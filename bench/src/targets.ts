@@ -115,11 +115,20 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     );
   };
   const pgProfile = profileNote(input.profile);
-  const jsPlan =
-    'Plan (issue 15): the adapter work the profile names (per-page query recognition instead of stringifying the query tree, ' +
-    'positions only for the rows the links need, named statements, exact timestamps through a per-query type parser instead ' +
-    "of the cast column) is the split helper's; in core, cache the parsed ordering and its fingerprint per paginator and build " +
-    'both links from the parsed request URL.';
+  // The plan names what this run's profile still shows, so it cannot go stale.
+  const heaviest = (profile: ProfileSummary | null | undefined, areas: readonly string[]): string => {
+    const fns = (profile?.top ?? [])
+      .filter((e) => areas.includes(e.area))
+      .slice(0, 4)
+      .map((e) => `\`${e.fn.split(' (')[0]}\` ${fmt(e.usPerPage, 0)} us`);
+    return fns.length > 0 ? fns.join(', ') : 'nothing above the noise';
+  };
+  const done =
+    'Done in issue 15: named statements and timestamp text recorded by per-query pg type parsers (`nameStatements`, no ' +
+    'cast column), positions only for the rows links stand on, query shapes recognised without writing the tree out, no ' +
+    'exact-integer column unless a row needs it, and in core a codec without per-call encoders or JSON bodies, links from ' +
+    'the parsed request and the ordering keyed once per paginator.';
+  const jsPlan = `${done} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(input.profile, ['pagewise core', 'kysely adapter'])}.`;
   out.push({
     id: 'cursor-vs-raw',
     target:
@@ -201,7 +210,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       target: `${title}: Pagewise cursor page / hand-written Kysely <= 1.00`,
       measured: k.measured,
       met: k.met,
-      note: dialectProfile,
+      note: k.met
+        ? dialectProfile
+        : `${dialectProfile} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(d.profile, ['pagewise core', 'kysely adapter'])}.`,
     });
     if (d.dialect === 'sqlite') {
       const r = vsKysely(d.dialect, rs('raw'), 1.7);
@@ -213,8 +224,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         note:
           "SQLite answers in microseconds in this process, so everything above the raw page is JavaScript: Kysely's stock " +
           'SqliteDialect prepares every statement (the hand-written Kysely column pays it too), and Pagewise adds its page ' +
-          'work (see the profile in the row above). Plan: a statement cache per SQL text in the adapter for better-sqlite3, ' +
-          'positions only for the rows links need (no `new Date` per row).',
+          'work (see the profile in the row above). The Pagewise column runs over `reusePreparedStatements` (each SQL text ' +
+          'prepared once) and reads positions only for the rows links stand on. Plan: the heaviest Pagewise functions left ' +
+          `in this run's SQLite profile: ${heaviest(d.profile, ['pagewise core', 'kysely adapter'])}.`,
       });
     }
   }
@@ -299,8 +311,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         ? 'Median of tinybench samples: request parsing, cursor decode, the memory fetch and both links.'
         : `Over 20 us. Core's self time in this run's Postgres profile: ${
             input.profile ? describeArea(input.profile, 'pagewise core') : 'no profile in this run'
-          } per page. Plan: cache the parsed ordering and its fingerprint per paginator, build both links from the ` +
-          'parsed request URL, compare positions without JSON (issue 15).',
+          } per page. Plan: the heaviest core functions left: ${heaviest(input.profile, ['pagewise core'])}.`,
   });
 
   const comparisons = input.http?.comparisons ?? [];
@@ -327,7 +338,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         : 'On this 2-core machine the server, the database and autocannon share the cores, so per-request CPU on the ' +
           'Pagewise side shows up directly as lost throughput (see the profile in the first row). The minimal endpoint ' +
           "isolates pagination from the demo's views, versioning and serializer." +
-          (httpMet ? '' : ` ${jsPlan} Then profile the demo's view stack under load.`),
+          (httpMet
+            ? ''
+            : ` ${jsPlan} Then the view stack per request: \`src/http-cli.ts --only demo --cpu-prof DIR\` profiles the ` +
+              'server under load (JSON writing, `reversePath` per row and the view layers were cut in issue 15).'),
   });
   return out;
 }
