@@ -20,6 +20,12 @@ export interface BenchOptions {
   readonly budgetMs: number;
   /** Untimed round-robin rounds before measuring each depth. @default 5 */
   readonly warmupRounds: number;
+  /**
+   * Deepest depth at which the scanning contenders (OFFSET pages, counts, kysely-paginate) run;
+   * past it only the cursor contenders are measured (a 10M-row OFFSET page takes ~40 s).
+   * @default Infinity
+   */
+  readonly slowMaxDepth: number;
   /** Connections of each `pg` pool. @default 2 */
   readonly poolSize: number;
   /** Duration of each HTTP run in seconds; 0 skips the HTTP comparison. @default 5 */
@@ -88,6 +94,7 @@ export function benchOptions(overrides: Partial<BenchOptions> = {}): BenchOption
     minSamples: 10,
     budgetMs: 3000,
     warmupRounds: 5,
+    slowMaxDepth: Number.POSITIVE_INFINITY,
     poolSize: 2,
     httpSeconds: 5,
     httpRounds: 2,
@@ -114,6 +121,8 @@ export const USAGE = `Usage: pnpm bench [-- options]
   --samples N         most samples per contender and depth (default 300)
   --min-samples N     fewest samples per contender and depth (default 10)
   --budget-ms N       time budget per contender and depth (default 3000)
+  --warmup N          untimed round-robin rounds before each depth (default 5)
+  --slow-max-depth N  OFFSET, count and kysely-paginate contenders only up to this depth (default all)
   --http-seconds N    duration of each HTTP run, 0 skips HTTP (default 5)
   --dialects LIST     dialects beside Postgres: sqlite,mariadb (default both; "none" for Postgres only)
   --mysql URL         MariaDB/MySQL database for its table (default BENCH_MYSQL_URL, else MYSQL_URL)
@@ -158,6 +167,12 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
         break;
       case '--min-samples':
         overrides.minSamples = parseCount(flag, value());
+        break;
+      case '--warmup':
+        overrides.warmupRounds = parseCount(flag, value());
+        break;
+      case '--slow-max-depth':
+        overrides.slowMaxDepth = parseCount(flag, value());
         break;
       case '--budget-ms':
         overrides.budgetMs = parseCount(flag, value());

@@ -64,7 +64,13 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   const end = input.depths.at(-1)!;
   // 90% of the table: 900k on 1M rows, 9M on 10M; the deepest depth measured when absent (smoke runs).
   const ninety = Math.round(input.meta.rows * 0.9);
-  const deep = input.depths.includes(ninety) ? ninety : end;
+  // The scanning contenders may sit out the deepest depths (--slow-max-depth): use the deepest they ran at.
+  const scanned = (d: number) =>
+    input.latency.some((l) => l.contender === 'raw-offset:uniform' && l.depth === d);
+  const deep =
+    input.depths.includes(ninety) && scanned(ninety)
+      ? ninety
+      : ([...input.depths].reverse().find(scanned) ?? end);
   const deepNote = deep === ninety ? '' : ` (the table has ${input.meta.rows} rows, so at depth ${deep})`;
   const rowsName = depthName(input.meta.rows).replace(/000k$/, 'M');
   const out: TargetResult[] = [];
