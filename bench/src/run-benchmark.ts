@@ -230,7 +230,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       say(
         options,
         `depth ${depth}: Pagewise cursor ${cursor?.medianMs.toFixed(3)} ms, raw ${raw?.medianMs.toFixed(3)} ms, ` +
-          `OFFSET ${stats.get('raw-offset:uniform')?.medianMs.toFixed(2)} ms`,
+          (stats.has('raw-offset:uniform')
+            ? `OFFSET ${stats.get('raw-offset:uniform')!.medianMs.toFixed(2)} ms`
+            : 'OFFSET not run (past --slow-max-depth)'),
       );
     }
 
