@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { chromiumAvailable, demoInChromium } from './chromium.js';
-import { TEST_ARTICLES } from './harness.js';
+import { feedIds, TEST_ARTICLES } from './harness.js';
 
 const CLIENT_SOURCE = fileURLToPath(new URL('../../../packages/client/src/', import.meta.url));
 const available = chromiumAvailable('client browser test');
@@ -25,14 +25,7 @@ describe.skipIf(!available)('@pagewise/client in headless Chromium against the d
 
   test('walks the feed from a relative URL, walks through Link alone, rejects an unknown page with its detail', async () => {
     const { browser, demo, handle } = fixture;
-    const expected = (
-      await handle.db
-        .selectFrom('articles')
-        .select('id')
-        .orderBy('published_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute()
-    ).map((row) => row.id);
+    const expected = await feedIds(handle);
     const page = await browser.newPage();
     await page.route(`${demo.base}/__client/*.js`, async (route) => {
       const file = new URL(route.request().url()).pathname.replace('/__client/', '').replace(/\.js$/, '.ts');

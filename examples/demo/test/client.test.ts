@@ -7,7 +7,7 @@ import {
   parseLinkHeader,
 } from '@pagewise/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { demoDatabases, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
+import { demoDatabases, feedIds, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
 
 /** An article as v1 serializes it (the fields these tests read). */
 interface Article {
@@ -60,13 +60,7 @@ describe.each(demoDatabases())('@pagewise/client over the demo on $name', (datab
     demo = await serveDemo(handle, 'path');
     signed = await serveDemo(handle, 'path', { cursorSecret: 'client-test-secret' });
     accept = await serveDemo(handle, 'accept');
-    const rows = await handle.db
-      .selectFrom('articles')
-      .select('id')
-      .orderBy('published_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    expected = rows.map((row) => row.id);
+    expected = await feedIds(handle);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 // The demo's /graphql (issue 13) over real HTTP: a Relay connection over articles, walked both
 // ways, its cursors shared with the cursor feed, and bad requests answered as GraphQL over HTTP.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { demoDatabases, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
+import { demoDatabases, feedIds, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
 
 interface PageInfo {
   hasNextPage: boolean;
@@ -33,13 +33,7 @@ describe.each(demoDatabases())('/graphql on $name', (database) => {
   beforeAll(async () => {
     handle = await database.open();
     demo = await serveDemo(handle, 'path', { cursorSecret: 'graphql-secret' });
-    const rows = await handle.db
-      .selectFrom('articles')
-      .select('id')
-      .orderBy('published_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    expected = rows.map((row) => row.id);
+    expected = await feedIds(handle);
   }, 120_000);
   afterAll(async () => {
     await demo?.close();

@@ -121,3 +121,14 @@ export async function serveDemo(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** Every article id in the feed's order (`-published_at, -id`): what a full walk must return. */
+export async function feedIds(handle: DemoDatabaseHandle): Promise<number[]> {
+  const rows = await handle.db
+    .selectFrom('articles')
+    .select('id')
+    .orderBy('published_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((row) => row.id);
+}
