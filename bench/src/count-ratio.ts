@@ -7,6 +7,8 @@
  *
  * Before any timing every variant must serve the same rows, the exact count must be the table's
  * `count(*)`, and the estimated ones must say `countMode: 'estimated'` with a positive count.
+ * Beside them, the floor: the same page through `pg` alone (`raw`) and with the same EXPLAIN on
+ * the pool's other connection (`raw+explain`), what a second statement costs on this machine.
  * `--against DIR` (another checkout with its `pnpm install`, e.g. /work/main) adds that
  * checkout's variants to the same rounds, so a change is compared under the same load.
  */
@@ -109,6 +111,21 @@ async function oneRun(): Promise<Record<string, LatencyStats>> {
       fetches.set(name, async () => (await page()).ids);
     }
   }
+  // The floor under the Pagewise variants: the same page through pg alone, and with the same
+  // EXPLAIN beside it on the pool's other connection (what a second statement costs here).
+  const rawPage = `select ${COLUMNS.map((c) => `"${c}"`).join(', ')} from "${table}" order by "created" desc, "id" desc limit $1`;
+  const explain = `explain (format json) select ${COLUMNS.map((c) => `"${c}"`).join(', ')} from "${table}"`;
+  const raw = async () =>
+    (await pool.query<{ id: number }>(rawPage, [51])).rows.slice(0, 50).map((r) => r.id);
+  const rawIds = await raw();
+  if (
+    reference !== null &&
+    (rawIds.length !== reference.length || rawIds.some((id, i) => id !== reference![i]))
+  ) {
+    problems.push(`raw: first ids ${rawIds.slice(0, 3)} instead of ${reference.slice(0, 3)}`);
+  }
+  fetches.set('raw', raw);
+  fetches.set('raw+explain', async () => (await Promise.all([raw(), pool.query(explain)]))[0]);
   if (problems.length > 0) throw new Error(`variants disagree before timing:\n${problems.join('\n')}`);
   const stats = await measureRoundRobin(fetches, {
     warmupRounds: 5,
@@ -156,6 +173,10 @@ if (args.includes('--child')) {
         `exact/estimated+cache ${spread('cached')}; exact/none ${spread('none')} over ${runs} runs\n`,
     );
   }
+  const floor = (key: string) => results.map((r) => f(r[key]!.medianMs)).join(', ');
+  process.stdout.write(
+    `floor through pg alone: page ${floor('raw')} ms; page + EXPLAIN on the other connection ${floor('raw+explain')} ms\n`,
+  );
   process.stdout.write(
     `1-min load ${load.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (2 cores)\n`,
   );
