@@ -145,7 +145,7 @@ export interface DialectCapabilities {
   readonly positionExpression: (column: OperationNode, info: ColumnInfo) => OperationNode | null;
   /**
    * For a driver that returns 64-bit integers as JS numbers (better-sqlite3 without safe
-   * integers): an expression giving the exact text of integers beyond 2^53, NULL otherwise.
+   * integers, mysql2 without `supportBigNumbers`): an expression giving the exact text of integers beyond 2^53, NULL otherwise.
    * @default null
    */
   readonly exactIntegerText: ((column: OperationNode) => OperationNode) | null;
@@ -506,6 +506,11 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   columnKind: mysqlKind,
   exactTimestampText: (column: OperationNode) => castNode(column, 'char'),
   positionExpression: mysqlPosition,
+  // mysql2 without `supportBigNumbers` rounds BIGINTs past 2^53; their text is exact.
+  exactIntegerText: (column: OperationNode) => {
+    const col = node(column);
+    return sql`case when ${col} not between -9007199254740991 and 9007199254740991 then cast(${col} as char) end`.toOperationNode();
+  },
   boundParameter: mysqlBoundParameter,
   dateParameter: mysqlDateText,
 });
