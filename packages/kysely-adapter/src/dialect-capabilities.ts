@@ -1,5 +1,6 @@
 import type { PositionValue } from '@pagewise/core';
 import { type OperationNode, type RawBuilder, sql } from 'kysely';
+import { mysqlRecordedText } from './mysql-recorded-text.js';
 import { readsRecordedText, recordedPosition } from './postgres-recorded-text.js';
 
 /**
@@ -151,7 +152,7 @@ export interface DialectCapabilities {
   readonly exactIntegerText: ((column: OperationNode) => OperationNode) | null;
   /**
    * Where a driver may record the exact text of values beside them (Postgres timestamps through
-   * `nameStatements`): how positions are read from it. Probed once per database; where the
+   * `nameStatements`, MySQL date-times through `recordExactTimestamps`): how positions are read from it. Probed once per database; where the
    * driver does not record it, `positionExpression` is selected as before. @default null
    */
   readonly recordedText: RecordedText | null;
@@ -506,6 +507,7 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   columnKind: mysqlKind,
   exactTimestampText: (column: OperationNode) => castNode(column, 'char'),
   positionExpression: mysqlPosition,
+  recordedText: mysqlRecordedText,
   // mysql2 without `supportBigNumbers` rounds BIGINTs past 2^53; their text is exact.
   exactIntegerText: (column: OperationNode) => {
     const col = node(column);
