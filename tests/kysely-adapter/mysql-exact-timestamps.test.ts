@@ -6,6 +6,7 @@
 import { inspect } from 'node:util';
 import { ApiRequest, ConfigurationError, CursorPagination, type PositionValue } from '@pagewise/core';
 import { fromKysely, recordExactTimestamps } from '@pagewise/kysely-adapter';
+import fc from 'fast-check';
 import { CompiledQuery, Kysely, type LogConfig, MysqlDialect, sql } from 'kysely';
 import { createPool, type PoolOptions } from 'mysql2';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -284,5 +285,55 @@ describeDatabase(target, 'exact date-times recorded by recordExactTimestamps', (
     strings = true;
     await expect(page(wrapped, '-created', first.links[0]!)).rejects.toThrow(ConfigurationError);
     await expect(page(wrapped, '-created', first.links[0]!)).rejects.toThrow(/typeCast/);
+  });
+});
+
+describeDatabase(target, 'recordExactTimestamps gives the values mysql2 gives', () => {
+  it('property: random date-times from year 1 to 9999, in every pool timezone and with a typeCast', async () => {
+    const table = tableName('pw_mysql_exact_ts_random');
+    const setup = open(false);
+    const day = 86_400_000;
+    // Milliseconds from 0001-01-01 to 9999-12-31, whole days for DATE; microseconds from the index.
+    const MIN = -62_135_596_800_000;
+    const MAX = 253_402_300_799_000;
+    const instants = [
+      ...fc.sample(fc.integer({ min: MIN, max: MAX }), 300),
+      ...fc.sample(fc.integer({ min: -2_208_988_800_000, max: 4_102_444_800_000 }), 300),
+      ...fc.sample(fc.integer({ min: MIN, max: -59_011_459_200_000 }), 50),
+    ];
+    const text = (ms: number, micro: number) =>
+      `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}.${String(micro).padStart(6, '0')}`;
+    await sql.raw(`drop table if exists ${table}`).execute(setup);
+    await sql
+      .raw(`create table ${table} (n integer primary key, created datetime(6), sec datetime, day date)`)
+      .execute(setup);
+    const values = instants.map((ms, i) => {
+      const t = text(ms, (i * 7919) % 1_000_000);
+      return `(${i}, '${t}', '${t.slice(0, 19)}', '${new Date(Math.floor(ms / day) * day).toISOString().slice(0, 10)}')`;
+    });
+    await sql.raw(`insert into ${table} values ${values.join(', ')}`).execute(setup);
+    const zoneBefore = process.env.TZ;
+    try {
+      for (const [tz, options] of [
+        ['America/Sao_Paulo', {}],
+        ['Australia/Lord_Howe', {}],
+        ['UTC', { timezone: 'Z' }],
+        ['Asia/Tokyo', { timezone: '+05:30' }],
+        ['Europe/London', { timezone: '-11:00' }],
+        ['Europe/Paris', { typeCast: (_field: unknown, next: () => unknown) => next() }],
+      ] as const) {
+        process.env.TZ = tz;
+        const read = (db: Db) => db.selectFrom(table).selectAll().orderBy('n').execute();
+        const stock = await read(open(false, options as PoolOptions));
+        const wrapped = await read(open(true, options as PoolOptions));
+        const times = (rows: Record<string, unknown>[]) =>
+          rows.map((r) => [r.created, r.sec, r.day].map((d) => (d as Date).getTime()));
+        expect(times(wrapped), tz).toEqual(times(stock));
+      }
+    } finally {
+      if (zoneBefore === undefined) delete process.env.TZ;
+      else process.env.TZ = zoneBefore;
+      await sql.raw(`drop table if exists ${table}`).execute(setup);
+    }
   });
 });
