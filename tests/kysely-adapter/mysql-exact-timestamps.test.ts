@@ -337,3 +337,13 @@ describeDatabase(target, 'recordExactTimestamps gives the values mysql2 gives', 
     }
   });
 });
+
+describeDatabase(target, 'recordExactTimestamps with several statements in one text', () => {
+  it('each result gets the values the stock pool gives', async () => {
+    const text = `set @pagewise_x = 1; select created, day from ${TABLE} where n = 9; select 1 as one`;
+    const stock = await sql.raw(text).execute(open(false, { multipleStatements: true }));
+    const wrapped = await sql.raw(text).execute(open(true, { multipleStatements: true }));
+    expect(wrapped.rows).toEqual(stock.rows);
+    expect(inspect(wrapped.rows, { depth: 4 })).toBe(inspect(stock.rows, { depth: 4 }));
+  });
+});

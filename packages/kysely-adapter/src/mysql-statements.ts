@@ -150,7 +150,8 @@ function recordingCast(
  */
 function restoreDates(result: unknown, fields: unknown, convert: (text: string, type: string) => Date): void {
   if (!Array.isArray(result) || !Array.isArray(fields)) return;
-  if (Array.isArray(fields[0]) || (fields.length === 0 && Array.isArray(result[0]))) {
+  // Several statements: a list of column lists, `undefined` for a statement without rows.
+  if (fields.some((f) => f === undefined || Array.isArray(f))) {
     for (let i = 0; i < result.length; i += 1) restoreDates(result[i], fields[i], convert);
     return;
   }
