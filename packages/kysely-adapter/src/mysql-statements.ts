@@ -196,7 +196,13 @@ function recording(connection: Connection): MysqlPoolConnection {
       if (callback === undefined) return connection.query(sql, parameters);
       if (plain) {
         connection.query({ sql, values: parameters, dateStrings: true }, (error, result, fields) => {
-          if (!error) restoreDates(result, fields, convert);
+          try {
+            if (!error) restoreDates(result, fields, convert);
+          } catch (failure) {
+            // A result of a shape mysql2 never gave so far: an error, never strings for Dates.
+            callback(failure, result);
+            return;
+          }
           callback(error, result);
         });
         return;
