@@ -268,6 +268,21 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
     expect(await walk(db, 'created', 'desc')).toEqual(expected);
   });
 
+  it("Kysely's per-connection hook runs once per pg connection, not once per query", async () => {
+    const created: unknown[] = [];
+    const db = new Kysely({
+      dialect: new PostgresDialect({
+        pool: nameStatements(new pg.Pool({ connectionString: url, max: 1 })),
+        onCreateConnection: async (connection) => {
+          created.push(connection);
+        },
+      }),
+    });
+    opened.push(db);
+    for (let i = 0; i < 3; i += 1) await walk(db, 'created', 'desc');
+    expect(created).toHaveLength(1);
+  });
+
   it('the probe runs once per database', async () => {
     const wrapped = open(true);
     sent = [];

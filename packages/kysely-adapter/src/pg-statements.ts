@@ -135,32 +135,42 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
     }
     return known;
   };
+  const wrap = (client: Client): PostgresPoolClient => {
+    const own = exact ? client.getTypeParser?.bind(client) : undefined;
+    return {
+      query<R>(
+        text: string | PostgresCursor<R>,
+        parameters?: ReadonlyArray<unknown>,
+      ): Promise<PostgresQueryResult<R>> & PostgresCursor<R> {
+        const name =
+          typeof text === 'string' && parameters && parameters.length > 0 ? nameOf(text) : undefined;
+        if (typeof text !== 'string' || (name === undefined && own === undefined)) {
+          return client.query(text as string, parameters as unknown[]) as never;
+        }
+        const types = own === undefined ? undefined : new RecordingTypes(own, stock);
+        // One shape for every query: pg copies the config, and copies a plain one fastest.
+        const result = client.query<R>({ name, text, values: parameters as unknown[] | undefined, types });
+        if (types === undefined) return result as never;
+        return result.then((answer) => {
+          if (types.missing && Array.isArray(answer.rows)) ExactText.record(answer.rows, ExactText.MISSING);
+          return answer;
+        }) as never;
+      },
+      release: (...args: unknown[]) => (client.release as (...args: unknown[]) => void)(...args),
+    } as PostgresPoolClient;
+  };
+  // One wrapper per pg connection, as Kysely keys its connections (and `onCreateConnection`) by it.
+  const wrappers = new WeakMap<Client, PostgresPoolClient>();
   return {
     end: () => pool.end(),
     async connect(): Promise<PostgresPoolClient> {
       const client = (await pool.connect()) as Client;
-      const own = exact ? client.getTypeParser?.bind(client) : undefined;
-      return {
-        query<R>(
-          text: string | PostgresCursor<R>,
-          parameters?: ReadonlyArray<unknown>,
-        ): Promise<PostgresQueryResult<R>> & PostgresCursor<R> {
-          const name =
-            typeof text === 'string' && parameters && parameters.length > 0 ? nameOf(text) : undefined;
-          if (typeof text !== 'string' || (name === undefined && own === undefined)) {
-            return client.query(text as string, parameters as unknown[]) as never;
-          }
-          const types = own === undefined ? undefined : new RecordingTypes(own, stock);
-          // One shape for every query: pg copies the config, and copies a plain one fastest.
-          const result = client.query<R>({ name, text, values: parameters as unknown[] | undefined, types });
-          if (types === undefined) return result as never;
-          return result.then((answer) => {
-            if (types.missing && Array.isArray(answer.rows)) ExactText.record(answer.rows, ExactText.MISSING);
-            return answer;
-          }) as never;
-        },
-        release: () => client.release(),
-      } as PostgresPoolClient;
+      let wrapper = wrappers.get(client);
+      if (wrapper === undefined) {
+        wrapper = wrap(client);
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
     },
   };
 }
