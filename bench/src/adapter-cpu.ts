@@ -287,16 +287,20 @@ if (url && only !== 'sqlite') {
       await pagewiseTask(checkout, new Kysely<DB>({ dialect: new PostgresDialect({ pool: stock }) })),
     );
   }
-  // Each checkout's own `nameStatements`, so a change to it is measured against the others.
-  const named = new Map<string, Task>();
-  for (const checkout of checkouts) {
-    const nameStatements = (checkout.adapter as Partial<Adapter>).nameStatements;
-    if (!nameStatements) continue;
-    const pool = one();
-    pools.push(pool);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(pool) }) });
-    named.set(`pg-live    pagewise ${checkout.name}, nameStatements`, await pagewiseTask(checkout, db));
-  }
+  /** Each checkout's own `nameStatements` over a pool from `open`, measured against the others. */
+  const namedTasks = async (label: string, open: () => pg.Pool): Promise<Map<string, Task>> => {
+    const tasks = new Map<string, Task>();
+    for (const checkout of checkouts) {
+      const nameStatements = (checkout.adapter as Partial<Adapter>).nameStatements;
+      if (!nameStatements) continue;
+      const pool = open();
+      pools.push(pool);
+      const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(pool) }) });
+      tasks.set(`${label} pagewise ${checkout.name}, nameStatements`, await pagewiseTask(checkout, db));
+    }
+    return tasks;
+  };
+  const named = await namedTasks('pg-live   ', one);
   for (const [name, task] of named) live.set(name, task);
   await measure(live);
   await profileTasks(named);
@@ -320,20 +324,10 @@ if (url && only !== 'sqlite') {
       'uniform',
       { id: bound!.id, created: bound!.created, score: null },
       PAGE_SIZE + 1,
-      {
-        rowValues: true,
-        nullsLast: true,
-      },
+      { rowValues: true, nullsLast: true },
     ).execute(),
   );
-  for (const checkout of checkouts) {
-    const nameStatements = (checkout.adapter as Partial<Adapter>).nameStatements;
-    if (!nameStatements) continue;
-    const pool = replayed();
-    pools.push(pool);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(pool) }) });
-    wire.set(`pg-wire    pagewise ${checkout.name}, nameStatements`, await pagewiseTask(checkout, db));
-  }
+  for (const [name, task] of await namedTasks('pg-wire   ', replayed)) wire.set(name, task);
   await measure(wire);
   await profileTasks(new Map([...wire].filter(([name]) => name.includes('pagewise'))));
   await Promise.all(pools.map((p) => p.end()));
