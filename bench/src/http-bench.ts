@@ -17,12 +17,15 @@ export interface HttpRun {
   readonly p50Ms: number;
   readonly requests: number;
   readonly errors: number;
+  /** The server process's CPU time (user + system) per request over the run, in microseconds. */
+  readonly serverCpuUs: number;
 }
 
-/** Requests per second (mean of the runs) and the worst run's p99. */
+/** Requests per second (mean of the runs), the worst run's p99 and the median server CPU per request. */
 export interface HttpSummary {
   readonly requestsPerSecond: number;
   readonly p99Ms: number;
+  readonly serverCpuUs: number;
 }
 
 /** A Pagewise endpoint against a bare handler on the same server. */
@@ -99,12 +102,32 @@ function run(
   });
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 function summarize(runs: readonly HttpRun[], endpoint: HttpRun['endpoint']): HttpSummary {
   const mine = runs.filter((r) => r.endpoint === endpoint);
   return {
     requestsPerSecond: mine.reduce((sum, r) => sum + r.requestsPerSecond, 0) / mine.length,
     p99Ms: Math.max(...mine.map((r) => r.p99Ms)),
+    serverCpuUs: median(mine.map((r) => r.serverCpuUs)),
   };
+}
+
+/** The server child's `process.cpuUsage()` (user + system, microseconds), asked over IPC. */
+function serverCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const listen = (message: { cpu?: NodeJS.CpuUsage }) => {
+      if (message.cpu === undefined) return;
+      child.off('message', listen);
+      resolve(message.cpu.user + message.cpu.system);
+    };
+    child.on('message', listen);
+    child.send({ cpu: 'read' });
+  });
 }
 
 /** Timing options shared by both comparisons. */
@@ -122,6 +145,7 @@ async function alternate(
   url: string,
   paths: HttpComparison['paths'],
   timing: HttpTiming,
+  child: ChildProcess,
 ): Promise<HttpRun[]> {
   // Short runs (the smoke test) warm up by a request count instead of seconds.
   const warmup = timing.seconds >= 2 ? Math.min(2, timing.seconds / 2) : { amount: timing.connections * 25 };
@@ -131,7 +155,9 @@ async function alternate(
   const runs: HttpRun[] = [];
   for (let round = 1; round <= timing.rounds; round += 1) {
     for (const endpoint of ['subject', 'bare'] as const) {
+      const cpuBefore = await serverCpu(child);
       const result = await run(url, paths[endpoint], timing.connections, timing.seconds);
+      const cpu = (await serverCpu(child)) - cpuBefore;
       runs.push({
         endpoint,
         round,
@@ -140,6 +166,7 @@ async function alternate(
         p50Ms: result.latency.p50,
         requests: result.requests.total,
         errors: result.errors + result.non2xx + result.timeouts,
+        serverCpuUs: result.requests.total === 0 ? 0 : cpu / result.requests.total,
       });
     }
   }
@@ -194,7 +221,7 @@ async function measureMinimalSqlite(
     const paths = await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
       Buffer.from(JSON.stringify([last.created, last.id])).toString('base64url'),
     );
-    const runs = await alternate(origin, paths, options);
+    const runs = await alternate(origin, paths, options, child);
     return compare(
       'pagewise-sqlite',
       '`fromKysely` (`SqliteDialect` over `reusePreparedStatements(database)`) + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
@@ -262,7 +289,7 @@ async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparis
               before === null ? '/bare/items' : `/bare/items?after=${bareToken(before.created, before.id)}`,
             ),
           };
-    const runs = await alternate(origin, paths, options);
+    const runs = await alternate(origin, paths, options, child);
     return compare(
       'pagewise',
       '`fromKysely` (`PostgresDialect` over `nameStatements(pool)`) + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
@@ -319,7 +346,7 @@ async function measureDemo(
       (last) => bareToken(new Date(last.created as string), last.id),
       'published_at',
     );
-    const runs = await alternate(origin, paths, options);
+    const runs = await alternate(origin, paths, options, child);
     return compare(
       sqliteFile === null ? 'demo' : 'demo-sqlite',
       "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer)",

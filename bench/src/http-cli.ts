@@ -94,12 +94,23 @@ const out: string[] = [
   `${result.connections} connections, ${result.seconds} s runs, load ${load.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
 ];
 for (const c of result.comparisons) {
+  // Each round's subject over its bare run, the middle of them: steadier than the mean ratio
+  // when the machine's load changes between rounds.
+  const ratios = c.runs
+    .filter((r) => r.endpoint === 'subject')
+    .map(
+      (s) =>
+        s.requestsPerSecond /
+        c.runs.find((b) => b.endpoint === 'bare' && b.round === s.round)!.requestsPerSecond,
+    )
+    .sort((a, b) => a - b);
+  const medianRatio = ratios[ratios.length >> 1]!;
   out.push(
-    `${c.id.padEnd(16)} ratio ${c.ratio.toFixed(2)}x  subject ${c.subjectSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.subjectSummary.p99Ms} ms  bare ${c.bareSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.bareSummary.p99Ms} ms`,
+    `${c.id.padEnd(16)} ratio ${c.ratio.toFixed(2)}x (median of rounds ${medianRatio.toFixed(2)}x)  subject ${c.subjectSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.subjectSummary.p99Ms} ms cpu ${c.subjectSummary.serverCpuUs.toFixed(0)} us/req  bare ${c.bareSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.bareSummary.p99Ms} ms cpu ${c.bareSummary.serverCpuUs.toFixed(0)} us/req`,
   );
   for (const r of c.runs) {
     out.push(
-      `  round ${r.round} ${r.endpoint.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  errors ${r.errors}`,
+      `  round ${r.round} ${r.endpoint.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  server cpu ${r.serverCpuUs.toFixed(0)} us/req  errors ${r.errors}`,
     );
   }
 }
