@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,15 +52,23 @@ export interface HttpResult {
   readonly comparisons: readonly HttpComparison[];
 }
 
-/** Forks `file` under tsx (workspace packages from their sources) and resolves once it listens; with `cpuProfDir`, the child writes a V8 CPU profile there when it exits. */
+/**
+ * Forks `file` under tsx (workspace packages from their sources) and resolves once it listens;
+ * with `cpuProfDir`, the child writes a V8 CPU profile there when it exits; with `serverRoot`
+ * (another checkout, e.g. `/work/main`), its `bench/src/` copy of `file` is forked instead, so
+ * one run compares the server code of two checkouts under the same load.
+ */
 export async function startServer(
   file: string,
   env: Record<string, string>,
   cpuProfDir: string | null = null,
+  serverRoot: string | null = null,
 ): Promise<{ child: ChildProcess; port: number }> {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const profiling = cpuProfDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`];
-  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+  const path =
+    serverRoot === null ? fileURLToPath(new URL(file, import.meta.url)) : join(serverRoot, 'bench/src', file);
+  const child = fork(path, [], {
     execArgv: ['--conditions=@pagewise/source', '--import', loader, ...profiling],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -117,17 +126,16 @@ function summarize(runs: readonly HttpRun[], endpoint: HttpRun['endpoint']): Htt
   };
 }
 
-/** The server child's `process.cpuUsage()` (user + system, microseconds), asked over IPC. */
-function serverCpu(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const listen = (message: { cpu?: NodeJS.CpuUsage }) => {
-      if (message.cpu === undefined) return;
-      child.off('message', listen);
-      resolve(message.cpu.user + message.cpu.system);
-    };
-    child.on('message', listen);
-    child.send({ cpu: 'read' });
-  });
+/**
+ * The server child's CPU time so far (user + system, microseconds), from `/proc` (Linux ticks of
+ * 10 ms; a run's seconds of CPU make that fine enough): any server child, this checkout's or
+ * another's (`serverRoot`), is measured alike.
+ */
+function serverCpu(child: ChildProcess): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): state is the 3rd, utime the 14th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** Timing options shared by both comparisons. */
@@ -155,9 +163,9 @@ async function alternate(
   const runs: HttpRun[] = [];
   for (let round = 1; round <= timing.rounds; round += 1) {
     for (const endpoint of ['subject', 'bare'] as const) {
-      const cpuBefore = await serverCpu(child);
+      const cpuBefore = serverCpu(child);
       const result = await run(url, paths[endpoint], timing.connections, timing.seconds);
-      const cpu = (await serverCpu(child)) - cpuBefore;
+      const cpu = serverCpu(child) - cpuBefore;
       runs.push({
         endpoint,
         round,
@@ -215,6 +223,7 @@ async function measureMinimalSqlite(
       BENCH_PAGE_SIZE: String(options.pageSize),
     },
     options.cpuProfDir ?? null,
+    options.serverRoot ?? null,
   );
   try {
     const origin = `http://127.0.0.1:${port}`;
@@ -272,6 +281,7 @@ async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparis
       BENCH_POOL_SIZE: '4',
     },
     options.cpuProfDir ?? null,
+    options.serverRoot ?? null,
   );
   try {
     const origin = `http://127.0.0.1:${port}`;
@@ -336,6 +346,7 @@ async function measureDemo(
       BENCH_PAGE_SIZE: String(options.pageSize),
     },
     options.cpuProfDir ?? null,
+    options.serverRoot ?? null,
   );
   try {
     const origin = `http://127.0.0.1:${port}`;
@@ -376,6 +387,8 @@ export interface MeasureHttpOptions extends HttpTiming {
   readonly only?: ReadonlyArray<HttpComparison['id']>;
   /** Each server child writes a V8 CPU profile (`--cpu-prof`) into this folder when set. */
   readonly cpuProfDir?: string | null;
+  /** Another checkout whose `bench/src/` servers run instead of this one's. @default null */
+  readonly serverRoot?: string | null;
 }
 
 /**

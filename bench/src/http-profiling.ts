@@ -2,18 +2,14 @@
  * Lets the parent profile an HTTP server child while it is under load: `{ profile: 'start' }`
  * starts the V8 sampling profiler in the child, `{ profile: 'stop' }` stops it and sends the
  * profile back as `{ profile: <Profiler.Profile> }`. Used by `http-profile.ts`; the timed runs
- * never send these messages, so they never pay for the profiler. `{ cpu: 'read' }` answers
- * `{ cpu: process.cpuUsage() }`: the timed runs read it before and after each run, for the
- * server's CPU time per request (which the other processes on the machine do not inflate, unlike
- * req/s).
+ * never send these messages, so they never pay for the profiler.
  */
 import { Session } from 'node:inspector/promises';
 
 export function answerProfileRequests(): void {
   let session: Session | null = null;
-  process.on('message', (message: { profile?: string; cpu?: string }) => {
-    if (message.cpu === 'read') process.send?.({ cpu: process.cpuUsage() });
-    else if (message.profile === 'start' && session === null) {
+  process.on('message', (message: { profile?: string }) => {
+    if (message.profile === 'start' && session === null) {
       const started = new Session();
       session = started;
       started.connect();
