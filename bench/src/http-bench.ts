@@ -360,7 +360,9 @@ async function measureDemo(
     const runs = await alternate(origin, paths, options, child);
     return compare(
       sqliteFile === null ? 'demo' : 'demo-sqlite',
-      "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer)",
+      sqliteFile === null
+        ? "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer), its Kysely instance over `nameStatements` (`BENCH_DEMO_UNNAMED=1`: without)"
+        : "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer)",
       'the same keyset query through the same Kysely instance, the v1 article JSON written by hand',
       paths,
       runs,
