@@ -16,7 +16,11 @@ const articles = Number(process.env.BENCH_DEMO_ARTICLES ?? '100000');
 const pageSize = Number(process.env.BENCH_PAGE_SIZE ?? '50');
 
 // No URL: the demo's own SQLite file at BENCH_SQLITE_FILE.
-const database = await openDatabase(databaseUrl || undefined, process.env.BENCH_SQLITE_FILE ?? '');
+// Postgres with named statements unless BENCH_DEMO_UNNAMED is set: the served demo's schema
+// stays put (the demo's tests, which recreate tables, leave them off).
+const database = await openDatabase(databaseUrl || undefined, process.env.BENCH_SQLITE_FILE ?? '', {
+  nameStatements: !process.env.BENCH_DEMO_UNNAMED,
+});
 const sqlite = database.dialect === 'sqlite';
 await ensureSeeded(database, articles);
 const { db } = database;

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,12 +18,15 @@ export interface HttpRun {
   readonly p50Ms: number;
   readonly requests: number;
   readonly errors: number;
+  /** The server process's CPU time (user + system) per request over the run, in microseconds. */
+  readonly serverCpuUs: number;
 }
 
-/** Requests per second (mean of the runs) and the worst run's p99. */
+/** Requests per second (mean of the runs), the worst run's p99 and the median server CPU per request. */
 export interface HttpSummary {
   readonly requestsPerSecond: number;
   readonly p99Ms: number;
+  readonly serverCpuUs: number;
 }
 
 /** A Pagewise endpoint against a bare handler on the same server. */
@@ -48,15 +52,23 @@ export interface HttpResult {
   readonly comparisons: readonly HttpComparison[];
 }
 
-/** Forks `file` under tsx (workspace packages from their sources) and resolves once it listens; with `cpuProfDir`, the child writes a V8 CPU profile there when it exits. */
+/**
+ * Forks `file` under tsx (workspace packages from their sources) and resolves once it listens;
+ * with `cpuProfDir`, the child writes a V8 CPU profile there when it exits; with `serverRoot`
+ * (another checkout, e.g. `/work/main`), its `bench/src/` copy of `file` is forked instead, so
+ * one run compares the server code of two checkouts under the same load.
+ */
 export async function startServer(
   file: string,
   env: Record<string, string>,
   cpuProfDir: string | null = null,
+  serverRoot: string | null = null,
 ): Promise<{ child: ChildProcess; port: number }> {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const profiling = cpuProfDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`];
-  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+  const path =
+    serverRoot === null ? fileURLToPath(new URL(file, import.meta.url)) : join(serverRoot, 'bench/src', file);
+  const child = fork(path, [], {
     execArgv: ['--conditions=@pagewise/source', '--import', loader, ...profiling],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -99,12 +111,31 @@ function run(
   });
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 function summarize(runs: readonly HttpRun[], endpoint: HttpRun['endpoint']): HttpSummary {
   const mine = runs.filter((r) => r.endpoint === endpoint);
   return {
     requestsPerSecond: mine.reduce((sum, r) => sum + r.requestsPerSecond, 0) / mine.length,
     p99Ms: Math.max(...mine.map((r) => r.p99Ms)),
+    serverCpuUs: median(mine.map((r) => r.serverCpuUs)),
   };
+}
+
+/**
+ * The server child's CPU time so far (user + system, microseconds), from `/proc` (Linux ticks of
+ * 10 ms; a run's seconds of CPU make that fine enough): any server child, this checkout's or
+ * another's (`serverRoot`), is measured alike.
+ */
+function serverCpu(child: ChildProcess): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): state is the 3rd, utime the 14th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** Timing options shared by both comparisons. */
@@ -122,6 +153,7 @@ async function alternate(
   url: string,
   paths: HttpComparison['paths'],
   timing: HttpTiming,
+  child: ChildProcess,
 ): Promise<HttpRun[]> {
   // Short runs (the smoke test) warm up by a request count instead of seconds.
   const warmup = timing.seconds >= 2 ? Math.min(2, timing.seconds / 2) : { amount: timing.connections * 25 };
@@ -131,7 +163,9 @@ async function alternate(
   const runs: HttpRun[] = [];
   for (let round = 1; round <= timing.rounds; round += 1) {
     for (const endpoint of ['subject', 'bare'] as const) {
+      const cpuBefore = serverCpu(child);
       const result = await run(url, paths[endpoint], timing.connections, timing.seconds);
+      const cpu = serverCpu(child) - cpuBefore;
       runs.push({
         endpoint,
         round,
@@ -140,6 +174,7 @@ async function alternate(
         p50Ms: result.latency.p50,
         requests: result.requests.total,
         errors: result.errors + result.non2xx + result.timeouts,
+        serverCpuUs: result.requests.total === 0 ? 0 : cpu / result.requests.total,
       });
     }
   }
@@ -188,13 +223,14 @@ async function measureMinimalSqlite(
       BENCH_PAGE_SIZE: String(options.pageSize),
     },
     options.cpuProfDir ?? null,
+    options.serverRoot ?? null,
   );
   try {
     const origin = `http://127.0.0.1:${port}`;
     const paths = await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
       Buffer.from(JSON.stringify([last.created, last.id])).toString('base64url'),
     );
-    const runs = await alternate(origin, paths, options);
+    const runs = await alternate(origin, paths, options, child);
     return compare(
       'pagewise-sqlite',
       '`fromKysely` (`SqliteDialect` over `reusePreparedStatements(database)`) + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
@@ -245,6 +281,7 @@ async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparis
       BENCH_POOL_SIZE: '4',
     },
     options.cpuProfDir ?? null,
+    options.serverRoot ?? null,
   );
   try {
     const origin = `http://127.0.0.1:${port}`;
@@ -262,7 +299,7 @@ async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparis
               before === null ? '/bare/items' : `/bare/items?after=${bareToken(before.created, before.id)}`,
             ),
           };
-    const runs = await alternate(origin, paths, options);
+    const runs = await alternate(origin, paths, options, child);
     return compare(
       'pagewise',
       '`fromKysely` (`PostgresDialect` over `nameStatements(pool)`) + `CursorPagination` + `getPaginatedResponse` in a plain Hono handler',
@@ -309,6 +346,7 @@ async function measureDemo(
       BENCH_PAGE_SIZE: String(options.pageSize),
     },
     options.cpuProfDir ?? null,
+    options.serverRoot ?? null,
   );
   try {
     const origin = `http://127.0.0.1:${port}`;
@@ -319,10 +357,12 @@ async function measureDemo(
       (last) => bareToken(new Date(last.created as string), last.id),
       'published_at',
     );
-    const runs = await alternate(origin, paths, options);
+    const runs = await alternate(origin, paths, options, child);
     return compare(
       sqliteFile === null ? 'demo' : 'demo-sqlite',
-      "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer)",
+      sqliteFile === null
+        ? "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer), its Kysely instance over `nameStatements` (`BENCH_DEMO_UNNAMED=1`: without)"
+        : "the demo's article feed `/v1/articles/feed/` (ListView, CursorPagination, URL-path versioning, serializer)",
       'the same keyset query through the same Kysely instance, the v1 article JSON written by hand',
       paths,
       runs,
@@ -349,6 +389,8 @@ export interface MeasureHttpOptions extends HttpTiming {
   readonly only?: ReadonlyArray<HttpComparison['id']>;
   /** Each server child writes a V8 CPU profile (`--cpu-prof`) into this folder when set. */
   readonly cpuProfDir?: string | null;
+  /** Another checkout whose `bench/src/` servers run instead of this one's. @default null */
+  readonly serverRoot?: string | null;
 }
 
 /**

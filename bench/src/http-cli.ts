@@ -3,11 +3,13 @@
  *
  *   pnpm --filter @pagewise/bench exec tsx --conditions=@pagewise/source src/http-cli.ts \
  *     [--database URL] [--rows N] [--seconds N] [--rounds N] [--connections N] \
- *     [--only pagewise,demo,pagewise-sqlite,demo-sqlite] [--cpu-prof DIR]
+ *     [--only pagewise,demo,pagewise-sqlite,demo-sqlite] [--cpu-prof DIR] [--server-root DIR]
  *
  * Seeds (or reuses) the benchmark table in Postgres and SQLite, then runs the chosen comparisons
  * and prints req/s, p50/p99 per run and the ratios, with the load average at start and end.
- * `--cpu-prof DIR` makes each server child write a V8 CPU profile there.
+ * `--cpu-prof DIR` makes each server child write a V8 CPU profile there. `--server-root DIR` runs
+ * the servers of another checkout (`/work/main`) under this harness, for before/after figures
+ * with the server CPU per request measured alike.
  */
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -39,9 +41,16 @@ function parse(argv: readonly string[]) {
     if (!IDS.includes(id)) throw new Error(`--only: unknown "${id}" (${IDS.join(', ')})`);
   for (const flag of flags.keys()) {
     if (
-      !['--database', '--rows', '--seconds', '--rounds', '--connections', '--only', '--cpu-prof'].includes(
-        flag,
-      )
+      ![
+        '--database',
+        '--rows',
+        '--seconds',
+        '--rounds',
+        '--connections',
+        '--only',
+        '--cpu-prof',
+        '--server-root',
+      ].includes(flag)
     )
       throw new Error(`Unknown option ${flag}`);
   }
@@ -56,10 +65,11 @@ function parse(argv: readonly string[]) {
     }),
     only,
     cpuProfDir: cpuProf === undefined ? null : resolve(cpuProf),
+    serverRoot: flags.has('--server-root') ? resolve(flags.get('--server-root')!) : null,
   };
 }
 
-const { base: options, only, cpuProfDir } = parse(process.argv.slice(2));
+const { base: options, only, cpuProfDir, serverRoot } = parse(process.argv.slice(2));
 if (cpuProfDir !== null) mkdirSync(cpuProfDir, { recursive: true });
 const sqliteFile = options.sqliteFile ?? defaultSqliteFile(options.rows);
 if (only.includes('pagewise')) {
@@ -89,17 +99,29 @@ const result = await measureHttp({
   ...httpOptionsOf({ ...options, sqliteFile }, []),
   only,
   cpuProfDir,
+  serverRoot,
 });
 const out: string[] = [
-  `${result.connections} connections, ${result.seconds} s runs, load ${load.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
+  `${serverRoot === null ? 'servers of this checkout' : `servers of ${serverRoot}`}, ${result.connections} connections, ${result.seconds} s runs, load ${load.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
 ];
 for (const c of result.comparisons) {
+  // Each round's subject over its bare run, the middle of them: steadier than the mean ratio
+  // when the machine's load changes between rounds.
+  const ratios = c.runs
+    .filter((r) => r.endpoint === 'subject')
+    .map(
+      (s) =>
+        s.requestsPerSecond /
+        c.runs.find((b) => b.endpoint === 'bare' && b.round === s.round)!.requestsPerSecond,
+    )
+    .sort((a, b) => a - b);
+  const medianRatio = ratios[ratios.length >> 1]!;
   out.push(
-    `${c.id.padEnd(16)} ratio ${c.ratio.toFixed(2)}x  subject ${c.subjectSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.subjectSummary.p99Ms} ms  bare ${c.bareSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.bareSummary.p99Ms} ms`,
+    `${c.id.padEnd(16)} ratio ${c.ratio.toFixed(2)}x (median of rounds ${medianRatio.toFixed(2)}x)  subject ${c.subjectSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.subjectSummary.p99Ms} ms cpu ${c.subjectSummary.serverCpuUs.toFixed(0)} us/req  bare ${c.bareSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.bareSummary.p99Ms} ms cpu ${c.bareSummary.serverCpuUs.toFixed(0)} us/req`,
   );
   for (const r of c.runs) {
     out.push(
-      `  round ${r.round} ${r.endpoint.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  errors ${r.errors}`,
+      `  round ${r.round} ${r.endpoint.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  server cpu ${r.serverCpuUs.toFixed(0)} us/req  errors ${r.errors}`,
     );
   }
 }

@@ -229,10 +229,12 @@ export async function createDemoApp({
   });
   const authorRows = await db.selectFrom('authors').selectAll().orderBy('id').execute();
   const authors = new Map<number, AuthorRow>(authorRows.map((author) => [author.id, author]));
-  const articleQuery = () =>
-    fromKysely(db.selectFrom('articles').selectAll().orderBy('published_at', 'desc').orderBy('id', 'desc'), {
-      db,
-    });
+  // One query for every request, as DRF's class-level `queryset`: a query is a value (filters and
+  // pages derive new ones), so nothing is rebuilt or recognised per request.
+  const articleQuery = fromKysely(
+    db.selectFrom('articles').selectAll().orderBy('published_at', 'desc').orderBy('id', 'desc'),
+    { db },
+  );
   const serializer = (row: ArticleRow, { request }: { request: ApiRequest }) =>
     serializeArticle(row, request, authors);
   const ROOT_SCHEMA = {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { nameStatements } from '@pagewise/kysely-adapter';
 import SQLite from 'better-sqlite3';
 import { type Insertable, Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -13,11 +14,27 @@ export interface DemoDatabaseHandle {
   readonly where: string;
 }
 
+/** How `openDatabase` connects. */
+export interface OpenDatabaseOptions {
+  /**
+   * Postgres: send each statement as a named prepared statement with exact timestamp text
+   * (`nameStatements` of the Kysely adapter). Off by default: the demo's tests drop and recreate
+   * tables under live connections, where a prepared statement answers "cached plan must not
+   * change result type"; a served demo whose schema stays put (the HTTP bench) turns it on.
+   * @default false
+   */
+  readonly nameStatements?: boolean;
+}
+
 /**
  * Opens the demo database: Postgres when `url` is a `postgres://` URL, otherwise an embedded
  * SQLite file at `sqliteFile` (created on first start).
  */
-export async function openDatabase(url: string | undefined, sqliteFile: string): Promise<DemoDatabaseHandle> {
+export async function openDatabase(
+  url: string | undefined,
+  sqliteFile: string,
+  options: OpenDatabaseOptions = {},
+): Promise<DemoDatabaseHandle> {
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
     // A client whose backend dies (restart, pg_terminate_backend) emits 'error'; with no listener
@@ -27,7 +44,11 @@ export async function openDatabase(url: string | undefined, sqliteFile: string):
     pool.on('error', lost);
     pool.on('connect', (client) => client.on('error', lost));
     const db = new Kysely<DemoDatabase>({
-      dialect: new PostgresDialect({ pool: discardingBrokenClients(pool) }),
+      dialect: new PostgresDialect({
+        pool: options.nameStatements
+          ? nameStatements(discardingBrokenClients(pool))
+          : discardingBrokenClients(pool),
+      }),
     });
     try {
       await sql`select 1`.execute(db);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { paginatedResponse } from '../pagination/base-pagination.js';
-import { ApiResponse, toWire } from './api-response.js';
+import { ApiResponse, SET_HEADER_LATER, toWire } from './api-response.js';
 
 // A paginated response makes its `Headers` only when someone reads them or writes it: the Link
 // header must be there either way, and in the order headers were set.
@@ -30,5 +30,46 @@ describe('ApiResponse headers', () => {
     init.vary = 'Cookie';
     expect(response.headers.get('vary')).toBe('Accept');
     expect(() => new ApiResponse({}, { headers: { 'bad name': 'x' } })).toThrow(TypeError);
+  });
+
+  test('a header set twice before the headers are made keeps the last value, as Headers.set does', () => {
+    const response = paginatedResponse({ results: [] }, 'http://t/?page=2', null);
+    response[SET_HEADER_LATER]('Link', '<http://t/?page=9>; rel="next"');
+    expect(toWire(response, 'GET').headers.get('link')).toBe('<http://t/?page=9>; rel="next"');
+    expect(response.toFetchResponse().headers.get('link')).toBe('<http://t/?page=9>; rel="next"');
+    expect(response.headers.get('link')).toBe('<http://t/?page=9>; rel="next"');
+  });
+});
+
+// The fetch Response leaves Content-Length to the runtime, which counts what it sends; a HEAD
+// answer has no body to count, so it carries its GET's length.
+describe('ApiResponse.toFetchResponse', () => {
+  for (const made of [false, true]) {
+    test(`the same answer whether or not the headers were read first (${made ? 'read' : 'never read'})`, async () => {
+      const make = () => {
+        const response = paginatedResponse({ name: 'café' }, 'http://t/?page=2', null);
+        if (made) expect(response.headers.get('link')).toBe('<http://t/?page=2>; rel="next"');
+        return response;
+      };
+      const get = make().toFetchResponse('GET');
+      expect(get.status).toBe(200);
+      expect(get.headers.get('content-type')).toBe('application/json');
+      expect(get.headers.get('link')).toBe('<http://t/?page=2>; rel="next"');
+      expect(get.headers.get('content-length')).toBeNull();
+      expect(await get.text()).toBe('{"name":"café"}');
+      const head = make().toFetchResponse('HEAD');
+      expect(head.headers.get('content-length')).toBe('16');
+      expect(await head.text()).toBe('');
+      expect(make().toFetchResponse('HEAD').headers.get('link')).toBe('<http://t/?page=2>; rel="next"');
+    });
+  }
+
+  test('a string body with its own Content-Type is sent as it is; 204 has neither body nor length', async () => {
+    const html = new ApiResponse('<p>hi</p>', { headers: { 'content-type': 'text/html' } }).toFetchResponse();
+    expect(html.headers.get('content-type')).toBe('text/html');
+    expect(await html.text()).toBe('<p>hi</p>');
+    const empty = new ApiResponse(null, { status: 204 }).toFetchResponse();
+    expect(empty.headers.get('content-length')).toBeNull();
+    expect(await empty.text()).toBe('');
   });
 });

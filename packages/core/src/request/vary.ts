@@ -7,7 +7,7 @@
  * patchVaryHeaders(headers, ['Accept']);
  * headers.get('vary'); // 'Cookie, Accept'
  */
-export function patchVaryHeaders(headers: Headers, add: readonly string[]): void {
+export function patchVaryHeaders(headers: Pick<Headers, 'get' | 'set'>, add: readonly string[]): void {
   const existing = (headers.get('vary') ?? '')
     .split(',')
     .map((name) => name.trim())

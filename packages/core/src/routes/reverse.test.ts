@@ -102,6 +102,12 @@ describe('scheme reverse', () => {
     expect(reverse('another', { request, kwargs: { version: 'v7' } })).toBe('http://testserver/v7/another/');
   });
 
+  it('URL path: a route without the version parameter falls back to the plain reverse', () => {
+    const request = requestWith(new URLPathVersioning(), 'v1');
+    expect(reverse('non-api-view', { request, kwargs: { pk: 3 } })).toBe('http://testserver/non-api/3/');
+    expect(reverse('non-api-view', { request, args: [4] })).toBe('http://testserver/non-api/4/');
+  });
+
   it('query parameter: replaces any version already in the URL, keeps ?format=', () => {
     const request = requestWith(
       new QueryParameterVersioning(),

@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors.js';
 import type { ApiRequest } from '../request/api-request.js';
 import { replaceQueryParam } from '../request/query-string.js';
 import { ApiSettings } from '../settings.js';
-import { NoReverseMatch, Routes } from './routes.js';
+import { NoReverseMatch, REVERSE_PATH, Routes } from './routes.js';
 
 /**
  * What `reverse` takes besides the route name.
@@ -43,6 +43,22 @@ function isReversingScheme(value: unknown): value is ReversingScheme {
  * plainReverse('another', { routes }) // '/another/'
  */
 export function plainReverse(name: string, options: ReverseOptions = {}): string {
+  return plainReverseWith(name, options, null, '');
+}
+
+const NO_ARGS: readonly string[] = Object.freeze([]);
+
+/**
+ * `plainReverse` with one more keyword argument, `extraName` (unless the caller's `kwargs` has
+ * it): `URLPathVersioning`'s version, added without copying the options once per serialized row.
+ * Core's own; not exported from the package.
+ */
+export function plainReverseWith(
+  name: string,
+  options: ReverseOptions,
+  extraName: string | null,
+  extraValue: string,
+): string {
   const request = options.request ?? null;
   const routes = options.routes ?? (request?.routes instanceof Routes ? request.routes : null);
   if (routes === null) {
@@ -51,7 +67,7 @@ export function plainReverse(name: string, options: ReverseOptions = {}): string
     );
   }
   const kwargs = options.format ? { ...options.kwargs, format: options.format } : (options.kwargs ?? {});
-  const path = routes.reversePath(name, options.args ?? [], kwargs);
+  const path = routes[REVERSE_PATH](name, options.args ?? NO_ARGS, kwargs, extraName, extraValue);
   // The path is appended, never resolved, so a value can't turn it into another origin.
   return request ? request.url.origin + path : path;
 }

@@ -70,6 +70,15 @@ describe('Routes.reversePath (Django reverse)', () => {
     expect(() => routes.reversePath('item', ['', 1])).toThrow(NoReverseMatch);
   });
 
+  it('a parameter of plain alternatives takes only a whole alternative, as its regex does', () => {
+    const versions = new Routes().add('/:version(v1|v2)/articles/:id([^/.]+)/', 'detail');
+    expect(versions.reversePath('detail', [], { version: 'v2', id: 7 })).toBe('/v2/articles/7/');
+    for (const version of ['v3', 'v1v2', 'v1|v2', '', 'V1']) {
+      expect(() => versions.reversePath('detail', [], { version, id: 7 })).toThrow(NoReverseMatch);
+    }
+    expect(() => versions.reversePath('detail', [], { version: 'v1', id: '7.json' })).toThrow(NoReverseMatch);
+  });
+
   it('a literal that needs quoting is quoted with the values', () => {
     const menu = new Routes().add('/café/:slug/', 'menu');
     expect(menu.reversePath('menu', ['tea'])).toBe('/caf%C3%A9/tea/');

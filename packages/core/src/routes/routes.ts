@@ -44,6 +44,9 @@ export interface RouteMatch {
   readonly namespace: string | null;
 }
 
+/** `Routes`' reverse with an extra keyword argument (see `Routes[REVERSE_PATH]`). */
+export const REVERSE_PATH = Symbol('pagewise.reversePath');
+
 /**
  * Django's `NoReverseMatch`: no route of that name accepts those arguments. `reverse` falls back
  * to the unversioned route when a versioning scheme's reverse throws it.
@@ -59,33 +62,53 @@ export class NoReverseMatch extends Error {
 }
 
 /**
- * A literal of a pattern, or a parameter with its pattern (`anySegment`: the default `[^/]+`,
- * checked without the regex: not empty, no `/`).
+ * A literal of a pattern (`literal` set), or a parameter with its pattern. Every piece has the
+ * same fields, so the loop that reverses once per serialized row reads one object shape.
  */
-type Piece =
-  | { readonly literal: string }
-  | { readonly param: string; readonly test: RegExp; readonly anySegment: boolean };
+interface Piece {
+  /** The literal text; `null` for a parameter. */
+  readonly literal: string | null;
+  /** The parameter's name; `''` for a literal. */
+  readonly param: string;
+  /** `^(?:pattern)$` of a parameter. */
+  readonly test: RegExp | null;
+  /** The default `[^/]+`, checked without the regex: not empty, no `/`. */
+  readonly anySegment: boolean;
+  /** A pattern that is an alternation of plain words (`v1|v2`): the words, checked without the regex. */
+  readonly choices: ReadonlySet<string> | null;
+}
 
 interface CompiledRoute extends Route {
   readonly regex: RegExp;
   readonly pieces: readonly Piece[];
+  readonly paramSet: ReadonlySet<string>;
   /** Every literal is path-safe: a reversed path needs quoting only when a value does. */
   readonly safeLiterals: boolean;
 }
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const DEFAULT_PARAM = '[^/]+';
+const WORDS = /^[A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)*$/;
 /** RFC 3986 unreserved + sub-delims + `/ : @`: what Django's `reverse` leaves unquoted. */
-const PATH_SAFE = /[A-Za-z0-9_.\-~!$&'()*+,;=:@/]/;
+const PATH_SAFE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~!$&'()*+,;=:@/";
+const PATH_SAFE_CODES: readonly boolean[] = Array.from({ length: 128 }, (_, code) =>
+  PATH_SAFE_CHARS.includes(String.fromCharCode(code)),
+);
 const utf8 = new TextEncoder();
 
-const ALL_PATH_SAFE = /^[A-Za-z0-9_.\-~!$&'()*+,;=:@/]*$/;
+/** Whether `text` is all path-safe characters (a loop: reversing checks every value). */
+function isPathSafe(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    if (PATH_SAFE_CODES[text.charCodeAt(i)] !== true) return false;
+  }
+  return true;
+}
 
 function quotePath(text: string): string {
-  if (ALL_PATH_SAFE.test(text)) return text;
+  if (isPathSafe(text)) return text;
   let out = '';
   for (const ch of text) {
-    if (PATH_SAFE.test(ch)) out += ch;
+    if (ch.length === 1 && isPathSafe(ch)) out += ch;
     else for (const b of utf8.encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
@@ -107,7 +130,7 @@ function parsePattern(pattern: string): Piece[] {
       i += 1;
       continue;
     }
-    if (literal) pieces.push({ literal });
+    if (literal) pieces.push(literalPiece(literal));
     literal = '';
     i += 1 + name.length;
     let source = DEFAULT_PARAM;
@@ -123,10 +146,20 @@ function parsePattern(pattern: string): Piece[] {
       source = pattern.slice(i + 1, end);
       i = end + 1;
     }
-    pieces.push({ param: name, test: new RegExp(`^(?:${source})$`), anySegment: source === DEFAULT_PARAM });
+    pieces.push({
+      literal: null,
+      param: name,
+      test: new RegExp(`^(?:${source})$`),
+      anySegment: source === DEFAULT_PARAM,
+      choices: WORDS.test(source) ? new Set(source.split('|')) : null,
+    });
   }
-  if (literal) pieces.push({ literal });
+  if (literal) pieces.push(literalPiece(literal));
   return pieces;
+}
+
+function literalPiece(literal: string): Piece {
+  return { literal, param: '', test: null, anySegment: false, choices: null };
 }
 
 function compile(
@@ -140,14 +173,14 @@ function compile(
   const params: string[] = [];
   let source = '^';
   for (const piece of pieces) {
-    if ('literal' in piece) {
+    if (piece.literal !== null) {
       source += escapeRegExp(piece.literal);
       continue;
     }
     if (params.includes(piece.param)) {
       throw new ConfigurationError(`Route pattern ${pattern} names :${piece.param} twice`);
     }
-    source += `(?<p${params.length}>${piece.test.source.slice(1, -1)})`;
+    source += `(?<p${params.length}>${piece.test!.source.slice(1, -1)})`;
     params.push(piece.param);
   }
   return Object.freeze({
@@ -159,7 +192,8 @@ function compile(
     params: Object.freeze(params),
     regex: new RegExp(`${source}$`),
     pieces: Object.freeze(pieces),
-    safeLiterals: pieces.every((piece) => !('literal' in piece) || ALL_PATH_SAFE.test(piece.literal)),
+    paramSet: new Set(params),
+    safeLiterals: pieces.every((piece) => piece.literal === null || isPathSafe(piece.literal)),
   });
 }
 
@@ -279,46 +313,85 @@ export class Routes {
     args: ReadonlyArray<string | number> = [],
     kwargs: Readonly<Record<string, string | number>> = {},
   ): string {
-    const candidates = this.#byName.get(name) ?? [];
-    if (candidates.length === 0) {
-      const namespace = name.includes(':') ? name.slice(0, name.lastIndexOf(':')) : null;
-      if (namespace !== null && !this.#routes.some((r) => r.namespace === namespace)) {
-        throw new NoReverseMatch(`'${namespace}' is not a registered namespace`);
-      }
-      throw new NoReverseMatch(
-        `Reverse for '${name}' not found. '${name}' is not a valid view function or pattern name.`,
-      );
-    }
+    return this[REVERSE_PATH](name, args, kwargs, null, '');
+  }
+
+  /**
+   * `reversePath` with one more keyword argument, `extraName` (unless `kwargs` has it): what
+   * `URLPathVersioning` adds for the request's version, without copying the caller's objects
+   * once per serialized row. Core's own; not exported from the package.
+   */
+  [REVERSE_PATH](
+    name: string,
+    args: ReadonlyArray<string | number>,
+    kwargs: Readonly<Record<string, string | number>>,
+    extraName: string | null,
+    extraValue: string,
+  ): string {
+    const candidates = this.#byName.get(name);
+    if (candidates === undefined) throw this.#unknownName(name);
+    const extra = extraName !== null && !Object.hasOwn(kwargs, extraName);
     const given = Object.keys(kwargs);
+    const count = args.length + (extra ? 1 : 0) + given.length;
     // Serializers reverse once per row: one pass over the pieces, no intermediate objects.
     for (const route of candidates) {
-      const params = route.params;
-      if (params.length !== given.length + args.length) continue;
-      if (!given.every((key) => params.includes(key))) continue;
+      if (route.params.length !== count) continue;
+      const paramSet = route.paramSet;
+      if (extra && !paramSet.has(extraName)) continue;
+      let known = true;
+      for (const key of given) {
+        if (!paramSet.has(key)) {
+          known = false;
+          break;
+        }
+      }
+      if (!known) continue;
       // Positional arguments fill the parameters no keyword names, in pattern order.
       let positional = 0;
       let path = '';
       let safe = route.safeLiterals;
       let fits = true;
       for (const piece of route.pieces) {
-        if ('literal' in piece) {
+        if (piece.literal !== null) {
           path += piece.literal;
           continue;
         }
-        const value = given.includes(piece.param) ? String(kwargs[piece.param]) : String(args[positional++]);
-        if (piece.anySegment ? value === '' || value.includes('/') : !piece.test.test(value)) {
+        const param = piece.param;
+        const value = Object.hasOwn(kwargs, param)
+          ? String(kwargs[param])
+          : extra && param === extraName
+            ? extraValue
+            : String(args[positional++]);
+        if (
+          piece.anySegment
+            ? value === '' || value.includes('/')
+            : piece.choices !== null
+              ? !piece.choices.has(value)
+              : !piece.test!.test(value)
+        ) {
           fits = false;
           break;
         }
-        if (safe && !ALL_PATH_SAFE.test(value)) safe = false;
+        if (safe && !isPathSafe(value)) safe = false;
         path += value;
       }
       if (fits) return safe ? path : quotePath(path);
     }
+    const all = extra ? { [extraName]: extraValue, ...kwargs } : kwargs;
     throw new NoReverseMatch(
       `Reverse for '${name}' with arguments '${JSON.stringify(args)}' and keyword arguments ` +
-        `'${JSON.stringify(kwargs)}' not found. ${candidates.length} pattern(s) tried: ` +
+        `'${JSON.stringify(all)}' not found. ${candidates.length} pattern(s) tried: ` +
         `[${candidates.map((route) => `'${route.pattern}'`).join(', ')}]`,
+    );
+  }
+
+  #unknownName(name: string): NoReverseMatch {
+    const namespace = name.includes(':') ? name.slice(0, name.lastIndexOf(':')) : null;
+    if (namespace !== null && !this.#routes.some((r) => r.namespace === namespace)) {
+      return new NoReverseMatch(`'${namespace}' is not a registered namespace`);
+    }
+    return new NoReverseMatch(
+      `Reverse for '${name}' not found. '${name}' is not a valid view function or pattern name.`,
     );
   }
 }

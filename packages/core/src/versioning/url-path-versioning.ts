@@ -1,7 +1,7 @@
 import { NotFound } from '../errors.js';
 import type { VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
-import type { ReverseOptions } from '../routes/reverse.js';
+import { plainReverseWith, type ReverseOptions } from '../routes/reverse.js';
 import { BaseVersioning } from './base-versioning.js';
 
 /**
@@ -27,6 +27,8 @@ export class URLPathVersioning extends BaseVersioning {
   override reverse(name: string, options: ReverseOptions = {}): string {
     const version = options.request?.version ?? null;
     if (version === null) return super.reverse(name, options);
-    return super.reverse(name, { ...options, kwargs: { [this.versionParam]: version, ...options.kwargs } });
+    // `super.reverse` is the plain reverse: with the version as one more keyword (the caller's
+    // own `version` keyword wins), without copying the options once per serialized row.
+    return plainReverseWith(name, options, this.versionParam, version);
   }
 }

@@ -10,7 +10,7 @@ import {
   type ViewSchemaContext,
 } from '../openapi/view-description.js';
 import type { ApiRequest } from '../request/api-request.js';
-import { ApiResponse } from '../request/api-response.js';
+import { ApiResponse, COPY_RESPONSE, EDIT_HEADERS, type HeaderEditor } from '../request/api-response.js';
 import { patchVaryHeaders } from '../request/vary.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { ApiSettings } from '../settings.js';
@@ -309,12 +309,13 @@ export class ApiView {
   /** Renders `response` with the negotiated renderer (the first one when negotiation failed). */
   finalizeResponse(request: ApiRequest, response: ApiResponse): ApiResponse {
     const negotiated = this.negotiated ?? forcedRenderer(this.renderers);
-    // A new response (the handler's stays as it was) whose headers are edited in place.
-    const finished = new ApiResponse<unknown>(response.data, {
-      status: response.status,
-      headers: response.headers,
-    });
-    const headers = finished.headers;
+    // A new response (the handler's stays as it was) whose headers are edited in place, as a
+    // deferred list unless the handler made them: the bindings write that without a `Headers`.
+    const finished =
+      typeof response[COPY_RESPONSE] === 'function'
+        ? response[COPY_RESPONSE]()
+        : new ApiResponse<unknown>(response.data, { status: response.status, headers: response.headers });
+    const headers = finished[EDIT_HEADERS]();
     const status = this.versionStatus;
     if (status !== null) applyLifecycleHeaders(headers, status);
     if (!(typeof response.data === 'string' && headers.has('content-type'))) {
@@ -361,7 +362,7 @@ export class ApiView {
  * Sets a version's `Deprecation` and `Sunset` headers and adds its `Link` values after those the
  * response has (a pagination `next`/`prev`): one combined `Link` header, as paginators set it.
  */
-function applyLifecycleHeaders(headers: Headers, status: VersionStatus): void {
+function applyLifecycleHeaders(headers: HeaderEditor, status: VersionStatus): void {
   const { deprecation, sunset, link } = status.headers;
   if (deprecation !== undefined) headers.set('deprecation', deprecation);
   if (sunset !== undefined) headers.set('sunset', sunset);
