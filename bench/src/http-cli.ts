@@ -5,7 +5,7 @@
  *     [--database URL] [--rows N] [--seconds N] [--rounds N] [--connections N] \
  *     [--only pagewise,demo,pagewise-sqlite,demo-sqlite] [--cpu-prof DIR] [--server-root DIR]
  *
- * Seeds (or reuses) the benchmark table in Postgres and SQLite, then runs the chosen comparisons
+ * Seeds (or reuses) the benchmark table in Postgres and SQLite (1M rows unless --rows says otherwise), then runs the chosen comparisons
  * and prints req/s, p50/p99 per run and the ratios, with the load average at start and end.
  * `--cpu-prof DIR` makes each server child write a V8 CPU profile there. `--server-root DIR` runs
  * the servers of another checkout (`/work/main`) under this harness, for before/after figures
@@ -58,7 +58,8 @@ function parse(argv: readonly string[]) {
   return {
     base: benchOptions({
       ...(flags.has('--database') ? { databaseUrl: flags.get('--database')! } : {}),
-      rows: number('--rows', 100_000),
+      // The main bench's default, so a bare run never re-seeds (drops) its 1M-row table.
+      ...(flags.has('--rows') ? { rows: number('--rows', 0) } : {}),
       httpSeconds: number('--seconds', 5),
       httpRounds: number('--rounds', 3),
       httpConnections: number('--connections', 10),
