@@ -235,20 +235,6 @@ function tooLong(
   );
 }
 
-/** Bytes read as ASCII in one call at most: far below any engine's argument limit. */
-const ASCII_CHUNK = 4096;
-
-/**
- * The text of UTF-8 `bytes`, strictly (invalid UTF-8 throws, as `TextDecoder` with `fatal`): read
- * straight from the bytes when they are ASCII, as a cursor's JSON nearly always is, which costs
- * a fraction of a `TextDecoder` call.
- */
-function utf8Text(bytes: Uint8Array): string {
-  if (bytes.length > ASCII_CHUNK) return strictUtf8.decode(bytes);
-  for (let i = 0; i < bytes.length; i += 1) if (bytes[i]! > 0x7f) return strictUtf8.decode(bytes);
-  return String.fromCharCode.apply(null, bytes as unknown as number[]);
-}
-
 /**
  * Decodes a token strictly: the alphabet, the signature (when a secret is set), the JSON shape,
  * every value's type tag, the ordering fingerprint and the position's length are all checked.
@@ -275,7 +261,7 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
   }
   let body: unknown;
   try {
-    body = JSON.parse(utf8Text(bytes));
+    body = JSON.parse(strictUtf8.decode(bytes));
   } catch {
     throw new CursorDecodeError('not JSON');
   }
