@@ -277,9 +277,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     if (bound !== null && bound.length !== order.length) {
       throw new InvalidBoundError(ADAPTER, `expected ${order.length} bound values, got ${bound.length}`);
     }
-    const plan = await this.#planOf(order);
-    const { fields, nullable } = plan;
-    const refused = fields.findIndex((f) => f.info.kind === 'unsupported');
+    const found = this.#planOf(order);
+    const plan = found instanceof Promise ? await found : found;
+    const { fields, nullable, refused } = plan;
     if (refused >= 0) {
       const type = fields[refused]!.info.type ?? 'unknown';
       throw new ConfigurationError(
@@ -287,11 +287,13 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       );
     }
     let mask = '';
-    const values: unknown[] = order.map((term, i) => {
+    const values: unknown[] = new Array(order.length);
+    for (let i = 0; i < order.length; i += 1) {
       const value = bound === null ? null : (bound[i] ?? null);
       mask += bound === null ? 's' : value === null ? '0' : '1';
-      return value === null ? null : toParameter(fields[i]!.info, value, term.field, shared.capabilities);
-    });
+      values[i] =
+        value === null ? null : toParameter(fields[i]!.info, value, order[i]!.field, shared.capabilities);
+    }
     let segments = plan.segments.get(mask);
     if (segments === undefined) {
       segments = planSegments(order, nullable, bound, shared.capabilities);
@@ -511,9 +513,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   /**
    * The plan of `order`: found by the array itself when it is frozen (a paginator passes the same
-   * frozen ordering on every page), else by its text. Either way per shape and `planKey`.
+   * frozen ordering on every page), else by its text. Either way per shape and `planKey`. A plan
+   * found by its array once resolved is answered as it is, without a promise to await.
    */
-  #planOf(order: readonly KeyTerm[]): Promise<OrderPlan> {
+  #planOf(order: readonly KeyTerm[]): OrderPlan | Promise<OrderPlan> {
     const planKey = this.#shared.planKey;
     if (!isFrozenOrder(order)) return this.#plan(order, JSON.stringify(order) + planKey);
     const frozenPlans = this.#cache.frozenPlans;
@@ -527,7 +530,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     }
     const plans = byOptions;
     plans.set(planKey, plan);
-    plan.catch(() => plans.delete(planKey));
+    plan.then(
+      (resolved) => {
+        if (plans.get(planKey) === plan) plans.set(planKey, resolved);
+      },
+      () => plans.delete(planKey),
+    );
     return plan;
   }
 
@@ -576,6 +584,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         }),
       ).then((fields) => ({
         fields,
+        refused: fields.findIndex((f) => f.info.kind === 'unsupported'),
         nullable: fields.map((f) => f.info.nullable),
         exprs: fields.map((f) => f.expr),
         added: fields.some((f) => f.select !== null),

@@ -32,6 +32,8 @@ export interface FieldPlan {
 /** How one ordering is read and split into segments on one query shape. */
 export interface OrderPlan {
   readonly fields: readonly FieldPlan[];
+  /** The first field whose type no cursor can bound exactly (`unsupported`), or -1. */
+  readonly refused: number;
   readonly nullable: readonly boolean[];
   readonly exprs: readonly OperationNode[];
   /** Whether a position is read from recorded text (`FieldPlan.recorded`). */
@@ -57,7 +59,7 @@ export interface ShapeCache {
    * The same plans found by a frozen ordering array (the one a paginator keeps per ordering),
    * then by `planKey`: no ordering written out as text per page.
    */
-  readonly frozenPlans: WeakMap<readonly KeyTerm[], Map<string, Promise<OrderPlan>>>;
+  readonly frozenPlans: WeakMap<readonly KeyTerm[], Map<string, OrderPlan | Promise<OrderPlan>>>;
 }
 
 /** Shapes come from code, so they are few; the cap only guards against generated SQL. */
