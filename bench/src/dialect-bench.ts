@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiRequest, CursorPagination } from '@pagewise/core';
-import { fromKysely, reusePreparedStatements } from '@pagewise/kysely-adapter';
+import { fromKysely, recordExactTimestamps, reusePreparedStatements } from '@pagewise/kysely-adapter';
 import Database from 'better-sqlite3';
 import { Kysely, MysqlDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
@@ -289,8 +289,10 @@ async function openMariadb(options: DialectBenchOptions & { mysqlUrl: string }):
     style: { rowValues: false, nullsLast: false },
     raw,
     kysely: () => new Kysely({ dialect: new MysqlDialect({ pool: createPool(poolOptions) }) }),
-    // Pagewise has no mysql2 option: the same stock dialect as the hand-written query.
-    pagewiseKysely: () => new Kysely({ dialect: new MysqlDialect({ pool: createPool(poolOptions) }) }),
+    // The stock dialect over the pool wrapped by Pagewise's `recordExactTimestamps`: cursor pages
+    // read `created`'s positions from the text mysql2 received, with no `cast(... as char)` column.
+    pagewiseKysely: () =>
+      new Kysely({ dialect: new MysqlDialect({ pool: recordExactTimestamps(createPool(poolOptions)) }) }),
   };
 }
 

@@ -44,11 +44,23 @@ export function summarize(samples: readonly number[]): LatencyStats {
   };
 }
 
+/** `items` in a fresh random order (Fisher-Yates). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 /**
  * Times every fetch round-robin: each round runs every contender that still needs samples once,
- * starting one further along each round, so drift (autovacuum, cache, CPU frequency) falls on
- * all contenders alike instead of on whichever ran last. Fast contenders stop at `maxSamples`;
- * slow ones at their time budget once they have `minSamples`.
+ * in a fresh random order, so drift (autovacuum, cache, CPU frequency) falls on all contenders
+ * alike instead of on whichever ran last, and no contender always runs right after the same one
+ * (a fixed cycle put the estimated page after the exact count's parallel workers in three rounds
+ * of four). Fast contenders stop at `maxSamples`; slow ones at their time budget once they have
+ * `minSamples`.
  */
 export async function measureRoundRobin(
   fetches: ReadonlyMap<string, PageFetch>,
@@ -71,9 +83,8 @@ export async function measureRoundRobin(
       warmed.set(id, warmed.get(id)! + performance.now() - start);
     }
   }
-  for (let round = 0; entries.some(([id]) => needsMore(id)); round += 1) {
-    for (let k = 0; k < entries.length; k += 1) {
-      const [id, fetch] = entries[(round + k) % entries.length]!;
+  while (entries.some(([id]) => needsMore(id))) {
+    for (const [id, fetch] of shuffled(entries)) {
       if (!needsMore(id)) continue;
       const start = performance.now();
       await fetch();

@@ -360,7 +360,7 @@ function dialectSection(result: DialectResult): string[] {
     `${result.server}; the same rows and indexes as the Postgres table${result.seeded ? `, seeded in ${result.seedSeconds.toFixed(1)} s` : ', reused'}.`,
     `Median / p95 per page in milliseconds, round-robin. Raw: ${raw}. Hand-written Kysely: the keyset query a`,
     'Kysely user writes, builder per request, stock dialect, own connection. Pagewise: a fresh `fromKysely` query,',
-    `cursor decode, the query, both links${result.dialect === 'sqlite' ? ", over the stock dialect with the database wrapped by Pagewise's `reusePreparedStatements` (each SQL text prepared once)" : ', over the same stock dialect'}.${result.dialect === 'mariadb' ? ' MariaDB has no index range for row values, so the raw and Kysely queries use the expanded form.' : ''}`,
+    `cursor decode, the query, both links${result.dialect === 'sqlite' ? ", over the stock dialect with the database wrapped by Pagewise's `reusePreparedStatements` (each SQL text prepared once)" : ", over the stock dialect with the pool wrapped by Pagewise's `recordExactTimestamps` (positions of `created` read from the text mysql2 received, no `cast(created as char)` column)"}.${result.dialect === 'mariadb' ? ' MariaDB has no index range for row values, so the raw and Kysely queries use the expanded form.' : ''}`,
     '',
   ];
   for (const ordering of ORDERINGS) {

@@ -714,7 +714,7 @@ export function typeMatrixCases(open: () => Promise<MatrixBackend>, name: string
     const dialect: Dialect =
       name === 'memory'
         ? 'memory'
-        : name === 'mariadb'
+        : name.startsWith('mariadb')
           ? 'mysql'
           : name.startsWith('sqlite')
             ? 'sqlite'

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { nameStatements, reusePreparedStatements } from '@pagewise/kysely-adapter';
+import { nameStatements, recordExactTimestamps, reusePreparedStatements } from '@pagewise/kysely-adapter';
 import Database from 'better-sqlite3';
 import { Kysely, type LogConfig, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
@@ -22,6 +22,7 @@ export type DatabaseName =
   | 'sqlite-safe-integers'
   | 'sqlite-reused-statements'
   | 'postgres-named-statements'
+  | 'mariadb-recorded-timestamps'
   | 'pglite'
   | 'postgres'
   | 'mariadb';
@@ -76,14 +77,16 @@ async function openMysql(
   url: string,
   log?: LogConfig,
   stop: () => Promise<void> = async () => {},
+  recorded = false,
 ): Promise<TestDatabase> {
-  const pool = createPool({
+  const raw = createPool({
     uri: url,
     connectionLimit: 4,
     timezone: 'Z',
     supportBigNumbers: true,
     connectTimeout: 5_000,
   });
+  const pool = recorded ? recordExactTimestamps(raw) : raw;
   const db = new Kysely({ dialect: new MysqlDialect({ pool }), ...(log ? { log } : {}) });
   const { rows } = await sql<{ v: string }>`select version() as v`.execute(db);
   // MariaDB's utf8mb4_bin pads with spaces ('a' = 'a '); the NO PAD binary collations compare by code point.
@@ -175,7 +178,14 @@ export function databaseTarget(name: DatabaseName): DatabaseTarget {
     skipReason: pgUrl ? null : 'PG_URL is not set',
     open: (log) => openPostgres(pgUrl!, log, undefined, true),
   };
-  return [...databaseTargets(), sqliteTarget(true), sqliteTarget(false, true), named].find(
+  // Date-times read from the text mysql2 recorded (`recordExactTimestamps`), on the MYSQL_URL server only.
+  const mysqlUrl = process.env.MYSQL_URL;
+  const recorded: DatabaseTarget = {
+    name: 'mariadb-recorded-timestamps',
+    skipReason: mysqlUrl ? null : 'MYSQL_URL is not set',
+    open: (log) => openMysql(mysqlUrl!, log, undefined, true),
+  };
+  return [...databaseTargets(), sqliteTarget(true), sqliteTarget(false, true), named, recorded].find(
     (t) => t.name === name,
   )!;
 }

@@ -102,7 +102,8 @@ export function forgetCatalog(shared: SharedState, table: SourceTable): void {
 
 /**
  * Whether integers past 2^53 come back exact. Only asked where the dialect can read them
- * exactly otherwise (better-sqlite3 rounds them unless `defaultSafeIntegers(true)`).
+ * exactly otherwise (better-sqlite3 rounds them unless `defaultSafeIntegers(true)`, mysql2
+ * unless `supportBigNumbers`).
  */
 export function integersExact(shared: SharedState): Promise<boolean> {
   if (shared.capabilities.exactIntegerText === null) return Promise.resolve(true);
@@ -110,7 +111,11 @@ export function integersExact(shared: SharedState): Promise<boolean> {
   let pending = cache.integersExact;
   if (pending === undefined) {
     const probe = sql`select 9007199254740993 as ${sql.ref('v')}`.toOperationNode() as RawNode;
-    pending = shared.run(shared.compile(asSelect(probe)), []).then((rows) => typeof rows[0]?.v === 'bigint');
+    // better-sqlite3's safe integers answer bigints, mysql2's `supportBigNumbers` exact text.
+    pending = shared.run(shared.compile(asSelect(probe)), []).then((rows) => {
+      const v = rows[0]?.v;
+      return typeof v === 'bigint' || v === '9007199254740993';
+    });
     pending.catch(() => {
       cache.integersExact = undefined;
     });

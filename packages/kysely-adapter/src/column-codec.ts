@@ -50,20 +50,26 @@ function dateFromText(raw: string, capabilities: DialectCapabilities): PositionV
     const ms = Number(epoch[2]) * 1000 + Number((epoch[3] ?? '').padEnd(3, '0').slice(0, 3));
     return new Date(epoch[1] === '-' ? -ms : ms);
   }
+  return mysqlWallClock(raw);
+}
+
+/**
+ * The date position of MySQL's text for a date or date-time (`2024-05-01 12:00:00.123`): its
+ * wall clock as UTC, to the millisecond. `null` for any other text.
+ */
+export function mysqlWallClock(raw: string): Date | null {
   const parts = MYSQL_DATETIME.exec(raw);
-  if (parts) {
-    const [y, mo, d, h = '0', mi = '0', s = '0', f = ''] = parts.slice(1);
-    return utcDate(
-      Number(y),
-      Number(mo),
-      Number(d),
-      Number(h),
-      Number(mi),
-      Number(s),
-      Number(f.padEnd(3, '0').slice(0, 3)),
-    );
-  }
-  return null;
+  if (parts === null) return null;
+  const [y, mo, d, h = '0', mi = '0', s = '0', f = ''] = parts.slice(1);
+  return utcDate(
+    Number(y),
+    Number(mo),
+    Number(d),
+    Number(h),
+    Number(mi),
+    Number(s),
+    Number(f.padEnd(3, '0').slice(0, 3)),
+  );
 }
 
 /**
@@ -158,9 +164,11 @@ export function refuseUnrecorded(rows: readonly unknown[], description: string):
 
 function unrecorded(what: string): ConfigurationError {
   return new ConfigurationError(
-    `${ADAPTER} adapter: ${what} holds a value without the exact text Postgres sent for it in ISO ` +
-      "output (the session's DateStyle must stay ISO, the default, and the type parser answer objects " +
-      'while the pool is in use); or pass `exactTimestamps: false` to nameStatements',
+    `${ADAPTER} adapter: ${what} holds a value without the exact text the database sent for it. ` +
+      "Postgres: the session's DateStyle must stay ISO, the default, and the type parser answer objects " +
+      'while the pool is in use; or pass `exactTimestamps: false` to nameStatements. MySQL: the ' +
+      "pool's typeCast must answer objects for DATETIME, TIMESTAMP and DATE columns while the pool " +
+      'is in use; or give Kysely the pool without recordExactTimestamps',
   );
 }
 

@@ -1,5 +1,6 @@
 import type { PositionValue } from '@pagewise/core';
 import { type OperationNode, type RawBuilder, sql } from 'kysely';
+import { mysqlRecordedText } from './mysql-recorded-text.js';
 import { readsRecordedText, recordedPosition } from './postgres-recorded-text.js';
 
 /**
@@ -145,13 +146,13 @@ export interface DialectCapabilities {
   readonly positionExpression: (column: OperationNode, info: ColumnInfo) => OperationNode | null;
   /**
    * For a driver that returns 64-bit integers as JS numbers (better-sqlite3 without safe
-   * integers): an expression giving the exact text of integers beyond 2^53, NULL otherwise.
+   * integers, mysql2 without `supportBigNumbers`): an expression giving the exact text of integers beyond 2^53, NULL otherwise.
    * @default null
    */
   readonly exactIntegerText: ((column: OperationNode) => OperationNode) | null;
   /**
    * Where a driver may record the exact text of values beside them (Postgres timestamps through
-   * `nameStatements`): how positions are read from it. Probed once per database; where the
+   * `nameStatements`, MySQL date-times through `recordExactTimestamps`): how positions are read from it. Probed once per database; where the
    * driver does not record it, `positionExpression` is selected as before. @default null
    */
   readonly recordedText: RecordedText | null;
@@ -506,6 +507,12 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   columnKind: mysqlKind,
   exactTimestampText: (column: OperationNode) => castNode(column, 'char'),
   positionExpression: mysqlPosition,
+  recordedText: mysqlRecordedText,
+  // mysql2 without `supportBigNumbers` rounds BIGINTs past 2^53; their text is exact.
+  exactIntegerText: (column: OperationNode) => {
+    const col = node(column);
+    return sql`case when ${col} not between -9007199254740991 and 9007199254740991 then cast(${col} as char) end`.toOperationNode();
+  },
   boundParameter: mysqlBoundParameter,
   dateParameter: mysqlDateText,
 });

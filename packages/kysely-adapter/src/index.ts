@@ -12,6 +12,7 @@ export {
 } from './dialect-capabilities.js';
 export { fromKysely } from './from-kysely.js';
 export { KyselyQuery } from './kysely-query.js';
+export { recordExactTimestamps } from './mysql-statements.js';
 export type { KyselyQueryOptions } from './options.js';
 export { type NameStatementsOptions, nameStatements } from './pg-statements.js';
 export { type ReusePreparedStatementsOptions, reusePreparedStatements } from './sqlite-statements.js';

@@ -249,9 +249,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
   }
 
-  /** What a count cache keys this query's count on: its statement and values (`count-key.ts`). */
+  /** What a count cache keys this query's count on: its statement's shape and values (`count-key.ts`). */
   countKey(): string {
-    return countKey(this.#shared.planKey, this.#node, this.#base);
+    return countKey(this.#shared.planKey, this.#cache.key, this.#base);
   }
 
   /**

@@ -52,6 +52,8 @@ export interface OrderPlan {
 
 /** Compiled statements and ordering plans of one query shape. */
 export interface ShapeCache {
+  /** The shape's text: the parameterized statement as JSON, which is also its key here. */
+  readonly key: string;
   readonly templates: Map<string, CompiledTemplate>;
   /** Plans by the ordering's text and the plan options (`SharedState.planKey`). */
   readonly plans: Map<string, Promise<OrderPlan>>;
@@ -109,7 +111,7 @@ export class StatementCache {
     let cache = this.#shapes.get(key);
     if (cache === undefined) {
       if (this.#shapes.size >= MAX_SHAPES) this.#shapes.clear();
-      cache = { templates: new Map(), plans: new Map(), frozenPlans: new WeakMap() };
+      cache = { key, templates: new Map(), plans: new Map(), frozenPlans: new WeakMap() };
       this.#shapes.set(key, cache);
     }
     return cache;
