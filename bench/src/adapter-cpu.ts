@@ -30,8 +30,10 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { kyselyKeysetPage } from './kysely-keyset.js';
 import { cursorOrder } from './orderings.js';
 import { type ProfileSummary, profilePages } from './profile.js';
+import { WireReplay } from './wire-replay.js';
 
 type Core = typeof import('@pagewise/core');
 type Adapter = typeof import('@pagewise/kysely-adapter');
@@ -50,7 +52,7 @@ const against = args.flatMap((a, i) => (args[i - 1] === '--against' ? [resolve(a
 const ROUNDS = option('--rounds', 15);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const PAGES = option('--pages', 200);
-/** `--profile N`: also profile N pages of each replayed/SQLite Pagewise variant and print its top self time. */
+/** `--profile N`: also profile N pages of each replayed/SQLite Pagewise variant and of each live `nameStatements` one, and print its top self time. */
 const PROFILE = option('--profile', 0);
 const TABLE = 'pagewise_cpu_items';
 const ROWS = 10_000;
@@ -285,14 +287,49 @@ if (url && only !== 'sqlite') {
       await pagewiseTask(checkout, new Kysely<DB>({ dialect: new PostgresDialect({ pool: stock }) })),
     );
   }
-  const nameStatements = (checkouts[0]!.adapter as Partial<Adapter>).nameStatements;
-  if (nameStatements) {
-    const named = one();
-    pools.push(named);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(named) }) });
-    live.set('pg-live    pagewise this, nameStatements', await pagewiseTask(checkouts[0]!, db));
-  }
+  /** Each checkout's own `nameStatements` over a pool from `open`, measured against the others. */
+  const namedTasks = async (label: string, open: () => pg.Pool): Promise<Map<string, Task>> => {
+    const tasks = new Map<string, Task>();
+    for (const checkout of checkouts) {
+      const nameStatements = (checkout.adapter as Partial<Adapter>).nameStatements;
+      if (!nameStatements) continue;
+      const pool = open();
+      pools.push(pool);
+      const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(pool) }) });
+      tasks.set(`${label} pagewise ${checkout.name}, nameStatements`, await pagewiseTask(checkout, db));
+    }
+    return tasks;
+  };
+  const named = await namedTasks('pg-live   ', one);
+  for (const [name, task] of named) live.set(name, task);
   await measure(live);
+  await profileTasks(named);
+  // The same again with Postgres's answers replayed at the wire (`WireReplay`): pg's own parsing
+  // included, the server's time and the round trip left out, so JavaScript differences show.
+  const wire = new Map<string, Task>();
+  const replayed = () =>
+    new pg.Pool({ connectionString: url, max: 1, stream: () => new WireReplay(new Map()) });
+  const rawWire = replayed();
+  pools.push(rawWire);
+  wire.set('pg-wire    raw named prepared statement', () =>
+    rawWire.query({ name: 'raw_page', text, values }),
+  );
+  const kyselyWire = replayed();
+  pools.push(kyselyWire);
+  const kyselyDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyWire }) });
+  wire.set('pg-wire    hand-written Kysely keyset', () =>
+    kyselyKeysetPage(
+      kyselyDb,
+      TABLE,
+      'uniform',
+      { id: bound!.id, created: bound!.created, score: null },
+      PAGE_SIZE + 1,
+      { rowValues: true, nullsLast: true },
+    ).execute(),
+  );
+  for (const [name, task] of await namedTasks('pg-wire   ', replayed)) wire.set(name, task);
+  await measure(wire);
+  await profileTasks(new Map([...wire].filter(([name]) => name.includes('pagewise'))));
   await Promise.all(pools.map((p) => p.end()));
   await pool.end();
 } else if (only !== 'sqlite') {

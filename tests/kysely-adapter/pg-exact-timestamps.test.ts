@@ -192,6 +192,97 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
     expect(Reflect.ownKeys(created)).toEqual([]);
   });
 
+  it('rows hold the stock Dates in every session and process time zone: LMT offsets, BC, past 9999', async () => {
+    const table = tableName('pw_exact_ts_zones');
+    const setup = open(false);
+    // Instants from 4713 BC to 294276 AD, and old years whose zones print local mean time offsets
+    // (+05:53:28, -04:56:02, ...); each also as `timestamp` and `date` in the session's zone.
+    const instants = [
+      // Two days inside Postgres's bounds, so the casts to local `timestamp` and `date` stay in range.
+      ...fc.sample(fc.bigInt({ min: -211813315200000000n, max: 9223371158399999000n }), 150),
+      ...fc.sample(fc.bigInt({ min: -4_000_000_000_000_000n, max: 1_000_000_000_000_000n }), 150),
+    ];
+    const DAY = 86_400_000_000n;
+    const values = instants.map((us, i) => {
+      const days = us / DAY - (us % DAY < 0n ? 1n : 0n);
+      return `(${i + 1}, timestamptz '2000-01-01 00:00:00+00' + ${days} * interval '1 day' + ${us - days * DAY} * interval '1 microsecond')`;
+    });
+    const extra = TIMESTAMPS.filter((t) => !t.startsWith('4713')).map(
+      (t, i) => `(${instants.length + i + 1}, timestamptz '${t}')`,
+    );
+    await sql.raw(`drop table if exists ${table}`).execute(setup);
+    await sql.raw(`create table ${table} (id integer primary key, created timestamptz)`).execute(setup);
+    await sql.raw(`insert into ${table} values ${[...values, ...extra].join(', ')}`).execute(setup);
+    const shown = (rows: Array<Record<string, unknown>>) =>
+      rows.map((row) =>
+        Object.entries(row).map(([key, value]) =>
+          value instanceof Date
+            ? `${key} Date ${value.getTime()}`
+            : `${key} ${typeof value} ${String(value)}`,
+        ),
+      );
+    const read = (db: Db) =>
+      sql<Record<string, unknown>>`select id, created, cast(created as timestamp) as wall,
+        cast(created as date) as day from ${sql.table(table)} where id > ${0} order by id`.execute(db);
+    const zone = process.env.TZ;
+    try {
+      for (const processZone of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
+        process.env.TZ = processZone;
+        for (const sessionZone of [
+          'UTC',
+          'Asia/Kolkata',
+          'America/New_York',
+          'Asia/Kathmandu',
+          'Pacific/Chatham',
+        ]) {
+          const options = { options: `-c TimeZone=${sessionZone}` };
+          const expected = shown((await read(open(false, options))).rows);
+          const actual = shown((await read(open(true, options))).rows);
+          expect(actual, `process ${processZone}, session ${sessionZone}`).toEqual(expected);
+          expect(expected).toHaveLength(instants.length + extra.length);
+        }
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+      await sql.raw(`drop table if exists ${table}`).execute(setup);
+    }
+  });
+
+  it("a parser set on the client is called for every value, never replaced by the adapter's", async () => {
+    let calls = 0;
+    const counted = (text: string) => {
+      calls += 1;
+      return (pg.types.getTypeParser(1184, 'text') as (t: string) => unknown)(text);
+    };
+    const db = open(true, {
+      types: {
+        getTypeParser: ((oid: number, format?: 'text') =>
+          oid === 1184 ? counted : pg.types.getTypeParser(oid, format)) as never,
+      },
+    });
+    const rows = await db.selectFrom(TABLE).select(['id', 'created']).where('id', '>', 0).execute();
+    expect(rows).toHaveLength(TIMESTAMPS.length);
+    expect(calls).toBe(TIMESTAMPS.length);
+    const expected = await walk(open(false), 'created', 'desc');
+    expect(await walk(db, 'created', 'desc')).toEqual(expected);
+  });
+
+  it("Kysely's per-connection hook runs once per pg connection, not once per query", async () => {
+    const created: unknown[] = [];
+    const db = new Kysely({
+      dialect: new PostgresDialect({
+        pool: nameStatements(new pg.Pool({ connectionString: url, max: 1 })),
+        onCreateConnection: async (connection) => {
+          created.push(connection);
+        },
+      }),
+    });
+    opened.push(db);
+    for (let i = 0; i < 3; i += 1) await walk(db, 'created', 'desc');
+    expect(created).toHaveLength(1);
+  });
+
   it('the probe runs once per database', async () => {
     const wrapped = open(true);
     sent = [];

@@ -1,5 +1,6 @@
 import type { PositionValue } from '@pagewise/core';
 import { ExactText } from './exact-text.js';
+import { daysFromCivil } from './postgres-date-text.js';
 
 // Positions of Postgres temporal columns read from the text Postgres sent for each value (recorded
 // by `nameStatements`), equal to the ones the `to_char`/`extract(epoch)` column gives: the same
@@ -9,15 +10,6 @@ import { ExactText } from './exact-text.js';
 const ISO_OUTPUT =
   /^(\d{4,6})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d)(?::(\d\d))?)?)?)?( BC)?$/;
 const TIMESTAMP_TYPE = /^timestamp(?:\(\d\))? with(out)? time zone$/;
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (astronomical year: 1 BC is 0). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
-}
 
 /** The proleptic Gregorian date `[year, month, day]` of a day number (`daysFromCivil`'s inverse). */
 function civilFromDays(days: number): [number, number, number] {
@@ -52,31 +44,32 @@ export function positionFromText(
   }
   const parts = ISO_OUTPUT.exec(text);
   if (parts === null) return undefined;
-  const timestamp = TIMESTAMP_TYPE.exec(type);
-  const zoned = timestamp !== null && timestamp[1] === undefined;
+  const shape = timestampShape(type);
   // A timestamp has a time, a date has none; an offset exactly when the type has a time zone.
-  if ((timestamp !== null) !== (parts[4] !== undefined) || zoned !== (parts[8] !== undefined))
+  if ((shape !== 'date') !== (parts[4] !== undefined) || (shape === 'zoned') !== (parts[8] !== undefined))
     return undefined;
   const bc = parts[12] !== undefined;
+  if (shape === 'date')
+    return kind === 'timestamp-text' ? `${parts[1]}-${parts[2]}-${parts[3]} ${bc ? 'BC' : 'AD'}` : undefined;
+  const fraction = parts[7] ?? '';
+  const offset =
+    shape === 'zoned'
+      ? (parts[8] === '-' ? -1 : 1) *
+        (Number(parts[9]) * 3600 + Number(parts[10] ?? 0) * 60 + Number(parts[11] ?? 0))
+      : 0;
+  if (kind === 'timestamp-text' && offset === 0) {
+    // The text's own fields, the fraction to six digits: no arithmetic (a UTC session's every value).
+    const micro = fraction.length === 6 ? fraction : fraction.padEnd(6, '0');
+    return `${text.slice(0, parts[1]!.length + 15)}.${micro}${shape === 'zoned' ? '+00' : ''} ${bc ? 'BC' : 'AD'}`;
+  }
   let year = bc ? 1 - Number(parts[1]) : Number(parts[1]);
   let month = Number(parts[2]);
   let day = Number(parts[3]);
-  if (timestamp === null)
-    return kind === 'timestamp-text' ? `${parts[1]}-${parts[2]}-${parts[3]} ${bc ? 'BC' : 'AD'}` : undefined;
   let seconds = Number(parts[4]) * 3600 + Number(parts[5]) * 60 + Number(parts[6]);
-  const fraction = parts[7] ?? '';
-  const offset = zoned
-    ? (parts[8] === '-' ? -1 : 1) *
-      (Number(parts[9]) * 3600 + Number(parts[10] ?? 0) * 60 + Number(parts[11] ?? 0))
-    : 0;
   if (kind === 'date') {
     const ms = (daysFromCivil(year, month, day) * 86400 + seconds - offset) * 1000;
     return new Date(ms + Number(fraction.padEnd(3, '0').slice(0, 3)));
   }
-  const micro = fraction.padEnd(6, '0');
-  const era = zoned ? '+00' : '';
-  if (offset === 0)
-    return `${parts[1]}-${parts[2]}-${parts[3]} ${parts[4]}:${parts[5]}:${parts[6]}.${micro}${era} ${bc ? 'BC' : 'AD'}`;
   // Offsets are whole seconds: the fraction stays, the rest moves to UTC by day arithmetic.
   seconds -= offset;
   [year, month, day] = civilFromDays(daysFromCivil(year, month, day) + Math.floor(seconds / 86400));
@@ -84,7 +77,16 @@ export function positionFromText(
   const utcBc = year < 1;
   const shown = String(utcBc ? 1 - year : year).padStart(4, '0');
   const clock = `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
-  return `${shown}-${two(month)}-${two(day)} ${clock}.${micro}+00 ${utcBc ? 'BC' : 'AD'}`;
+  return `${shown}-${two(month)}-${two(day)} ${clock}.${fraction.padEnd(6, '0')}+00 ${utcBc ? 'BC' : 'AD'}`;
+}
+
+/** A catalog type as `positionFromText` reads it; the two common spellings without a regex. */
+function timestampShape(type: string): 'zoned' | 'local' | 'date' {
+  if (type === 'timestamp with time zone') return 'zoned';
+  if (type === 'timestamp without time zone') return 'local';
+  const timestamp = TIMESTAMP_TYPE.exec(type);
+  if (timestamp === null) return 'date';
+  return timestamp[1] === undefined ? 'zoned' : 'local';
 }
 
 /**
