@@ -144,3 +144,40 @@ describe('the issue 11 report: one paginator shared by concurrent requests', () 
     }
   });
 });
+
+describe('the orderings a cursor paginator hands adapters', () => {
+  it('are one frozen array per direction, page after page, so adapters may key plans on them', async () => {
+    const memory = fromArray(rows, { uniqueKey: 'id' });
+    const orders: unknown[] = [];
+    const recording: typeof memory = Object.assign(Object.create(memory), {
+      fetch: (window: Parameters<typeof memory.fetch>[0]) => {
+        orders.push(window.order);
+        return memory.fetch(window);
+      },
+    });
+    const pagination = new CursorPagination({ pageSize: 10, ordering: '-created' });
+    const first = await pagination.paginate(recording, request(''));
+    const second = await pagination.paginate(recording, new ApiRequest({ url: first!.next! }));
+    const third = await pagination.paginate(recording, new ApiRequest({ url: second!.next! }));
+    const back = await pagination.paginate(recording, new ApiRequest({ url: third!.previous! }));
+    await pagination.paginate(recording, new ApiRequest({ url: back!.previous! }));
+    expect(back!.rows).toEqual(second!.rows);
+    const [forward, , , reversed] = orders as Array<ReadonlyArray<object>>;
+    expect(orders).toEqual([forward, forward, forward, reversed, reversed]);
+    expect(orders.map((order) => (order === forward ? 'f' : order === reversed ? 'r' : '?'))).toEqual([
+      'f',
+      'f',
+      'f',
+      'r',
+      'r',
+    ]);
+    expect(reversed).toEqual([
+      { field: 'created', direction: 'asc', nulls: 'last' },
+      { field: 'id', direction: 'asc', nulls: 'first', unique: true },
+    ]);
+    for (const order of [forward!, reversed!]) {
+      expect(Object.isFrozen(order)).toBe(true);
+      for (const term of order) expect(Object.isFrozen(term)).toBe(true);
+    }
+  });
+});

@@ -2,11 +2,14 @@ import {
   ApiRequest,
   CursorPagination,
   type CursorPaginationOptions,
+  type KeyTerm,
   NotFound,
   type OrderedQuery,
   parseOrdering,
 } from '@pagewise/core';
 import {
+  type ColumnInfo,
+  type ColumnKind,
   type DialectCapabilities,
   fromKysely,
   mysqlCapabilities,
@@ -218,6 +221,44 @@ function adapterCases(target: DatabaseTarget): void {
     const order = [{ field: 'score', direction: 'asc' as const, nulls: 'last' as const }];
     await expect(declared.fetch({ order, after: [4], offset: 0, limit: 2 })).rejects.toThrow(/bound value/);
     expect(await above(3).fetch({ order, after: [4], offset: 0, limit: 1 })).toHaveLength(1);
+  });
+
+  it(`[${target.name}] a paginator's frozen ordering finds plans per query shape and options, never across them`, async () => {
+    const { db } = database;
+    // One array for every page, as `CursorPagination` passes it: plans are found by the array.
+    const order: readonly KeyTerm[] = Object.freeze([
+      Object.freeze({ field: 'score', direction: 'asc' as const, nulls: 'last' as const }),
+      Object.freeze({ field: 'id', direction: 'asc' as const, nulls: 'last' as const, unique: true }),
+    ]);
+    const ids = async (query: OrderedQuery<Row>, after: readonly [number, number] | null) =>
+      (await query.fetch({ order, after, offset: 0, limit: 50 })).map((r) => Number(r.row.id));
+    const reference = (keep: (row: Row) => boolean) =>
+      fromArray(items.rows.filter(keep), { uniqueKey: 'id' });
+    const scoreAbove = (min: number) => (row: Row) => row.score !== null && (row.score as number) > min;
+    const above = (min: number, options: { columns?: Record<string, ColumnKind | ColumnInfo> } = {}) =>
+      fromKysely(db.selectFrom(tables.items).selectAll().where('score', '>', min), { db, ...options });
+    for (const [min, after] of [
+      [3, null],
+      [1, [4, 0]],
+      [3, [4, 6]],
+      [0, null],
+    ] as const) {
+      expect(await ids(above(min), after), `score > ${min} after ${after}`).toEqual(
+        await ids(reference(scoreAbove(min)), after),
+      );
+    }
+    // Another WHERE clause, the same ordering array.
+    const idAbove = fromKysely(db.selectFrom(tables.items).selectAll().where('id', '>', 15), { db });
+    expect(await ids(idAbove, [3, 0])).toEqual(
+      await ids(
+        reference((row) => (row.id as number) > 15),
+        [3, 0],
+      ),
+    );
+    // The same shape with other plan options: `score` declared as text takes no number bound.
+    const declared = above(3, { columns: { score: { kind: 'string', nullable: true } } });
+    await expect(ids(declared, [4, 0])).rejects.toThrow(/bound value/);
+    expect(await ids(above(3), [4, 0])).toEqual(await ids(reference(scoreAbove(3)), [4, 0]));
   });
 
   it(`[${target.name}] counts joins with clashing columns and DISTINCT; pages inside the builder's LIMIT/OFFSET`, async () => {

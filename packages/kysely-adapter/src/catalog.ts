@@ -1,4 +1,12 @@
-import { AliasNode, type OperationNode, type RawNode, ReferenceNode, sql, TableNode } from 'kysely';
+import {
+  AliasNode,
+  type OperationNode,
+  type RawNode,
+  ReferenceNode,
+  type SelectQueryNode,
+  sql,
+  TableNode,
+} from 'kysely';
 import { checkColumnLookup } from './config-checks.js';
 import type { CatalogRow, ColumnInfo } from './dialect-capabilities.js';
 import { asSelect, columnName, identifierName } from './query-nodes.js';
@@ -31,6 +39,33 @@ export function sourceTable(node: OperationNode): SourceTable | undefined {
     const alias = identifierName(node.alias);
     const name = node.node.table.identifier.name;
     return { name, schema: node.node.table.schema?.name, alias: alias ?? name };
+  }
+  return undefined;
+}
+
+/** The FROM items and JOIN tables of `node`, in order. */
+function sourcesOf(node: SelectQueryNode): OperationNode[] {
+  const sources: OperationNode[] = [...(node.from?.froms ?? [])];
+  for (const join of node.joins ?? []) sources.push(join.table);
+  return sources;
+}
+
+/** The tables `node` reads from; `complete` when every source is one (no derived table, no CTE). */
+export function queryTables(node: SelectQueryNode): QueryTables {
+  const sources = sourcesOf(node);
+  const tables: SourceTable[] = [];
+  for (const source of sources) {
+    const table = sourceTable(source);
+    if (table !== undefined) tables.push(table);
+  }
+  return { tables, complete: tables.length === sources.length && node.with === undefined };
+}
+
+/** The name of the first table `node` reads from, as `queryTables` would list it. */
+export function firstTableName(node: SelectQueryNode): string | undefined {
+  for (const source of sourcesOf(node)) {
+    if (TableNode.is(source)) return source.table.identifier.name;
+    if (AliasNode.is(source) && TableNode.is(source.node)) return source.node.table.identifier.name;
   }
   return undefined;
 }

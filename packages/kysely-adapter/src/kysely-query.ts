@@ -10,7 +10,15 @@ import {
   type WindowRow,
   type WindowSpec,
 } from '@pagewise/core';
-import { AliasNode, ExplainNode, IdentifierNode, RawNode, SelectionNode, SelectQueryNode } from 'kysely';
+import {
+  AliasNode,
+  ExplainNode,
+  IdentifierNode,
+  type OrderByItemNode,
+  RawNode,
+  SelectionNode,
+  SelectQueryNode,
+} from 'kysely';
 import {
   type BuilderSlice,
   readSlice,
@@ -18,12 +26,20 @@ import {
   sliceCount,
   sliceWindow,
 } from './builder-slice.js';
-import { columnInfo, integersExact, type QueryTables, sourceTable, textRecorded } from './catalog.js';
+import {
+  columnInfo,
+  firstTableName,
+  integersExact,
+  type QueryTables,
+  queryTables,
+  textRecorded,
+} from './catalog.js';
 import { refuseUnrecorded, toParameter, toPosition, toRecordedPosition } from './column-codec.js';
 import { countKey } from './count-key.js';
 import { lookupParameter, lookupQuery } from './lookup-value.js';
 import { ADAPTER, type Row } from './options.js';
 import { columnName, directionOf, parameterize, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
+import { PrivateColumnStripper } from './row-picker.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import type { SharedState } from './shared-state.js';
 import type { CompiledTemplate, FieldPlan, OrderPlan, ShapeCache } from './statement-cache.js';
@@ -96,8 +112,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * builder's ORDER BY when every item is a plain column (expressions are kept as written).
    */
   readonly #terms: readonly OrderTerm[] | null;
-  /** The tables the query reads from, whose catalogs describe its columns. */
-  readonly #source: QueryTables;
+  /** The tables the query reads from, whose catalogs describe its columns (`#source`). */
+  #tables: QueryTables | undefined;
   /** Values of the query's own clauses, in the order of their base `Slot`s. */
   readonly #base: readonly unknown[];
   /** The builder's own LIMIT/OFFSET, which pages stay inside. */
@@ -129,20 +145,16 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     this.uniqueKey = shared.uniqueKey;
     const items = node.orderBy?.items ?? [];
     this.ordered = items.length > 0;
-    this.ordering =
-      terms ??
-      items.flatMap((item) => {
-        const field = columnName(item.orderBy);
-        if (field === undefined) return [];
-        const term: OrderTerm = { field, direction: directionOf(item) };
-        return [item.nulls ? { ...term, nulls: item.nulls } : term];
-      });
+    this.ordering = terms ?? orderTermsOf(items);
     this.#terms = terms ?? (items.length > 0 && this.ordering.length === items.length ? this.ordering : null);
-    const sources = [...(node.from?.froms ?? []), ...(node.joins ?? []).map((j) => j.table)];
-    const tables = sources.flatMap((t) => sourceTable(t) ?? []);
-    this.#source = { tables, complete: tables.length === sources.length && node.with === undefined };
-    const first = tables[0];
-    this.description = first ? `kysely query on "${first.name}"` : 'kysely query';
+    const first = firstTableName(node);
+    this.description = first === undefined ? 'kysely query' : `kysely query on "${first}"`;
+  }
+
+  /** The tables the query reads from, read from its tree when first needed (a cached plan does not). */
+  get #source(): QueryTables {
+    this.#tables ??= queryTables(this.#node);
+    return this.#tables;
   }
 
   /**
@@ -213,7 +225,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   async count(options: { estimate?: boolean } = {}): Promise<CountResult> {
     const shared = this.#shared;
     if (options.estimate && shared.capabilities.estimateCount) {
-      const explain = shared.template(this.#cache, 'estimate', () => ({
+      const explain = shared.template(this.#cache.templates, 'estimate', () => ({
         ...this.#coreNode,
         explain: ExplainNode.create('json'),
       }));
@@ -221,7 +233,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
       if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
     }
-    const counted = shared.template(this.#cache, 'count', () =>
+    const counted = shared.template(this.#cache.templates, 'count', () =>
       SelectQueryNode.cloneWithSelections(
         SelectQueryNode.createFrom([
           AliasNode.create(this.#countedNode, IdentifierNode.create('pagewise_count')),
@@ -265,10 +277,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     if (bound !== null && bound.length !== order.length) {
       throw new InvalidBoundError(ADAPTER, `expected ${order.length} bound values, got ${bound.length}`);
     }
-    const orderKey = JSON.stringify(order) + shared.planKey;
-    const plan = await this.#plan(order, orderKey);
-    const { fields, nullable } = plan;
-    const refused = fields.findIndex((f) => f.info.kind === 'unsupported');
+    const found = this.#planOf(order);
+    const plan = found instanceof Promise ? await found : found;
+    const { fields, nullable, refused } = plan;
     if (refused >= 0) {
       const type = fields[refused]!.info.type ?? 'unknown';
       throw new ConfigurationError(
@@ -276,11 +287,13 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       );
     }
     let mask = '';
-    const values: unknown[] = order.map((term, i) => {
+    const values: unknown[] = new Array(order.length);
+    for (let i = 0; i < order.length; i += 1) {
       const value = bound === null ? null : (bound[i] ?? null);
       mask += bound === null ? 's' : value === null ? '0' : '1';
-      return value === null ? null : toParameter(fields[i]!.info, value, term.field, shared.capabilities);
-    });
+      values[i] =
+        value === null ? null : toParameter(fields[i]!.info, value, order[i]!.field, shared.capabilities);
+    }
     let segments = plan.segments.get(mask);
     if (segments === undefined) {
       segments = planSegments(order, nullable, bound, shared.capabilities);
@@ -294,7 +307,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       exact = true;
       rows = await this.#readSegments(plan, order, mask, segments, values, window, exact);
     }
-    const strip = (plan.added || exact) && rows.length > 0 ? publicKeys(rows[0]!) : null;
+    const visible = plan.added || exact ? plan.stripper.strip(rows) : rows;
     const capabilities = shared.capabilities;
     const positionOf = (row: Row): readonly PositionValue[] =>
       fields.map(
@@ -312,7 +325,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const page = new Array<LazyWindowRow<O>>(rows.length);
     for (let i = 0; i < rows.length; i += 1) {
       const row = rows[i]!;
-      page[i] = new LazyWindowRow<O>((strip === null ? row : pick(row, strip)) as O, row, positionOf);
+      page[i] = new LazyWindowRow<O>(visible[i] as O, row, positionOf);
     }
     return page;
   }
@@ -338,9 +351,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
     values[order.length] = single ? limit : window.offset + limit;
     values[order.length + 1] = window.offset;
-    const key = `w${plan.key}|${mask}|${withOffset}|${exact}|`;
+    const key = `${mask}|${withOffset}|${exact}|`;
     const templateOf = (s: number) =>
-      shared.template(this.#cache, key + s, () =>
+      shared.template(plan.windows, key + s, () =>
         compileSegment(
           this.#windowBase(fields, exact),
           order,
@@ -416,7 +429,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const unlimited = window.limit === null && window.offset === 0;
     const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0, unlimited, shared.planKey]);
     const ordered = node;
-    const template = shared.template(this.#cache, key, () =>
+    const template = shared.template(this.#cache.templates, key, () =>
       unlimited ? ordered : withLimit(ordered, 0, window.offset > 0 ? 1 : null),
     );
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
@@ -436,7 +449,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const parameter = await this.#lookupParameter(field, value);
     if (parameter === undefined) return null;
     const shared = this.#shared;
-    const template = shared.template(this.#cache, `find|${field}|${shared.planKey}`, () =>
+    const template = shared.template(this.#cache.templates, `find|${field}|${shared.planKey}`, () =>
       lookupQuery(
         this.#coreNode,
         this.#slice === null ? null : this.#node,
@@ -498,7 +511,35 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return lookupParameter(info, value, this.#shared.capabilities);
   }
 
-  /** Field plans of an ordering, resolved once per query object and ordering. */
+  /**
+   * The plan of `order`: found by the array itself when it is frozen (a paginator passes the same
+   * frozen ordering on every page), else by its text. Either way per shape and `planKey`. A plan
+   * found by its array once resolved is answered as it is, without a promise to await.
+   */
+  #planOf(order: readonly KeyTerm[]): OrderPlan | Promise<OrderPlan> {
+    const planKey = this.#shared.planKey;
+    if (!isFrozenOrder(order)) return this.#plan(order, JSON.stringify(order) + planKey);
+    const frozenPlans = this.#cache.frozenPlans;
+    let byOptions = frozenPlans.get(order);
+    const known = byOptions?.get(planKey);
+    if (known !== undefined) return known;
+    const plan = this.#plan(order, JSON.stringify(order) + planKey);
+    if (byOptions === undefined) {
+      byOptions = new Map();
+      frozenPlans.set(order, byOptions);
+    }
+    const plans = byOptions;
+    plans.set(planKey, plan);
+    plan.then(
+      (resolved) => {
+        if (plans.get(planKey) === plan) plans.set(planKey, resolved);
+      },
+      () => plans.delete(planKey),
+    );
+    return plan;
+  }
+
+  /** Field plans of an ordering, resolved once per query shape, ordering and `planKey`. */
   #plan(order: readonly KeyTerm[], key: string): Promise<OrderPlan> {
     const cache = this.#cache.plans;
     let plan = cache.get(key);
@@ -542,14 +583,16 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           };
         }),
       ).then((fields) => ({
-        key,
         fields,
+        refused: fields.findIndex((f) => f.info.kind === 'unsupported'),
         nullable: fields.map((f) => f.info.nullable),
         exprs: fields.map((f) => f.expr),
         added: fields.some((f) => f.select !== null),
         recorded: fields.some((f) => f.recorded),
         exactFields: fields.flatMap((f) => (f.exact === null ? [] : [f.readKey])),
         segments: new Map(),
+        windows: new Map(),
+        stripper: new PrivateColumnStripper(),
       }));
       plan.catch(() => cache.delete(key));
       cache.set(key, plan);
@@ -572,6 +615,28 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   }
 }
 
+/** The terms of the builder's ORDER BY items that name a plain column. */
+function orderTermsOf(items: readonly OrderByItemNode[]): OrderTerm[] {
+  const terms: OrderTerm[] = [];
+  for (const item of items) {
+    const field = columnName(item.orderBy);
+    if (field === undefined) continue;
+    const term: OrderTerm = { field, direction: directionOf(item) };
+    terms.push(item.nulls ? { ...term, nulls: item.nulls } : term);
+  }
+  return terms;
+}
+
+/**
+ * Whether `order` and its terms are frozen, so that the array stands for the same ordering as
+ * long as it lives (its terms are plain values: core makes them).
+ */
+function isFrozenOrder(order: readonly KeyTerm[]): boolean {
+  if (!Object.isFrozen(order)) return false;
+  for (let i = 0; i < order.length; i += 1) if (!Object.isFrozen(order[i])) return false;
+  return true;
+}
+
 /**
  * Whether a row holds, at one of `keys`, a number the driver may have rounded from a 64-bit
  * integer: an integral one past 2^53 (every double that large is integral; none is safe).
@@ -585,16 +650,4 @@ function holdsRounded(rows: readonly Row[], keys: readonly string[]): boolean {
     }
   }
   return false;
-}
-
-/** The keys of a row without the private columns the adapter selected (`__pagewise_*`). */
-function publicKeys(row: Row): string[] {
-  return Object.keys(row).filter((key) => !key.startsWith('__pagewise_'));
-}
-
-/** A copy of `row` with only `keys` (the rows of one statement all have the same columns). */
-function pick(row: Row, keys: readonly string[]): Row {
-  const copy: Row = {};
-  for (let i = 0; i < keys.length; i += 1) copy[keys[i]!] = row[keys[i]!];
-  return copy;
 }

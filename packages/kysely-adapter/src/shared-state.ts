@@ -9,7 +9,7 @@ import {
 } from './dialect-capabilities.js';
 import type { AnyBuilder, AnyKysely, KyselyQueryOptions, Row } from './options.js';
 import { asSelect, SlotFiller, swapPlugin } from './query-nodes.js';
-import { type CompiledTemplate, type ShapeCache, StatementCache } from './statement-cache.js';
+import { type CompiledTemplate, StatementCache } from './statement-cache.js';
 import { Slot } from './window-compiler.js';
 
 /**
@@ -34,8 +34,19 @@ export class SharedState {
     this.columns = options.columns ?? {};
     this.#dialect = options.dialect;
     this.cache = options.statementCache ?? StatementCache.of(options.db);
-    const dialect = typeof options.dialect === 'object' ? options.dialect.name : (options.dialect ?? '');
-    this.planKey = JSON.stringify([this.uniqueKey, this.columns, dialect]);
+    if (options.columns === undefined && options.dialect === undefined) {
+      // The common options: one text per unique key, kept by the cache rather than written per query.
+      const keys = this.cache.defaultPlanKeys;
+      let planKey = keys.get(this.uniqueKey);
+      if (planKey === undefined) {
+        planKey = JSON.stringify([this.uniqueKey, this.columns, '']);
+        keys.set(this.uniqueKey, planKey);
+      }
+      this.planKey = planKey;
+    } else {
+      const dialect = typeof options.dialect === 'object' ? options.dialect.name : (options.dialect ?? '');
+      this.planKey = JSON.stringify([this.uniqueKey, this.columns, dialect]);
+    }
   }
 
   get capabilities(): DialectCapabilities {
@@ -57,12 +68,16 @@ export class SharedState {
     return this.builder.withPlugin(swapPlugin(node)).compile() as CompiledTemplate;
   }
 
-  /** Compiles `build()` once per shape and `key`, then only swaps parameters. */
-  template(shape: ShapeCache, key: string, build: () => OperationNode): CompiledTemplate {
-    let template = shape.templates.get(key);
+  /** Compiles `build()` once per `key` in `templates` (a shape's or a plan's), then only swaps parameters. */
+  template(
+    templates: Map<string, CompiledTemplate>,
+    key: string,
+    build: () => OperationNode,
+  ): CompiledTemplate {
+    let template = templates.get(key);
     if (template === undefined) {
       template = this.compile(build());
-      shape.templates.set(key, template);
+      templates.set(key, template);
     }
     return template;
   }

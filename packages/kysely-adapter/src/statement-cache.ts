@@ -1,6 +1,8 @@
+import type { KeyTerm } from '@pagewise/core';
 import type { CompiledQuery, OperationNode } from 'kysely';
 import type { CatalogRow, ColumnInfo, DialectCapabilities } from './dialect-capabilities.js';
 import { matchesShape } from './query-nodes.js';
+import type { PrivateColumnStripper } from './row-picker.js';
 import type { Segment } from './window-compiler.js';
 
 /** A statement compiled once, whose `Slot` parameters are filled per run. */
@@ -29,9 +31,9 @@ export interface FieldPlan {
 
 /** How one ordering is read and split into segments on one query shape. */
 export interface OrderPlan {
-  /** The ordering and plan options, as the key of this plan and of its statements. */
-  readonly key: string;
   readonly fields: readonly FieldPlan[];
+  /** The first field whose type no cursor can bound exactly (`unsupported`), or -1. */
+  readonly refused: number;
   readonly nullable: readonly boolean[];
   readonly exprs: readonly OperationNode[];
   /** Whether a position is read from recorded text (`FieldPlan.recorded`). */
@@ -42,6 +44,10 @@ export interface OrderPlan {
   readonly exactFields: readonly string[];
   /** Segments per pattern of NULL bound values. */
   readonly segments: Map<string, Segment[]>;
+  /** The window statements of this plan, by NULL pattern, offset, exact text and segment. */
+  readonly windows: Map<string, CompiledTemplate>;
+  /** Copies rows without the private columns (`added`, or integers' exact text). */
+  readonly stripper: PrivateColumnStripper;
 }
 
 /** Compiled statements and ordering plans of one query shape. */
@@ -49,7 +55,13 @@ export interface ShapeCache {
   /** The shape's text: the parameterized statement as JSON, which is also its key here. */
   readonly key: string;
   readonly templates: Map<string, CompiledTemplate>;
+  /** Plans by the ordering's text and the plan options (`SharedState.planKey`). */
   readonly plans: Map<string, Promise<OrderPlan>>;
+  /**
+   * The same plans found by a frozen ordering array (the one a paginator keeps per ordering),
+   * then by `planKey`: no ordering written out as text per page.
+   */
+  readonly frozenPlans: WeakMap<readonly KeyTerm[], Map<string, OrderPlan | Promise<OrderPlan>>>;
 }
 
 /** Shapes come from code, so they are few; the cap only guards against generated SQL. */
@@ -86,6 +98,8 @@ export class StatementCache {
   integersExact: Promise<boolean> | undefined;
   /** @internal whether the driver records the exact text of values (`recordedText`), probed once */
   textRecorded: Promise<boolean> | undefined;
+  /** @internal `SharedState.planKey` of queries without `columns` and `dialect`, per unique key */
+  readonly defaultPlanKeys = new Map<string | null, string>();
   /** @internal catalog reads per `schema.table` */
   readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
   readonly #shapes = new Map<string, ShapeCache>();
@@ -97,7 +111,7 @@ export class StatementCache {
     let cache = this.#shapes.get(key);
     if (cache === undefined) {
       if (this.#shapes.size >= MAX_SHAPES) this.#shapes.clear();
-      cache = { key, templates: new Map(), plans: new Map() };
+      cache = { key, templates: new Map(), plans: new Map(), frozenPlans: new WeakMap() };
       this.#shapes.set(key, cache);
     }
     return cache;

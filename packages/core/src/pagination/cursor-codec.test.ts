@@ -89,6 +89,26 @@ describe('cursor codec', () => {
     for (const text of bad) expect(() => decodeCursor(text, { order }), text).toThrow(CursorDecodeError);
   });
 
+  test('payloads are read as UTF-8, strictly: non-ASCII and long ones decode, invalid bytes are rejected', () => {
+    const k = orderingFingerprint(order);
+    const bytes = (...parts: Array<string | number[]>) =>
+      Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+    // A string holding a lone 0xff byte, or an overlong encoding of "/", is no UTF-8.
+    for (const invalid of [[0xff], [0xc0, 0xaf], [0xe2, 0x98]]) {
+      const text = bytes(`{"k":"${k}","p":["s`, invalid, '",1]}').toString('base64url');
+      expect(() => decodeCursor(text, { order }), String(invalid)).toThrow(CursorDecodeError);
+    }
+    const unicode = bytes(`{"k":"${k}","p":["s`, [0xc3, 0xa9, 0xe2, 0x98, 0x83], '",1]}').toString(
+      'base64url',
+    );
+    expect(decodeCursor(unicode, { order }).position).toEqual(['é☃', 1]);
+    for (const long of ['x'.repeat(5000), `${'x'.repeat(5000)}é`]) {
+      const cursor = { offset: 0, reverse: false, position: [long, 2] };
+      const text = encodeCursor(cursor, { order, maxLength: 20_000 });
+      expect(decodeCursor(text, { order, maxLength: 20_000 }).position).toEqual([long, 2]);
+    }
+  });
+
   test('offsets are clamped to the cutoff, not rejected', () => {
     const text = encodeCursor({ offset: 5000, reverse: false, position: null }, { order });
     expect(decodeCursor(text, { order, offsetCutoff: 1000 }).offset).toBe(1000);

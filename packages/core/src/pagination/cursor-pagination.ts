@@ -25,7 +25,13 @@ import {
   readCursor,
 } from './cursor-window.js';
 import type { OrderedQuery, PositionValue } from './ordered-query.js';
-import { type KeyTerm, type OrderingInput, type OrderTerm, parseOrdering } from './ordering.js';
+import {
+  invertOrdering,
+  type KeyTerm,
+  type OrderingInput,
+  type OrderTerm,
+  parseOrdering,
+} from './ordering.js';
 import {
   type ClientPageSizeOptions,
   type PageFields,
@@ -80,6 +86,8 @@ interface KeyedOrdering {
   readonly terms: readonly OrderTerm[];
   readonly uniqueKey: string | null;
   readonly order: readonly KeyTerm[];
+  /** `order` inverted, for `previous` pages. */
+  readonly reversed: readonly KeyTerm[];
   readonly fingerprint: string;
 }
 
@@ -161,7 +169,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
     this.seal();
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
-    const { order, fingerprint } = this.#keyOrder(this.getOrdering(request, query, view), query);
+    const { order, reversed, fingerprint } = this.#keyOrder(this.getOrdering(request, query, view), query);
     const cursor = readCursor(request.queryParams.get(this.cursorQueryParam), order, {
       fingerprint,
       secret: this.cursorSecret,
@@ -169,7 +177,14 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
       maxLength: this.maxCursorLength,
       invalidMessage: this.invalidCursorMessage,
     });
-    const window = await fetchCursorWindow(query, order, cursor, pageSize, this.invalidCursorMessage);
+    const window = await fetchCursorWindow(
+      query,
+      order,
+      cursor,
+      pageSize,
+      this.invalidCursorMessage,
+      reversed,
+    );
     const url = request.buildAbsoluteUri();
     return this.makePage(
       extendWindow(window, {
@@ -192,6 +207,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
       ),
       uniqueKey: query.uniqueKey,
       order,
+      reversed: Object.freeze(invertOrdering(order).map((term) => Object.freeze(term))),
       fingerprint: orderingFingerprint(order),
     });
     this.#keyed = keyed;
