@@ -261,8 +261,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * `select ... where ("created", "id") < ($1, $2) order by "created" desc, "id" desc limit $3`;
    * on MariaDB (no index range for row values), and on every dialect for mixed directions, the
    * expanded form: `` where `created` <= ? and (`created` < ? or (`created` = ? and `id` < ?)) ``. A nullable term's
-   * NULL block is fetched by its own query (`where "created" is null order by "id"`) when the
-   * page reaches it. Bound values that do not fit their columns throw `InvalidBoundError`.
+   * NULL block is fetched by its own query (`where "created" is null order by "id"`; Postgres
+   * keeps `"created" desc nulls last` first, a range of the ordering's index) when the page reaches it. Bound values that do not fit their columns throw `InvalidBoundError`.
    *
    * @example
    * await query.fetch({ order: null, after: null, offset: 40, limit: 20 })

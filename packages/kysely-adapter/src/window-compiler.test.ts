@@ -149,7 +149,7 @@ describe('planSegments + compileSegment', () => {
     );
     expect(segments).toEqual([
       'select * from "t" where "score" >= $1 and ("score", "id") > ($2, $3) order by "score" asc, "id" asc limit $4',
-      'select * from "t" where "score" is null order by "id" asc limit $1',
+      'select * from "t" where "score" is null order by "score" asc, "id" asc limit $1',
     ]);
     for (const sql of segments) expect(sql).not.toMatch(/ or "score" is null/i);
   });
@@ -158,8 +158,26 @@ describe('planSegments + compileSegment', () => {
     expect(
       compile('postgres', postgresCapabilities, [desc('score'), id('desc')], [true, false], [null, 9]),
     ).toEqual([
-      'select * from "t" where "score" is null and "id" < $1 order by "id" desc limit $2',
+      'select * from "t" where "score" is null and "id" < $1 order by "score" desc, "id" desc limit $2',
       'select * from "t" where "score" is not null order by "score" desc, "id" desc limit $1',
+    ]);
+  });
+
+  it("keeps the NULL term in a NULL block's ORDER BY on Postgres only, to range over the ordering's index", () => {
+    // Postgres's planner takes `score IS NULL` as no constant: without `score` in the ORDER BY
+    // it walks the primary key and filters (tests/plans shows the Index Cond it gets instead).
+    const nullsLast: KeyTerm = { ...desc('score'), nulls: 'last' };
+    expect(
+      compile('postgres', postgresCapabilities, [nullsLast, id('desc')], [true, false], [null, 9]),
+    ).toEqual([
+      'select * from "t" where "score" is null and "id" < $1 order by "score" desc nulls last, "id" desc limit $2',
+    ]);
+    // SQLite and MySQL seek an index on `score IS NULL` as on an equality, the ORDER BY may drop it.
+    expect(
+      compile('sqlite', sqliteCapabilities, [desc('score'), id('desc')], [true, false], [null, 9]),
+    ).toEqual([
+      'select * from "t" where "score" is null and "id" < ? order by "id" desc limit ?',
+      'select * from "t" where "score" is not null order by "score" desc, "id" desc limit ?',
     ]);
   });
 

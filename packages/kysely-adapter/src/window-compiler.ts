@@ -267,10 +267,19 @@ export function compileSegment(
   const fixed = new Set(
     segment.conditions.filter((c) => c.op === 'null' || c.op === 'eq').map((c) => c.term),
   );
+  // `x = $1` makes x a constant the planner drops from any index order; `x IS NULL` does not on
+  // Postgres, so there a NULL block keeps x in its ORDER BY: `x IS NULL AND id < $1 ORDER BY
+  // x DESC NULLS LAST, id DESC` is one range of the ordering's index, where `ORDER BY id DESC`
+  // alone walks the primary key and filters out every non-NULL row on the way.
+  const nullKept = new Set(
+    capabilities.indexNullsOrder ? segment.conditions.filter((c) => c.op === 'null').map((c) => c.term) : [],
+  );
   const bounded = new Set(
     segment.conditions.filter((c) => c.op === 'notNull' || c.op === 'after').map((c) => c.term),
   );
-  const indexes = order.map((_, i) => i).filter((i) => i >= segment.orderFrom && !fixed.has(i));
+  const indexes = order
+    .map((_, i) => i)
+    .filter((i) => nullKept.has(i) || (i >= segment.orderFrom && !fixed.has(i)));
   const items = orderByItems(
     indexes.map((i) => order[i]!),
     indexes.map((i) => exprs[i]!),
