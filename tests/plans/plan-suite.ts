@@ -33,6 +33,12 @@ const desc = (field: string, unique?: true): KeyTerm => ({
   ...(unique ? { unique } : {}),
 });
 
+/** `-score` NULLs last, `-id`: the order of the index declared as `(score desc nulls last, id desc)`. */
+const SCORE_DESC_NULLS_LAST: readonly KeyTerm[] = [
+  { ...desc('score'), nulls: 'last' },
+  { ...desc('id', true), nulls: 'last' },
+];
+
 const SHAPES: readonly Shape[] = [
   {
     title: 'uniform -created, -id',
@@ -65,10 +71,7 @@ const SHAPES: readonly Shape[] = [
   {
     title: 'nullable -score NULLs last, -id, on the index declared for it',
     index: 'score_desc_nulls_last',
-    order: [
-      { ...desc('score'), nulls: 'last' },
-      { ...desc('id', true), nulls: 'last' },
-    ],
+    order: SCORE_DESC_NULLS_LAST,
     bound: 'depth',
     seekColumn: 'score',
     postgresOnly: true,
@@ -83,10 +86,7 @@ const SHAPES: readonly Shape[] = [
   {
     title: 'nullable -score NULLs last, -id, bound inside the NULL block, on the index declared for it',
     index: 'score_desc_nulls_last',
-    order: [
-      { ...desc('score'), nulls: 'last' },
-      { ...desc('id', true), nulls: 'last' },
-    ],
+    order: SCORE_DESC_NULLS_LAST,
     bound: 'null-block',
     seekColumn: 'score|id',
     postgresOnly: true,
