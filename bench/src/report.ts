@@ -73,6 +73,16 @@ export function renderReport(results: BenchResults, chartFile: string): string {
           `1-min load average ${meta.machine.load[0].toFixed(2)} at the start, ${meta.machine.load[1].toFixed(2)} at the end`,
         ],
         ['Node', meta.node],
+        ...(meta.pagewiseBuild === undefined
+          ? []
+          : [
+              [
+                'Pagewise build',
+                meta.pagewiseBuild === 'dist'
+                  ? 'packages built by `tsc` (`dist`, what an install runs), like Kysely and the drivers from node_modules'
+                  : "TypeScript sources through tsx (its `keepNames` adds a `__name` call per closure an install's `dist` does not have)",
+              ],
+            ]),
         ['Postgres', `${meta.postgres} on the same machine, over TCP loopback`],
         [
           'Postgres settings',

@@ -58,6 +58,12 @@ export interface BenchResults {
       readonly load: readonly [number, number];
     };
     readonly node: string;
+    /**
+     * Which Pagewise the run timed: `dist` (the tsc output an install gets, as Kysely and the drivers
+     * come from node_modules) or `source` (TypeScript through tsx, whose `keepNames` adds a
+     * `__name` call per closure). Absent in results written before it was recorded.
+     */
+    readonly pagewiseBuild?: 'dist' | 'source';
     readonly postgres: string;
     readonly postgresSettings: Readonly<Record<string, string>>;
     readonly kyselyPaginate: { readonly kysely: string; readonly kyselyPaginate: string };
@@ -147,6 +153,17 @@ function say(options: BenchOptions, line: string): void {
  * round-robin, measure Pagewise's CPU cost and the HTTP endpoints, check the targets, and write
  * RESULTS.md, latency-vs-depth.svg and results.json into `options.outDir`.
  */
+/**
+ * Which Pagewise a module URL of `@pagewise/core` is: its `dist` (the tsc output an install runs)
+ * or its TypeScript sources (the `@pagewise/source` condition, through tsx).
+ *
+ * @example
+ * pagewiseBuildOf(import.meta.resolve('@pagewise/core')) // 'dist' under `pnpm bench`
+ */
+export function pagewiseBuildOf(url: string): 'dist' | 'source' {
+  return /\/packages\/core\/dist\//.test(url) ? 'dist' : 'source';
+}
+
 export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> {
   const started = performance.now();
   await ensureDatabase(options.databaseUrl);
@@ -305,6 +322,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
           load: [load[0] ?? 0, loadavg()[0] ?? 0] as const,
         },
         node: process.version,
+        pagewiseBuild: pagewiseBuildOf(import.meta.resolve('@pagewise/core')),
         postgres: server.version,
         postgresSettings: server.settings,
         kyselyPaginate: set.kyselyPaginateVersions,

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { KIND_LABELS } from '../src/contenders.js';
 import { benchOptions, parseArgs } from '../src/options.js';
-import { clampDepths, runBenchmark } from '../src/run-benchmark.js';
+import { clampDepths, pagewiseBuildOf, runBenchmark } from '../src/run-benchmark.js';
 
 const PG_URL = process.env.PG_URL;
 if (!PG_URL) console.warn('bench smoke run skipped: it needs Postgres, and PG_URL is not set');
@@ -17,6 +17,12 @@ describe('bench options', () => {
     expect(options).not.toBe('help');
     expect(options !== 'help' && options.rows).toBe(10_000_000);
     expect(options !== 'help' && options.command).toBe('pnpm bench -- --rows 10_000_000');
+  });
+
+  it('tells a run of the built packages from one of their sources', () => {
+    expect(pagewiseBuildOf('file:///w/packages/core/dist/index.js')).toBe('dist');
+    expect(pagewiseBuildOf('file:///w/packages/core/src/index.ts')).toBe('source');
+    expect(pagewiseBuildOf(import.meta.resolve('@pagewise/core'))).toBe('source');
   });
 
   it('clamps depths to the last page and adds no duplicates', () => {
@@ -113,6 +119,11 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
       ]);
       expect(files.report.startsWith(outDir)).toBe(true);
       expect(await readFile(files.report, 'utf8')).toContain('## Targets');
+      // Vitest resolves the workspace packages to their sources: the report says so.
+      expect(results.meta.pagewiseBuild).toBe('source');
+      expect(await readFile(files.report, 'utf8')).toContain(
+        '| Pagewise build | TypeScript sources through tsx',
+      );
       expect(await readFile(files.chart, 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
     } finally {
       await rm(outDir, { recursive: true, force: true });

@@ -55,8 +55,10 @@ export class SharedState {
       if (typeof named === 'object') this.#capabilities = named;
       else if (named !== undefined) this.#capabilities = dialectCapabilities[named];
       else {
-        const probe = sql`${sql.ref('p')} = ${1}`.toOperationNode();
-        this.cache.capabilities ??= capabilitiesFromProbe(this.compile(asSelect(probe)).sql);
+        // The probe is built only the first time: every later query of this database reads the cache.
+        this.cache.capabilities ??= capabilitiesFromProbe(
+          this.compile(asSelect(sql`${sql.ref('p')} = ${1}`.toOperationNode())).sql,
+        );
         this.#capabilities = this.cache.capabilities;
       }
     }
