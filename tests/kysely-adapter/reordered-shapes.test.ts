@@ -29,6 +29,10 @@ const byIdDesc: OrderTerm[] = [{ field: 'id', direction: 'desc' }];
 const noteFirst: OrderTerm[] = [{ field: 'note', direction: 'asc', nulls: 'first' }];
 const noteLast: OrderTerm[] = [{ field: 'note', direction: 'asc', nulls: 'last' }];
 const noteUnsaid: OrderTerm[] = [{ field: 'note', direction: 'asc' }];
+const nameThenId: OrderTerm[] = [
+  { field: 'name', direction: 'asc' },
+  { field: 'id', direction: 'desc' },
+];
 
 const bases = {
   all: () => db.selectFrom('items').selectAll(),
@@ -60,7 +64,7 @@ describe('orderBy keeps the reordered statement per shape and terms', () => {
   });
 
   it('never answers one base query or one ordering with another: statements and rows match a fresh cache', async () => {
-    const orderings = [byNameDesc, byIdAsc, byIdDesc, noteFirst, noteLast, noteUnsaid];
+    const orderings = [byNameDesc, byIdAsc, byIdDesc, noteFirst, noteLast, noteUnsaid, nameThenId];
     // Twice over, so the second pass is answered from what the first kept.
     for (let pass = 0; pass < 2; pass += 1) {
       for (const [name, base] of Object.entries(bases)) {

@@ -642,7 +642,9 @@ function termsKey(terms: readonly OrderTerm[]): string {
   let key = '';
   for (let i = 0; i < terms.length; i += 1) {
     const term = terms[i]!;
-    key += `${JSON.stringify([term.field, term.direction, term.nulls ?? null])},`;
+    const nulls = term.nulls ?? '';
+    // Each part led by its length: no field name can spell another ordering.
+    key += `${term.field.length}:${term.field}${term.direction.length}:${term.direction}${nulls.length}:${nulls}`;
   }
   return key;
 }
