@@ -126,8 +126,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     query: SelectQueryNode,
     terms: readonly OrderTerm[] | null,
     base?: readonly unknown[],
+    shape?: ShapeCache,
   ) {
     let node = query;
+    this.#shape = shape;
     if (base === undefined) {
       const values: unknown[] = [];
       const known = shared.cache.recognise(query, values);
@@ -172,14 +174,31 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           'LIMIT/OFFSET); order the builder before .limit()/.offset(), or drop the slice',
       );
     }
-    const settled = terms.map(settleNulls);
-    const exprs = settled.map((t) => selectionOf(this.#node, t.field).expr);
-    const items = orderByItems(settled, exprs, () => false, this.#shared.capabilities);
-    const node = SelectQueryNode.cloneWithOrderByItems(
-      SelectQueryNode.cloneWithoutOrderBy(this.#node),
-      items,
+    // The same shape reordered by the same terms is one statement: built and written out once.
+    const capabilities = this.#shared.capabilities;
+    const reordered = this.#cache.reordered;
+    const key = termsKey(terms);
+    let known = reordered.get(key);
+    if (known === undefined || known.capabilities !== capabilities) {
+      const settled = terms.map(settleNulls);
+      const exprs = settled.map((t) => selectionOf(this.#node, t.field).expr);
+      const items = orderByItems(settled, exprs, () => false, capabilities);
+      const node = SelectQueryNode.cloneWithOrderByItems(
+        SelectQueryNode.cloneWithoutOrderBy(this.#node),
+        items,
+      );
+      known = { capabilities, node, cache: this.#shared.cache.remember(node, shapeKey(node)) };
+      // Orderings come from a few declared fields; the cap only guards against generated ones.
+      if (reordered.size >= MAX_REORDERED) reordered.clear();
+      reordered.set(key, known);
+    }
+    return new KyselyQuery<O>(
+      this.#shared,
+      known.node as SelectQueryNode,
+      [...terms],
+      this.#base,
+      known.cache,
     );
-    return new KyselyQuery<O>(this.#shared, node, [...terms], this.#base);
   }
 
   /** The caches of this statement's shape (the statement without its values). */
@@ -613,6 +632,21 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     ]);
     return extra.length > 0 ? SelectQueryNode.cloneWithSelections(this.#coreNode, extra) : this.#coreNode;
   }
+}
+
+/** How many orderings of one shape `orderBy` keeps built. */
+const MAX_REORDERED = 64;
+
+/** `terms` as text, each term's field, direction and NULL placement as given. */
+function termsKey(terms: readonly OrderTerm[]): string {
+  let key = '';
+  for (let i = 0; i < terms.length; i += 1) {
+    const term = terms[i]!;
+    const nulls = term.nulls ?? '';
+    // Each part led by its length: no field name can spell another ordering.
+    key += `${term.field.length}:${term.field}${term.direction.length}:${term.direction}${nulls.length}:${nulls}`;
+  }
+  return key;
 }
 
 /** The terms of the builder's ORDER BY items that name a plain column. */

@@ -62,6 +62,18 @@ export interface ShapeCache {
    * then by `planKey`: no ordering written out as text per page.
    */
   readonly frozenPlans: WeakMap<readonly KeyTerm[], Map<string, OrderPlan | Promise<OrderPlan>>>;
+  /**
+   * This shape reordered by `orderBy`, by the terms' text: an ordering filter reorders the same
+   * query on every request, and the copy's statement is then neither rebuilt nor written out.
+   */
+  readonly reordered: Map<string, ReorderedShape>;
+}
+
+/** A shape reordered by some terms: the parameterized statement, the shape's caches and the dialect it was built for. */
+export interface ReorderedShape {
+  readonly capabilities: DialectCapabilities;
+  readonly node: object;
+  readonly cache: ShapeCache;
 }
 
 /** Shapes come from code, so they are few; the cap only guards against generated SQL. */
@@ -111,7 +123,13 @@ export class StatementCache {
     let cache = this.#shapes.get(key);
     if (cache === undefined) {
       if (this.#shapes.size >= MAX_SHAPES) this.#shapes.clear();
-      cache = { key, templates: new Map(), plans: new Map(), frozenPlans: new WeakMap() };
+      cache = {
+        key,
+        templates: new Map(),
+        plans: new Map(),
+        frozenPlans: new WeakMap(),
+        reordered: new Map(),
+      };
       this.#shapes.set(key, cache);
     }
     return cache;

@@ -102,26 +102,20 @@ function headerValue(value: string | string[] | undefined): string | null {
 }
 
 /**
- * What `routedApiRequest` builds its request from: the parsed parts of the request it routes,
- * taken over as they are instead of parsed again. Not exported: only this module makes one, so
- * every other caller's init is copied as before.
+ * What `routedApiRequest` and `fromFetch` build a request from: parts already parsed (the routed
+ * request's, or the runtime's URL and headers), taken over instead of parsed again. Not exported:
+ * only this module makes one, so every other caller's init is copied as before.
  */
 class RoutedInit implements ApiRequestInit {
-  readonly method: string;
-  readonly headers: Headers;
-  readonly queryParams: QueryParams;
-
   constructor(
     readonly url: URL,
-    source: ApiRequest,
+    readonly method: string,
+    readonly headers: Headers,
+    readonly queryParams: QueryParams,
     readonly params: RouteParams,
     readonly namespace: string | null,
-    readonly body: () => Promise<string>,
-  ) {
-    this.method = source.method;
-    this.headers = source.headers;
-    this.queryParams = source.queryParams;
-  }
+    readonly body: BodySource | null,
+  ) {}
 }
 
 /**
@@ -237,11 +231,28 @@ export class ApiRequest {
       },
       init,
     );
+    const target = origin + url.pathname + url.search;
+    const body = init.body ?? (() => request.text());
+    // The URL as the runtime parsed it, when the trusted origin is its own (the common case), and
+    // the request's own headers (a Fetch request's are its own copy): nothing parsed or copied twice.
+    if (target === url.href && request.headers instanceof Headers) {
+      return new ApiRequest(
+        new RoutedInit(
+          url,
+          request.method.toUpperCase(),
+          request.headers,
+          new QueryParams(url.search),
+          init.params ?? {},
+          init.namespace ?? null,
+          body,
+        ),
+      );
+    }
     return new ApiRequest({
-      url: origin + url.pathname + url.search,
+      url: target,
       method: request.method,
       headers: request.headers,
-      body: init.body ?? (() => request.text()),
+      body,
       ...(init.params ? { params: init.params } : {}),
       ...(init.namespace !== undefined ? { namespace: init.namespace } : {}),
     });
@@ -293,5 +304,15 @@ export function routedApiRequest(
   params: RouteParams,
   namespace: string | null,
 ): ApiRequest {
-  return new ApiRequest(new RoutedInit(incoming.url, incoming, params, namespace, () => incoming.text()));
+  return new ApiRequest(
+    new RoutedInit(
+      incoming.url,
+      incoming.method,
+      incoming.headers,
+      incoming.queryParams,
+      params,
+      namespace,
+      () => incoming.text(),
+    ),
+  );
 }

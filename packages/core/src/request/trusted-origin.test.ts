@@ -99,6 +99,42 @@ describe('ApiRequest.fromFetch / fromNode', () => {
     expect(() => ApiRequest.fromFetch(new Request('http://evil.com/'))).toThrow(DisallowedHost);
   });
 
+  it('fromFetch answers the same request whether it keeps the runtime URL or rebuilds it', async () => {
+    const cases: Array<[string, RequestInit, string]> = [
+      // The trusted origin is the URL's own: the runtime's URL is kept.
+      [
+        'http://localhost:8000/a/%C3%A9?page=2&x=%20',
+        { method: 'patch', body: 'hi' },
+        'http://localhost:8000/a/%C3%A9?page=2&x=%20',
+      ],
+      ['http://localhost:8000/', {}, 'http://localhost:8000/'],
+      // A fragment or another Host: rebuilt on the trusted origin, as before.
+      ['http://localhost:8000/a/?p=1#top', {}, 'http://localhost:8000/a/?p=1'],
+      [
+        'http://localhost:8000/a/',
+        { headers: { 'x-forwarded-host': 'api.example.org' } },
+        'http://api.example.org/a/',
+      ],
+    ];
+    for (const [url, init, absolute] of cases) {
+      const raw = new Request(url, {
+        ...init,
+        headers: { accept: 'text/html', ...(init.headers as object) },
+      });
+      const request = ApiRequest.fromFetch(raw, {
+        trustProxy: true,
+        allowedHosts: ['localhost', 'api.example.org'],
+      });
+      expect(request.buildAbsoluteUri(), url).toBe(absolute);
+      expect(request.url.href).toBe(absolute);
+      expect(request.method).toBe((init.method ?? 'GET').toUpperCase());
+      expect(request.headers.get('accept')).toBe('text/html');
+      expect(request.queryParams.entries()).toEqual([...new URL(absolute).searchParams.entries()]);
+      expect([request.params, request.namespace]).toEqual([{}, null]);
+      expect(await request.text()).toBe(init.body ?? '');
+    }
+  });
+
   it('fromNode reads Host, the TLS socket and repeated headers; a //path stays a path', () => {
     const request = ApiRequest.fromNode({
       method: 'GET',
