@@ -134,7 +134,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     'Done in issue 15: named statements and timestamp text recorded by per-query pg type parsers (`nameStatements`, no ' +
     'cast column), positions only for the rows links stand on, query shapes recognised without writing the tree out, no ' +
     'exact-integer column unless a row needs it, and in core a codec without per-call encoders or JSON bodies, links from ' +
-    'the parsed request and the ordering keyed once per paginator.';
+    "the parsed request and the ordering keyed once per paginator; then pg's default date parser replaced by the exact " +
+    '`parseDateText` and one driver wrapper per connection, the mysql2 counterpart `recordExactTimestamps` (no `cast(... as ' +
+    'char)` column), private columns stripped by a per-plan copy function, plans found by the frozen ordering, Postgres NULL ' +
+    "blocks seeking the ordering's index, and the bench timing the built packages as users install them.";
   const jsPlan = `${done} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(input.profile, ['pagewise core', 'kysely adapter'])}.`;
   out.push({
     id: 'cursor-vs-raw',
