@@ -343,7 +343,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     "  previous page's `next` link carries (built from the row before the page); offset styles get `offset=d` or",
     '  the page number holding it.',
     '- Every depth: each contender is checked to return the raw SQL page, warmed up, then timed round-robin',
-    '  (the order rotates each round). Times are wall clock around one whole page in this process.',
+    '  (in a fresh random order each round). Times are wall clock around one whole page in this process.',
     '- Rerun: `pnpm bench` (1M rows) or `pnpm bench -- --rows 10000000`; `--help` lists the options.',
     '- Count ratios over fresh processes (the spread the estimated-count target asks for):',
     '  `pnpm --filter @pagewise/bench run counts -- --runs 3`. `pnpm --filter @pagewise/bench run render` rewrites',
