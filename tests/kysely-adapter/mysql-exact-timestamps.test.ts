@@ -11,6 +11,7 @@ import { CompiledQuery, Kysely, type LogConfig, MysqlDialect, sql } from 'kysely
 import { createPool, type PoolOptions } from 'mysql2';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseTarget, describeDatabase, tableName } from '../support/databases.js';
+import { restoreProcessZone } from '../support/process-zone.js';
 
 const target = databaseTarget('mariadb');
 const TABLE = tableName('pw_mysql_exact_ts');
@@ -198,7 +199,6 @@ describeDatabase(target, 'exact date-times recorded by recordExactTimestamps', (
   });
 
   it('rows keep the values the stock pool gives: equal, same JSON, same inspection, no keys', async () => {
-    const zoneBefore = process.env.TZ;
     try {
       for (const [tz, options] of [
         ['UTC', {}],
@@ -226,8 +226,7 @@ describeDatabase(target, 'exact date-times recorded by recordExactTimestamps', (
         expect(Reflect.ownKeys(created)).toEqual([]);
       }
     } finally {
-      if (zoneBefore === undefined) delete process.env.TZ;
-      else process.env.TZ = zoneBefore;
+      restoreProcessZone();
     }
   });
 
@@ -312,7 +311,6 @@ describeDatabase(target, 'recordExactTimestamps gives the values mysql2 gives', 
       return `(${i}, '${t}', '${t.slice(0, 19)}', '${new Date(Math.floor(ms / day) * day).toISOString().slice(0, 10)}')`;
     });
     await sql.raw(`insert into ${table} values ${values.join(', ')}`).execute(setup);
-    const zoneBefore = process.env.TZ;
     try {
       for (const [tz, options] of [
         ['America/Sao_Paulo', {}],
@@ -331,8 +329,7 @@ describeDatabase(target, 'recordExactTimestamps gives the values mysql2 gives', 
         expect(times(wrapped), tz).toEqual(times(stock));
       }
     } finally {
-      if (zoneBefore === undefined) delete process.env.TZ;
-      else process.env.TZ = zoneBefore;
+      restoreProcessZone();
       await sql.raw(`drop table if exists ${table}`).execute(setup);
     }
   });

@@ -11,6 +11,7 @@ import { Kysely, type LogConfig, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseTarget, describeDatabase, tableName } from '../support/databases.js';
+import { restoreProcessZone } from '../support/process-zone.js';
 
 const target = databaseTarget('postgres-named-statements');
 const url = process.env.PG_URL!;
@@ -224,7 +225,6 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
     const read = (db: Db) =>
       sql<Record<string, unknown>>`select id, created, cast(created as timestamp) as wall,
         cast(created as date) as day from ${sql.table(table)} where id > ${0} order by id`.execute(db);
-    const zone = process.env.TZ;
     try {
       for (const processZone of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
         process.env.TZ = processZone;
@@ -243,8 +243,7 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
         }
       }
     } finally {
-      if (zone === undefined) delete process.env.TZ;
-      else process.env.TZ = zone;
+      restoreProcessZone();
       await sql.raw(`drop table if exists ${table}`).execute(setup);
     }
   });

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isStockDateParser, parseDateText } from '../../packages/kysely-adapter/src/postgres-date-text.js';
+import { restoreProcessZone } from '../support/process-zone.js';
 
 const stock = pg.types.getTypeParser(1184, 'text') as (text: string) => unknown;
 
@@ -78,11 +79,7 @@ function leftToStock(text: string): boolean {
   return astronomical >= 0 && astronomical <= 99;
 }
 
-const zone = process.env.TZ;
-afterAll(() => {
-  if (zone === undefined) delete process.env.TZ;
-  else process.env.TZ = zone;
-});
+afterAll(restoreProcessZone);
 
 describe('parseDateText answers what postgres-date answers', () => {
   for (const tz of ['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Europe/Amsterdam']) {

@@ -300,47 +300,31 @@ function postgresPosition(column: OperationNode, info: ColumnInfo): OperationNod
   return sql`coalesce(to_char(${col}, 'YYYY-MM-DD BC'), cast(${col} as text))`.toOperationNode();
 }
 
+/** A probe value: its text, the type it is cast to, the catalog type read, the position expected. */
+const probed = (
+  text: string,
+  cast: string,
+  type: string,
+  position: string,
+): readonly [string, string, ColumnInfo, PositionValue] => [
+  text,
+  cast,
+  { kind: 'timestamp-text', nullable: false, type },
+  position,
+];
+const WITH_ZONE = 'timestamp with time zone';
+const WITHOUT_ZONE = 'timestamp without time zone';
+
 /** One value of each type `postgresRecordedText` reads, with ±infinity, and the positions expected. */
 const PROBE: ReadonlyArray<readonly [string, string, ColumnInfo, PositionValue]> = [
-  [
-    '2000-01-01 00:00:00.000001+00',
-    'timestamptz',
-    { kind: 'timestamp-text', nullable: false, type: 'timestamp with time zone' },
-    '2000-01-01 00:00:00.000001+00 AD',
-  ],
-  [
-    'infinity',
-    'timestamptz',
-    { kind: 'timestamp-text', nullable: false, type: 'timestamp with time zone' },
-    'infinity',
-  ],
-  [
-    '-infinity',
-    'timestamptz',
-    { kind: 'timestamp-text', nullable: false, type: 'timestamp with time zone' },
-    '-infinity',
-  ],
-  [
-    '2000-01-01 00:00:00.000001',
-    'timestamp',
-    { kind: 'timestamp-text', nullable: false, type: 'timestamp without time zone' },
-    '2000-01-01 00:00:00.000001 AD',
-  ],
-  [
-    'infinity',
-    'timestamp',
-    { kind: 'timestamp-text', nullable: false, type: 'timestamp without time zone' },
-    'infinity',
-  ],
-  [
-    '-infinity',
-    'timestamp',
-    { kind: 'timestamp-text', nullable: false, type: 'timestamp without time zone' },
-    '-infinity',
-  ],
-  ['0044-03-15 BC', 'date', { kind: 'timestamp-text', nullable: false, type: 'date' }, '0044-03-15 BC'],
-  ['infinity', 'date', { kind: 'timestamp-text', nullable: false, type: 'date' }, 'infinity'],
-  ['-infinity', 'date', { kind: 'timestamp-text', nullable: false, type: 'date' }, '-infinity'],
+  probed('2000-01-01 00:00:00.000001+00', 'timestamptz', WITH_ZONE, '2000-01-01 00:00:00.000001+00 AD'),
+  probed('2000-01-01 00:00:00.000001', 'timestamp', WITHOUT_ZONE, '2000-01-01 00:00:00.000001 AD'),
+  probed('0044-03-15 BC', 'date', 'date', '0044-03-15 BC'),
+  ...[
+    ['timestamptz', WITH_ZONE],
+    ['timestamp', WITHOUT_ZONE],
+    ['date', 'date'],
+  ].flatMap(([cast, type]) => ['infinity', '-infinity'].map((t) => probed(t, cast!, type!, t))),
 ];
 
 /**
