@@ -14,6 +14,10 @@ describe('parseMediaType (Django parse_header_parameters)', () => {
   it('keeps separators inside quoted values and unescapes quotes', () => {
     expect(parseMediaType('application/json; version="a;b,c"').params).toEqual({ version: 'a;b,c' });
     expect(parseMediaType('text/html; title="say \\"hi\\""').params).toEqual({ title: 'say "hi"' });
+    // Django replaces `\\` and then `\"` over the whole value in turn: `a\\"b` ends as `a"b`, and
+    // an unclosed run of escaped quotes keeps its last backslash.
+    expect(parseMediaType('text/html; t="a\\\\"b"').params).toEqual({ t: 'a"b' });
+    expect(parseMediaType(`a/b; x="${'\\"'.repeat(4)}`).params).toEqual({ x: '"""\\' });
   });
 
   it('reads q, clamped, 1 when missing or malformed', () => {

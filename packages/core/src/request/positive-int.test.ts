@@ -15,4 +15,15 @@ describe('parsePythonInt (Python int())', () => {
       expect(parsePythonInt(junk), JSON.stringify(junk)).toBeNull();
     }
   });
+
+  it("takes up to Python's 4,300 digits, astral ones with underscores included, and no more", () => {
+    expect(parsePythonInt(`-${'0'.repeat(4299)}7`)).toBe(-7);
+    expect(parsePythonInt(`${'0'.repeat(4300)}7`)).toBeNull();
+    // U+1D7CE..U+1D7D7 (MATHEMATICAL BOLD DIGITs) are two UTF-16 units each: 12,900 units in all.
+    const astral = `+${Array.from({ length: 4299 }, () => '\u{1D7CE}').join('_')}_\u{1D7D5}`;
+    expect(astral.length).toBe(3 * 4300);
+    expect(parsePythonInt(astral)).toBe(7);
+    expect(parsePythonInt(`\u{1D7CE}_${astral.slice(1)}`)).toBeNull();
+    expect(parsePythonInt(`${' '.repeat(100_000)}${'0'.repeat(4300)}${' '.repeat(100_000)}`)).toBe(0);
+  });
 });

@@ -40,7 +40,12 @@ const MAX_DIGITS = 4300;
 
 /** The sign and ASCII digits of what Python's `int(text)` accepts, or `null`. Linear in the text. */
 function pythonDigits(text: string): { negative: boolean; digits: string } | null {
-  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(stripPython(text));
+  const stripped = stripPython(text);
+  // A sign, n digits of up to two UTF-16 units each (astral ones such as U+1D7CE) and at most n - 1
+  // underscores fit in 3n units: longer text holds more digits than the cap, so the pattern never
+  // walks (and stacks backtrack points for) a megabyte of digits.
+  if (stripped.length > 3 * MAX_DIGITS) return null;
+  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(stripped);
   if (!match) return null;
   let digits = '';
   let count = 0;
