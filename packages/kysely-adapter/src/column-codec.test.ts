@@ -26,6 +26,66 @@ describe('toPosition', () => {
     );
     expect(toPosition(col('date'), null, 'created', postgresCapabilities)).toBeNull();
   });
+
+  it('reads SQLite text as a date exactly when Date#toISOString writes that text', () => {
+    // The reference: the text is the ISO form of a date that writes it back unchanged.
+    const reference = (raw: string) => {
+      const date = new Date(raw);
+      return /^(?:\d{4}|[+-]\d{6})-/.test(raw) && !Number.isNaN(date.getTime()) && date.toISOString() === raw
+        ? date
+        : raw;
+    };
+    const texts = [
+      '2024-02-29T23:59:59.999Z', // leap day
+      '2023-02-29T00:00:00.000Z', // no such day
+      '1900-02-29T00:00:00.000Z', // not a leap year (century)
+      '2000-02-29T00:00:00.000Z', // leap year (400)
+      '2024-04-31T00:00:00.000Z',
+      '2024-13-01T00:00:00.000Z',
+      '2024-00-10T00:00:00.000Z',
+      '2024-01-00T00:00:00.000Z',
+      '2024-01-01T24:00:00.000Z',
+      '2024-01-01T23:60:00.000Z',
+      '2024-01-01T23:59:60.000Z',
+      '0050-06-01T12:00:00.000Z', // two-digit years are not 1900 + year
+      '0000-01-01T00:00:00.000Z',
+      '0099-12-31T23:59:59.999Z',
+      '0100-01-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+      '+010000-01-01T00:00:00.000Z',
+      '-000001-01-01T00:00:00.000Z',
+      '-000000-01-01T00:00:00.000Z',
+      '+002024-01-01T00:00:00.000Z',
+      '2024-01-01T00:00:00.000z',
+      '2024-01-01 00:00:00.000Z',
+      '2024-01-01T00:00:00.00Z',
+      '2024-01-01T00:00:00Z',
+      '2024-1a-01T00:00:00.000Z',
+      '２０２４-01-01T00:00:00.000Z',
+    ];
+    // Every field one step around its bounds, on a leap and a common year.
+    for (const year of ['2023', '2024', '1970', '0004']) {
+      for (let month = 0; month <= 13; month += 1) {
+        for (const day of [0, 1, 28, 29, 30, 31, 32]) {
+          const mm = String(month).padStart(2, '0');
+          texts.push(`${year}-${mm}-${String(day).padStart(2, '0')}T12:34:56.789Z`);
+        }
+      }
+    }
+    for (const time of ['00:00:00.000', '23:59:59.999', '09:05:07.001', '19:59:59.990', '99:99:99.999']) {
+      texts.push(`2024-06-15T${time}Z`);
+    }
+    for (const raw of texts) {
+      const got = toPosition(col('date'), raw, 'created', sqliteCapabilities);
+      const want = reference(raw);
+      if (want instanceof Date) {
+        expect(got, raw).toBeInstanceOf(Date);
+        expect((got as Date).getTime(), raw).toBe(want.getTime());
+      } else {
+        expect(got, raw).toBe(raw);
+      }
+    }
+  });
 });
 
 describe('toParameter', () => {

@@ -34,14 +34,8 @@ function utcDate(year: number, month: number, day: number, h = 0, mi = 0, s = 0,
 
 /** A date position from the text a dialect's position expression gives. */
 function dateFromText(raw: string, capabilities: DialectCapabilities): PositionValue {
-  if (capabilities.dateStorage === 'iso-text') {
-    // SQLite holds any text: canonical ISO dates are dates, any other text is its own position.
-    if (ISO_TEXT.test(raw)) {
-      const date = new Date(raw);
-      if (date.toISOString() === raw) return date;
-    }
-    return raw;
-  }
+  // SQLite holds any text: canonical ISO dates are dates, any other text is its own position.
+  if (capabilities.dateStorage === 'iso-text') return isoTextDate(raw) ?? raw;
   if (raw === 'Infinity') return Number.POSITIVE_INFINITY;
   if (raw === '-Infinity') return Number.NEGATIVE_INFINITY;
   const epoch = EPOCH_SECONDS.exec(raw);
@@ -51,6 +45,44 @@ function dateFromText(raw: string, capabilities: DialectCapabilities): PositionV
     return new Date(epoch[1] === '-' ? -ms : ms);
   }
   return mysqlWallClock(raw);
+}
+
+/**
+ * The date `Date#toISOString` writes as `raw`, or `null` when it writes no date so. The common
+ * form (a four-digit year, 24 characters) is read by character codes and its fields checked
+ * against the calendar: about a tenth of `new Date(raw)` and `toISOString` (three rows a page).
+ */
+function isoTextDate(raw: string): Date | null {
+  if (raw.length === 24) {
+    if (
+      raw.charCodeAt(4) !== 45 || // -
+      raw.charCodeAt(7) !== 45 ||
+      raw.charCodeAt(10) !== 84 || // T
+      raw.charCodeAt(13) !== 58 || // :
+      raw.charCodeAt(16) !== 58 ||
+      raw.charCodeAt(19) !== 46 || // .
+      raw.charCodeAt(23) !== 90 // Z
+    )
+      return null;
+    const year = digitsAt(raw, 0, 4);
+    const month = digitsAt(raw, 5, 7);
+    const day = digitsAt(raw, 8, 10);
+    const hour = digitsAt(raw, 11, 13);
+    const minute = digitsAt(raw, 14, 16);
+    const second = digitsAt(raw, 17, 19);
+    const ms = digitsAt(raw, 20, 23);
+    if (year < 0 || minute < 0 || second < 0 || ms < 0 || hour < 0) return null;
+    if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+    if (hour > 23 || minute > 59 || second > 59) return null;
+    // Date.UTC reads years 0-99 as 1900-1999.
+    return year >= 100
+      ? new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms))
+      : utcDate(year, month, day, hour, minute, second, ms);
+  }
+  // A six-digit signed year: rare enough for the parser, checked by writing it back.
+  if (!ISO_TEXT.test(raw)) return null;
+  const date = new Date(raw);
+  return !Number.isNaN(date.getTime()) && date.toISOString() === raw ? date : null;
 }
 
 /**
