@@ -133,6 +133,29 @@ describe('toParameter', () => {
     expect(toParameter(col('integer', 'smallint'), 2n ** 62n, 'n', sqliteCapabilities)).toBe(2n ** 62n);
   });
 
+  it('checks numbers against every integer range at its bounds, as bigints are', () => {
+    const cases: Array<[string, bigint, bigint, typeof postgresCapabilities]> = [
+      ['smallint', -32768n, 32767n, postgresCapabilities],
+      ['integer', -(2n ** 31n), 2n ** 31n - 1n, postgresCapabilities],
+      ['tinyint(3) unsigned', 0n, 255n, mysqlCapabilities],
+      ['mediumint(9)', -(2n ** 23n), 2n ** 23n - 1n, mysqlCapabilities],
+      ['year(4)', 0n, 2155n, mysqlCapabilities],
+      ['integer unsigned', 0n, 2n ** 53n - 1n, sqliteCapabilities],
+    ];
+    for (const [type, min, max, capabilities] of cases) {
+      const info = col('integer', type);
+      for (const edge of [min, max]) {
+        expect(toParameter(info, Number(edge), 'n', capabilities), `${type} ${edge}`).toBe(Number(edge));
+        expect(toParameter(info, edge, 'n', capabilities), `${type} ${edge}n`).toBe(Number(edge));
+      }
+      invalid(() => toParameter(info, Number(min - 1n), 'n', capabilities));
+      if (max < 2n ** 53n - 1n) invalid(() => toParameter(info, Number(max + 1n), 'n', capabilities));
+    }
+    // A bigint column answers bigints, from numbers too.
+    expect(toParameter(col('bigint', 'bigint'), 7, 'n', postgresCapabilities)).toBe(7n);
+    invalid(() => toParameter(col('integer', 'integer'), 2 ** 53, 'n', sqliteCapabilities));
+  });
+
   it('keeps decimals exact and within the declared precision', () => {
     const decimal = col('decimal', 'decimal(40,30)');
     const tiny = '1.000000000000000000000000000001';

@@ -5,6 +5,7 @@ import { ExactText } from './exact-text.js';
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const INT64_RANGE: readonly [bigint, bigint] = Object.freeze([INT64_MIN, INT64_MAX] as const);
 /** Largest finite `real` (float4): Postgres and MySQL reject larger values with an error. */
 const FLOAT4_MAX = 3.4028234663852886e38;
 /** A `time` as Postgres (`00:00:00` to `24:00:00`) and MySQL (`-838:59:59` to `838:59:59`) write it. */
@@ -360,8 +361,13 @@ export function toParameter(
     }
     case 'integer':
     case 'bigint': {
+      const range = info.type === undefined ? INT64_RANGE : capabilities.integerRange(type);
+      if (kind === 'integer' && typeof value === 'number' && Number.isSafeInteger(value)) {
+        // A safe integer compares with the bigint bounds exactly, and is its own parameter.
+        return value >= range[0] && value <= range[1] ? value : invalid(field, kind);
+      }
       const integer = toInteger(value);
-      const [min, max] = info.type === undefined ? [INT64_MIN, INT64_MAX] : capabilities.integerRange(type);
+      const [min, max] = range;
       if (integer === null || integer < min || integer > max) return invalid(field, kind);
       return kind === 'bigint' ? integer : integral(integer);
     }

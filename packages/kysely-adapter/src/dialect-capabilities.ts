@@ -191,19 +191,35 @@ function genericKind(type: string): ColumnKind {
   return 'unknown';
 }
 
-const bits = (n: bigint, unsigned: boolean): readonly [bigint, bigint] =>
-  unsigned ? [0n, 2n ** n - 1n] : [-(2n ** (n - 1n)), 2n ** (n - 1n) - 1n];
+type IntegerRange = readonly [bigint, bigint];
 
-function integerRangeByName(type: string): readonly [bigint, bigint] {
+/** The signed and unsigned ranges of an `n`-bit integer, frozen. */
+function widths(n: bigint): readonly [IntegerRange, IntegerRange] {
+  const signed: IntegerRange = Object.freeze([-(2n ** (n - 1n)), 2n ** (n - 1n) - 1n] as const);
+  return Object.freeze([signed, Object.freeze([0n, 2n ** n - 1n] as const)] as const);
+}
+
+// Built once: every cursor page checks its integer bounds against one of them.
+const BITS_8 = widths(8n);
+const BITS_16 = widths(16n);
+const BITS_24 = widths(24n);
+const BITS_32 = widths(32n);
+const BITS_64 = widths(64n);
+/** MySQL's YEAR holds 1901 to 2155, and 0 for the zero year. */
+const YEAR_RANGE: IntegerRange = Object.freeze([0n, 2155n] as const);
+
+const bits = (width: readonly [IntegerRange, IntegerRange], unsigned: boolean): IntegerRange =>
+  width[unsigned ? 1 : 0];
+
+function integerRangeByName(type: string): IntegerRange {
   const unsigned = type.includes('unsigned');
-  if (/tinyint|bool/.test(type)) return bits(8n, unsigned);
-  // MySQL's YEAR holds 1901 to 2155, and 0 for the zero year.
-  if (/^year/.test(type)) return [0n, 2155n];
-  if (/smallint|int2|smallserial/.test(type)) return bits(16n, unsigned);
-  if (/mediumint/.test(type)) return bits(24n, unsigned);
-  if (/bigint|int8|bigserial/.test(type)) return bits(64n, unsigned);
-  if (/int|serial/.test(type)) return bits(32n, unsigned);
-  return bits(64n, unsigned);
+  if (/tinyint|bool/.test(type)) return bits(BITS_8, unsigned);
+  if (/^year/.test(type)) return YEAR_RANGE;
+  if (/smallint|int2|smallserial/.test(type)) return bits(BITS_16, unsigned);
+  if (/mediumint/.test(type)) return bits(BITS_24, unsigned);
+  if (/bigint|int8|bigserial/.test(type)) return bits(BITS_64, unsigned);
+  if (/int|serial/.test(type)) return bits(BITS_32, unsigned);
+  return bits(BITS_64, unsigned);
 }
 
 /** A cast of `column` to text, for drivers that would return a rounded or parsed value. */
@@ -421,7 +437,7 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
       from pragma_table_info(${table})`,
   columnKind: sqliteKind,
   // Every INTEGER is 64-bit, whatever the declared name.
-  integerRange: (type: string) => (type.includes('unsigned') ? bits(64n, true) : bits(64n, false)),
+  integerRange: (type: string) => bits(BITS_64, type.includes('unsigned')),
   exactIntegerText: (column: OperationNode) => {
     const col = node(column);
     // An integer its double differs from is one the driver rounds: only those need their text
