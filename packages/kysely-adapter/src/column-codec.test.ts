@@ -154,6 +154,8 @@ describe('toParameter', () => {
     // A bigint column answers bigints, from numbers too.
     expect(toParameter(col('bigint', 'bigint'), 7, 'n', postgresCapabilities)).toBe(7n);
     invalid(() => toParameter(col('integer', 'integer'), 2 ** 53, 'n', sqliteCapabilities));
+    // A forged -0 binds as 0, as its bigint reading always did.
+    expect(Object.is(toParameter(col('integer', 'integer'), -0, 'n', sqliteCapabilities), 0)).toBe(true);
   });
 
   it('keeps decimals exact and within the declared precision', () => {

@@ -363,8 +363,9 @@ export function toParameter(
     case 'bigint': {
       const range = info.type === undefined ? INT64_RANGE : capabilities.integerRange(type);
       if (kind === 'integer' && typeof value === 'number' && Number.isSafeInteger(value)) {
-        // A safe integer compares with the bigint bounds exactly, and is its own parameter.
-        return value >= range[0] && value <= range[1] ? value : invalid(field, kind);
+        // A safe integer compares with the bigint bounds exactly, and is its own parameter (-0 as 0).
+        if (value < range[0] || value > range[1]) return invalid(field, kind);
+        return value === 0 ? 0 : value;
       }
       const integer = toInteger(value);
       const [min, max] = range;
