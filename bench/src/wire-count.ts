@@ -25,7 +25,7 @@ import pg from 'pg';
 import { COLUMNS } from './bench-table.js';
 import { createContenders, type DepthPoint } from './contenders.js';
 import { smallPool } from './database.js';
-import { measureRoundRobin, type PageFetch } from './measure.js';
+import { measureRoundRobin, type PageFetch, timePages } from './measure.js';
 import { defaultDatabaseUrl } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
 import { areaOf, profilePages, shortFile } from './profile.js';
@@ -230,15 +230,11 @@ try {
     );
     for (let round = 0; round < CPU_ROUNDS; round += 1) {
       for (const [id, fetch] of fetches) {
-        const cpu = process.cpuUsage();
-        const start = performance.now();
-        for (let i = 0; i < CPU_PAGES; i += 1) await fetch();
-        const wall = performance.now() - start;
-        const used = process.cpuUsage(cpu);
+        const used = await timePages(fetch, CPU_PAGES);
         const m = per.get(id)!;
-        m.user.push(used.user / CPU_PAGES);
-        m.system.push(used.system / CPU_PAGES);
-        m.wall.push((wall * 1000) / CPU_PAGES);
+        m.user.push(used.user);
+        m.system.push(used.system);
+        m.wall.push(used.wall);
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
