@@ -319,12 +319,18 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       plan.segments.set(mask, segments);
     }
     let exact = false;
-    let rows = await this.#readSegments(plan, order, mask, segments, values, window, exact);
+    let rows = this.#checked(
+      plan,
+      await this.#readSegments(plan, order, mask, segments, values, window, exact),
+    );
     // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
     // one is read again with their exact text, never paged by a rounded position.
     if (plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields)) {
       exact = true;
-      rows = await this.#readSegments(plan, order, mask, segments, values, window, exact);
+      rows = this.#checked(
+        plan,
+        await this.#readSegments(plan, order, mask, segments, values, window, exact),
+      );
     }
     const visible = plan.added || exact ? plan.stripper.strip(rows) : rows;
     const capabilities = shared.capabilities;
@@ -352,6 +358,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   /**
    * The rows of a keyset window, segment after segment; with `exact`, with integers' exact text.
    * Not `async`: a single segment (the common page) is the statement's own promise, one await less.
+   * A single segment's rows come unchecked: `fetch` checks them (`#readEach` checks each segment's own).
    */
   #readSegments(
     plan: OrderPlan,
@@ -386,8 +393,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       );
     if (!single)
       return this.#readEach(plan, segments.length, templateOf, values, order.length, window, limit);
-    const pending = shared.run(templateOf(0), values, this.#base);
-    return plan.recorded ? pending.then((rows) => this.#checked(plan, rows)) : pending;
+    return shared.run(templateOf(0), values, this.#base);
   }
 
   /** Several segments cannot share one SQL OFFSET: the first rows are skipped as they arrive. */
