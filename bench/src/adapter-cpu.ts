@@ -5,12 +5,14 @@
  *
  * - `pg-replay`: Postgres results recorded once (at PG_URL) and replayed without I/O: what the
  *   adapter and core cost on the CPU per page (the cursor page of `-created, -id` at row 5,000
- *   of a 10,000-row table, the benchmark table's shape; a fresh `fromKysely` per page).
+ *   of a 10,000-row table, the benchmark table's shape; a fresh `fromKysely` per page), and page 101
+ *   of the page-number style with `count: 'estimated'` (its EXPLAIN replayed too). `--only pg-replay`
+ *   measures only these.
  * - `sqlite`: the same page on an in-memory better-sqlite3 table (SQLite's own work included),
  *   beside `stmt.all()` of the hand-written keyset statement prepared once (`raw`).
  *
  *   PG_URL=postgres://postgres@127.0.0.1:5432/db pnpm --filter @pagewise/bench exec \
- *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|sqlite]
+ *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|pg-replay|sqlite]
  *
  * Prints, per variant, the median over rounds of the CPU time (user + system) per page in
  * microseconds, the median wall time, and the load average at start and end.
@@ -31,6 +33,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { kyselyKeysetPage } from './kysely-keyset.js';
+import { timePages } from './measure.js';
 import { cursorOrder } from './orderings.js';
 import { type ProfileSummary, profilePages } from './profile.js';
 import { WireReplay } from './wire-replay.js';
@@ -208,13 +211,9 @@ async function measure(tasks: ReadonlyMap<string, Task>): Promise<void> {
   }
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, task] of tasks) {
-      const start = process.cpuUsage();
-      const t0 = performance.now();
-      for (let i = 0; i < PAGES; i += 1) await task();
-      const elapsed = performance.now() - t0;
-      const used = process.cpuUsage(start);
-      cpu.get(name)!.push((used.user + used.system) / PAGES);
-      wall.get(name)!.push((elapsed * 1000) / PAGES);
+      const used = await timePages(task, PAGES);
+      cpu.get(name)!.push(used.user + used.system);
+      wall.get(name)!.push(used.wall);
     }
   }
   const base = [...tasks.keys()].find((n) => n.includes(' raw'));
@@ -234,6 +233,28 @@ function printProfile(summary: ProfileSummary): void {
       .join(', ')}`,
   );
   for (const entry of summary.top) console.log(`  ${entry.usPerPage.toFixed(1).padStart(6)} us  ${entry.fn}`);
+}
+
+/** Page 101 of the page-number style with `count: 'estimated'` (the EXPLAIN beside the page). */
+async function pageNumberTask(checkout: Checkout, db: Kysely<DB>): Promise<Task> {
+  const { core, adapter } = checkout;
+  const build = () =>
+    adapter.fromKysely(
+      db
+        .selectFrom(TABLE)
+        .select(['id', 'created', 'score', 'title'])
+        .orderBy('created', 'desc')
+        .orderBy('id', 'desc'),
+      { db },
+    );
+  const url = 'http://127.0.0.1/items?page=101';
+  const pagination = new core.PageNumberPagination({ pageSize: PAGE_SIZE, count: 'estimated' });
+  const expected = await pagination.paginateQueryset(build(), new core.ApiRequest({ url }));
+  if (expected?.length !== PAGE_SIZE) throw new Error(`${checkout.name}: expected a full page`);
+  return async () => {
+    const page = await pagination.paginateQueryset(build(), new core.ApiRequest({ url }));
+    return pagination.getPaginatedResponse(page!);
+  };
 }
 
 async function profileTasks(tasks: ReadonlyMap<string, Task>): Promise<void> {
@@ -260,82 +281,88 @@ if (url && only !== 'sqlite') {
   for (const checkout of checkouts) {
     const db = new Kysely<DB>({ dialect: new ReplayDialect({ pool }) });
     tasks.set(`pg-replay  pagewise ${checkout.name}`, await pagewiseTask(checkout, db));
+    tasks.set(`pg-replay  page-number estimated ${checkout.name}`, await pageNumberTask(checkout, db));
   }
   await measure(tasks);
   await profileTasks(tasks);
-  // The same page with real round trips, on one connection per variant: raw `pg` (named and
-  // unnamed statements) beside Pagewise through the stock pool and through `nameStatements`.
-  const live = new Map<string, Task>();
-  const one = () => new pg.Pool({ connectionString: url, max: 1 });
-  const rawPool = one();
-  const [bound] = (
-    await rawPool.query(`select created, id from ${TABLE} order by created desc, id desc limit 1 offset 4999`)
-  ).rows as Array<{ created: Date; id: number }>;
-  const text = `select id, created, score, title from ${TABLE} where (created, id) < ($1, $2) order by created desc, id desc limit $3`;
-  const values = [bound!.created, bound!.id, PAGE_SIZE + 1];
-  live.set('pg-live    raw named prepared statement', () =>
-    rawPool.query({ name: 'raw_page', text, values }),
-  );
-  const unnamedPool = one();
-  live.set('pg-live    raw unnamed', () => unnamedPool.query(text, values));
-  const pools: pg.Pool[] = [rawPool, unnamedPool];
-  for (const checkout of checkouts) {
-    const stock = one();
-    pools.push(stock);
-    live.set(
-      `pg-live    pagewise ${checkout.name}`,
-      await pagewiseTask(checkout, new Kysely<DB>({ dialect: new PostgresDialect({ pool: stock }) })),
+  // `--only pg-replay` stops here.
+  if (only !== 'pg-replay') {
+    // The same page with real round trips, on one connection per variant: raw `pg` (named and
+    // unnamed statements) beside Pagewise through the stock pool and through `nameStatements`.
+    const live = new Map<string, Task>();
+    const one = () => new pg.Pool({ connectionString: url, max: 1 });
+    const rawPool = one();
+    const [bound] = (
+      await rawPool.query(
+        `select created, id from ${TABLE} order by created desc, id desc limit 1 offset 4999`,
+      )
+    ).rows as Array<{ created: Date; id: number }>;
+    const text = `select id, created, score, title from ${TABLE} where (created, id) < ($1, $2) order by created desc, id desc limit $3`;
+    const values = [bound!.created, bound!.id, PAGE_SIZE + 1];
+    live.set('pg-live    raw named prepared statement', () =>
+      rawPool.query({ name: 'raw_page', text, values }),
     );
-  }
-  /** Each checkout's own `nameStatements` over a pool from `open`, measured against the others. */
-  const namedTasks = async (label: string, open: () => pg.Pool): Promise<Map<string, Task>> => {
-    const tasks = new Map<string, Task>();
+    const unnamedPool = one();
+    live.set('pg-live    raw unnamed', () => unnamedPool.query(text, values));
+    const pools: pg.Pool[] = [rawPool, unnamedPool];
     for (const checkout of checkouts) {
-      const nameStatements = (checkout.adapter as Partial<Adapter>).nameStatements;
-      if (!nameStatements) continue;
-      const pool = open();
-      pools.push(pool);
-      const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(pool) }) });
-      tasks.set(`${label} pagewise ${checkout.name}, nameStatements`, await pagewiseTask(checkout, db));
+      const stock = one();
+      pools.push(stock);
+      live.set(
+        `pg-live    pagewise ${checkout.name}`,
+        await pagewiseTask(checkout, new Kysely<DB>({ dialect: new PostgresDialect({ pool: stock }) })),
+      );
     }
-    return tasks;
-  };
-  const named = await namedTasks('pg-live   ', one);
-  for (const [name, task] of named) live.set(name, task);
-  await measure(live);
-  await profileTasks(named);
-  // The same again with Postgres's answers replayed at the wire (`WireReplay`): pg's own parsing
-  // included, the server's time and the round trip left out, so JavaScript differences show.
-  const wire = new Map<string, Task>();
-  const replayed = () =>
-    new pg.Pool({ connectionString: url, max: 1, stream: () => new WireReplay(new Map()) });
-  const rawWire = replayed();
-  pools.push(rawWire);
-  wire.set('pg-wire    raw named prepared statement', () =>
-    rawWire.query({ name: 'raw_page', text, values }),
-  );
-  const kyselyWire = replayed();
-  pools.push(kyselyWire);
-  const kyselyDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyWire }) });
-  wire.set('pg-wire    hand-written Kysely keyset', () =>
-    kyselyKeysetPage(
-      kyselyDb,
-      TABLE,
-      'uniform',
-      { id: bound!.id, created: bound!.created, score: null },
-      PAGE_SIZE + 1,
-      { rowValues: true, nullsLast: true },
-    ).execute(),
-  );
-  for (const [name, task] of await namedTasks('pg-wire   ', replayed)) wire.set(name, task);
-  await measure(wire);
-  await profileTasks(new Map([...wire].filter(([name]) => name.includes('pagewise'))));
-  await Promise.all(pools.map((p) => p.end()));
+    /** Each checkout's own `nameStatements` over a pool from `open`, measured against the others. */
+    const namedTasks = async (label: string, open: () => pg.Pool): Promise<Map<string, Task>> => {
+      const tasks = new Map<string, Task>();
+      for (const checkout of checkouts) {
+        const nameStatements = (checkout.adapter as Partial<Adapter>).nameStatements;
+        if (!nameStatements) continue;
+        const pool = open();
+        pools.push(pool);
+        const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(pool) }) });
+        tasks.set(`${label} pagewise ${checkout.name}, nameStatements`, await pagewiseTask(checkout, db));
+      }
+      return tasks;
+    };
+    const named = await namedTasks('pg-live   ', one);
+    for (const [name, task] of named) live.set(name, task);
+    await measure(live);
+    await profileTasks(named);
+    // The same again with Postgres's answers replayed at the wire (`WireReplay`): pg's own parsing
+    // included, the server's time and the round trip left out, so JavaScript differences show.
+    const wire = new Map<string, Task>();
+    const replayed = () =>
+      new pg.Pool({ connectionString: url, max: 1, stream: () => new WireReplay(new Map()) });
+    const rawWire = replayed();
+    pools.push(rawWire);
+    wire.set('pg-wire    raw named prepared statement', () =>
+      rawWire.query({ name: 'raw_page', text, values }),
+    );
+    const kyselyWire = replayed();
+    pools.push(kyselyWire);
+    const kyselyDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyWire }) });
+    wire.set('pg-wire    hand-written Kysely keyset', () =>
+      kyselyKeysetPage(
+        kyselyDb,
+        TABLE,
+        'uniform',
+        { id: bound!.id, created: bound!.created, score: null },
+        PAGE_SIZE + 1,
+        { rowValues: true, nullsLast: true },
+      ).execute(),
+    );
+    for (const [name, task] of await namedTasks('pg-wire   ', replayed)) wire.set(name, task);
+    await measure(wire);
+    await profileTasks(new Map([...wire].filter(([name]) => name.includes('pagewise'))));
+    await Promise.all(pools.map((p) => p.end()));
+  }
   await pool.end();
 } else if (only !== 'sqlite') {
   console.log('PG_URL not set: Postgres replay skipped');
 }
-if (only !== 'pg') {
+if (only !== 'pg' && only !== 'pg-replay') {
   const database = seedSqlite();
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
   const tasks = new Map<string, Task>();

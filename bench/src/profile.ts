@@ -33,13 +33,13 @@ export interface ProfileSummary {
   readonly top: readonly ProfileEntry[];
 }
 
-interface CallFrame {
+export interface CallFrame {
   readonly functionName: string;
   readonly url: string;
   readonly lineNumber: number;
 }
 
-function areaOf(frame: CallFrame): ProfileArea | 'idle' {
+export function areaOf(frame: CallFrame): ProfileArea | 'idle' {
   const { url, functionName } = frame;
   if (functionName === '(idle)' || functionName === '(program)') return 'idle';
   if (functionName === '(garbage collector)') return 'gc';
@@ -57,7 +57,7 @@ function areaOf(frame: CallFrame): ProfileArea | 'idle' {
   return 'other';
 }
 
-function shortFile(url: string): string {
+export function shortFile(url: string): string {
   const clean = url.replace(/^file:\/\//, '');
   const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(clean);
   if (pkg) return `${pkg[1]}/${pkg[2]!.split('/').at(-1)}`;

@@ -671,6 +671,14 @@ describe('invalid cursors are 404 "Invalid cursor" (no period)', () => {
     await expectInvalidCursor(p.paginateQueryset(query(), get('/?cursor=123')), 'Bad cursor.');
   });
 
+  it('a custom invalidCursorMessage answers a forged bound the adapter refuses too', async () => {
+    const body = tokenJson(await validNext());
+    const [, index] = body.p as [unknown, unknown];
+    const forged = forge({ ...body, p: ['s4', index] });
+    const p = new ExamplePagination({ invalidCursorMessage: 'Bad cursor.' });
+    await expectInvalidCursor(p.paginateQueryset(query(), get(`/?cursor=${forged}`)), 'Bad cursor.');
+  });
+
   it('a valid cursor with junk around it in other parameters still works', async () => {
     const next = await validNext();
     const rows = await new ExamplePagination().paginateQueryset(query(), get(`${next}&x=%FF&cursor2=junk`));

@@ -67,4 +67,34 @@ describe('statement cache', () => {
     expect(await sentFor(build())).toHaveLength(1);
     expect(StatementCache.of(db)).not.toBe(statementCache);
   });
+
+  it('offset windows reuse one statement per ordering, offset and limit kind, each with its own clauses', async () => {
+    // Built once per key and looked up afterwards: a lookup that ignored the ordering, whether there
+    // is an offset, or whether there is a limit would answer another window's statement.
+    const byName = () => fromKysely(db.selectFrom('items').selectAll().orderBy('name', 'desc'), { db });
+    const byId = () => fromKysely(db.selectFrom('items').selectAll().orderBy('id', 'desc'), { db });
+    const windows = [
+      [byName, 0, 2, [3, 2]],
+      [byName, 1, 2, [2, 1]],
+      [byName, 0, null, [3, 2, 1]],
+      [byName, 2, null, [1]],
+      [byId, 0, 2, [3, 2]],
+      [byId, 1, null, [2, 1]],
+    ] as const;
+    const statements = new Map<string, string>();
+    for (const round of [0, 1, 2]) {
+      for (const [build, offset, limit, ids] of round === 1 ? [...windows].reverse() : windows) {
+        sent = [];
+        const rows = await build().fetch({ order: null, after: null, offset, limit });
+        expect(rows.map((r) => r.row.id)).toEqual(ids);
+        const page = sent.at(-1)!;
+        expect(page).toMatch(build === byName ? /order by "name" desc/ : /order by "id" desc/);
+        expect(page.includes('offset')).toBe(offset > 0);
+        expect(page.includes('limit')).toBe(limit !== null || offset > 0);
+        const key = `${build === byName}|${offset}|${limit}`;
+        if (round === 0) statements.set(key, page);
+        else expect(page).toBe(statements.get(key));
+      }
+    }
+  });
 });

@@ -319,12 +319,18 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       plan.segments.set(mask, segments);
     }
     let exact = false;
-    let rows = await this.#readSegments(plan, order, mask, segments, values, window, exact);
+    let rows = this.#checked(
+      plan,
+      await this.#readSegments(plan, order, mask, segments, values, window, exact),
+    );
     // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
     // one is read again with their exact text, never paged by a rounded position.
     if (plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields)) {
       exact = true;
-      rows = await this.#readSegments(plan, order, mask, segments, values, window, exact);
+      rows = this.#checked(
+        plan,
+        await this.#readSegments(plan, order, mask, segments, values, window, exact),
+      );
     }
     const visible = plan.added || exact ? plan.stripper.strip(rows) : rows;
     const capabilities = shared.capabilities;
@@ -352,6 +358,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   /**
    * The rows of a keyset window, segment after segment; with `exact`, with integers' exact text.
    * Not `async`: a single segment (the common page) is the statement's own promise, one await less.
+   * A single segment's rows come unchecked: `fetch` checks them (`#readEach` checks each segment's own).
    */
   #readSegments(
     plan: OrderPlan,
@@ -386,8 +393,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       );
     if (!single)
       return this.#readEach(plan, segments.length, templateOf, values, order.length, window, limit);
-    const pending = shared.run(templateOf(0), values, this.#base);
-    return plan.recorded ? pending.then((rows) => this.#checked(plan, rows)) : pending;
+    return shared.run(templateOf(0), values, this.#base);
   }
 
   /** Several segments cannot share one SQL OFFSET: the first rows are skipped as they arrive. */
@@ -427,30 +433,33 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     if (inSlice === null) return [];
     const window = { ...spec, ...inSlice };
     const shared = this.#shared;
-    // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
-    let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(this.#node));
-    let nullable: boolean[] | null = null;
+    let terms: { order: KeyTerm[]; plan: OrderPlan } | null = null;
     if (this.#terms !== null) {
-      // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
       const order = this.#terms.map(settleNulls);
-      const plan = await this.#plan(order, JSON.stringify(order) + shared.planKey);
-      nullable = [...plan.nullable];
-      const items = orderByItems(
-        order,
-        plan.exprs,
-        (i) => (plan.nullable[i] ? false : 'column'),
-        shared.capabilities,
-      );
-      node = SelectQueryNode.cloneWithOrderByItems(this.#coreNode, items);
+      terms = { order, plan: await this.#plan(order, JSON.stringify(order) + shared.planKey) };
     }
     // No limit and no offset: every row, without a LIMIT clause. MySQL wants a LIMIT before any
     // OFFSET, so an offset without a limit gets the largest safe one.
     const unlimited = window.limit === null && window.offset === 0;
+    const nullable = terms === null ? null : terms.plan.nullable;
     const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0, unlimited, shared.planKey]);
-    const ordered = node;
-    const template = shared.template(this.#cache.templates, key, () =>
-      unlimited ? ordered : withLimit(ordered, 0, window.offset > 0 ? 1 : null),
-    );
+    // Built only the first time its key is seen (every input it is built from is in the key), not per page.
+    const template = shared.template(this.#cache.templates, key, () => {
+      // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
+      let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(this.#node));
+      if (terms !== null) {
+        // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
+        const { order, plan } = terms;
+        const items = orderByItems(
+          order,
+          plan.exprs,
+          (i) => (plan.nullable[i] ? false : 'column'),
+          shared.capabilities,
+        );
+        node = SelectQueryNode.cloneWithOrderByItems(this.#coreNode, items);
+      }
+      return unlimited ? node : withLimit(node, 0, window.offset > 0 ? 1 : null);
+    });
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
     const rows = await shared.run(template, unlimited ? [] : [limit, window.offset], this.#base);
     return rows.map((row) => ({ row: row as O, position: [] }));

@@ -81,9 +81,13 @@ export async function fetchWindow<Row>(
   try {
     return await query.fetch(window);
   } catch (error) {
-    if (isInvalidBoundError(error)) throw new NotFound(invalidMessage);
-    throw error;
+    throw notFoundIfInvalidBound(error, invalidMessage);
   }
+}
+
+/** What a failed fetch throws: a bound the adapter cannot compare is `404`, anything else itself. */
+function notFoundIfInvalidBound(error: unknown, invalidMessage: string): unknown {
+  return isInvalidBoundError(error) ? new NotFound(invalidMessage) : error;
 }
 
 /** One cursor page before any link or token is made of it. */
@@ -118,16 +122,18 @@ export async function fetchCursorWindow<Row>(
   const reverse = cursor?.reverse ?? false;
   const currentPosition = cursor?.position ?? null;
   const offset = cursor?.offset ?? 0;
-  const fetched = await fetchWindow(
-    query,
-    {
+  // `fetchWindow` inlined: the page waits on the adapter's promise itself, one async hop less.
+  let fetched: ReadonlyArray<WindowRow<Row>>;
+  try {
+    fetched = await query.fetch({
       order: reverse ? (reversed ?? invertOrdering(order)) : order,
       after: currentPosition,
       offset,
       limit: pageSize + 1,
-    },
-    invalidMessage,
-  );
+    });
+  } catch (error) {
+    throw notFoundIfInvalidBound(error, invalidMessage ?? 'Invalid cursor');
+  }
   const page = fetched.slice(0, pageSize);
   const following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
   if (reverse) page.reverse();
