@@ -73,6 +73,27 @@ describe('ListView', () => {
     expect(await body(response as ApiResponse)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('options copied onto views and paginators: own enumerable keys only, undefined keeps the default', async () => {
+    // Inherited and non-enumerable options were never copied (Object.entries): neither are they now.
+    const inherited = Object.create({ paginationClass: null }) as { title?: string };
+    inherited.title = 'Mine';
+    Object.defineProperty(inherited, 'description', { value: 'hidden', enumerable: false });
+    const view = new RowList(inherited as never).configure(inherited);
+    expect(view.title).toBe('Mine');
+    expect(view.description).toBeUndefined();
+    expect(view.paginationClass).toBe(TwoPerPage);
+    expect(new RowList({ paginationClass: undefined }).paginationClass).toBe(TwoPerPage);
+    const paginator = new TwoPerPage(Object.create({ pageSize: 9 }) as never);
+    expect(paginator.pageSize).toBe(2);
+    const response = await RowList.asView(inherited as never)(request('/?page=2'));
+    expect(await body(response as ApiResponse)).toEqual({
+      count: 5,
+      next: 'http://testserver/?page=3',
+      previous: 'http://testserver/',
+      results: [3, 4],
+    });
+  });
+
   it('settings supply the pagination class and page size; a view can opt out of versioning', async () => {
     const settings = new ApiSettings({
       defaultPaginationClass: PageNumberPagination,

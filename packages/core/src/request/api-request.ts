@@ -102,6 +102,12 @@ function headerValue(value: string | string[] | undefined): string | null {
 }
 
 /**
+ * `request.url.origin`, read once per URL: `reverse` appends every reversed path to it, once per
+ * serialized row. Core's own; not exported from the package.
+ */
+export const REQUEST_ORIGIN = Symbol('pagewise.requestOrigin');
+
+/**
  * What `routedApiRequest` and `fromFetch` build a request from: parts already parsed (the routed
  * request's, or the runtime's URL and headers), taken over instead of parsed again. Not exported:
  * only this module makes one, so every other caller's init is copied as before.
@@ -150,6 +156,9 @@ export class ApiRequest {
   /** The query `queryParams` was parsed from. */
   readonly #search: string;
   #text: Promise<string> | undefined;
+  /** The `href` `#origin` was read from (`url` is a mutable `URL`: a changed one is read again). */
+  #originHref: string | undefined;
+  #origin = '';
 
   constructor(init: ApiRequestInit) {
     if (init instanceof RoutedInit) {
@@ -180,6 +189,16 @@ export class ApiRequest {
     this.#text ??=
       body === null ? Promise.resolve('') : typeof body === 'string' ? Promise.resolve(body) : body();
     return this.#text;
+  }
+
+  /** `url.origin`, read again only when `url` changed since (see `REQUEST_ORIGIN`). */
+  [REQUEST_ORIGIN](): string {
+    const href = this.url.href;
+    if (href !== this.#originHref) {
+      this.#origin = this.url.origin;
+      this.#originHref = href;
+    }
+    return this.#origin;
   }
 
   /**

@@ -126,3 +126,53 @@ describe('scheme reverse', () => {
     );
   });
 });
+
+describe('reverse per serialized row', () => {
+  it('the origin read once per URL follows a request URL changed afterwards', () => {
+    const request = requestWith(null, null, 'http://testserver/x/');
+    expect(reverse('non-api-view', { request, kwargs: { pk: 1 } })).toBe('http://testserver/non-api/1/');
+    request.url.host = 'other.example:8080';
+    expect(reverse('non-api-view', { request, kwargs: { pk: 2 } })).toBe(
+      'http://other.example:8080/non-api/2/',
+    );
+    request.url.protocol = 'https:';
+    expect(reverse('another', { request })).toBe('https://other.example:8080/another/');
+  });
+
+  it('a request-like object without the origin memo is read through its URL', () => {
+    const request = {
+      url: new URL('http://plain.example/'),
+      queryParams: new URLSearchParams(),
+      routes,
+      versioningScheme: null,
+      version: null,
+    };
+    expect(reverse('another', { request: request as unknown as ApiRequest })).toBe(
+      'http://plain.example/another/',
+    );
+  });
+
+  it('only own keyword arguments count: inherited ones neither match nor fill a route', () => {
+    const inherited = Object.assign(Object.create({ extra: 'x' }) as Record<string, number>, { pk: 3 });
+    expect(reverse('non-api-view', { routes, kwargs: inherited })).toBe('/non-api/3/');
+    const onlyInherited = Object.create({ pk: 3 }) as Record<string, number>;
+    expect(() => reverse('non-api-view', { routes, kwargs: onlyInherited })).toThrow(NoReverseMatch);
+    expect(() => reverse('non-api-view', { routes, kwargs: { pk: 3, extra: 1 } })).toThrow(NoReverseMatch);
+  });
+
+  it('routes tried in turn: the first whose parameters fit, each piece in order', () => {
+    const table = new Routes()
+      .add('/a/:x(\\d+)/b/:y/', 'two')
+      .add('/c/:x/', 'two')
+      .add('/:lang(en|fr)/:slug/', 'page');
+    expect(plainReverse('two', { routes: table, kwargs: { x: 1, y: 'z' } })).toBe('/a/1/b/z/');
+    expect(plainReverse('two', { routes: table, kwargs: { x: 'q' } })).toBe('/c/q/');
+    expect(plainReverse('two', { routes: table, args: ['7', 'w'] })).toBe('/a/7/b/w/');
+    expect(plainReverse('page', { routes: table, kwargs: { lang: 'fr', slug: 'é t' } })).toBe(
+      '/fr/%C3%A9%20t/',
+    );
+    expect(() => plainReverse('page', { routes: table, kwargs: { lang: 'de', slug: 'x' } })).toThrow(
+      NoReverseMatch,
+    );
+  });
+});

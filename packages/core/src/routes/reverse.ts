@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors.js';
-import type { ApiRequest } from '../request/api-request.js';
+import { type ApiRequest, REQUEST_ORIGIN } from '../request/api-request.js';
 import { replaceQueryParam } from '../request/query-string.js';
 import { ApiSettings } from '../settings.js';
 import { NoReverseMatch, REVERSE_PATH, Routes } from './routes.js';
@@ -69,7 +69,10 @@ export function plainReverseWith(
   const kwargs = options.format ? { ...options.kwargs, format: options.format } : (options.kwargs ?? {});
   const path = routes[REVERSE_PATH](name, options.args ?? NO_ARGS, kwargs, extraName, extraValue);
   // The path is appended, never resolved, so a value can't turn it into another origin.
-  return request ? request.url.origin + path : path;
+  if (request === null) return path;
+  return (
+    (typeof request[REQUEST_ORIGIN] === 'function' ? request[REQUEST_ORIGIN]() : request.url.origin) + path
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type ViewDescription,
   type ViewSchemaContext,
 } from '../openapi/view-description.js';
+import { assignOptions } from '../pagination/base-pagination.js';
 import type { ApiRequest } from '../request/api-request.js';
 import { ApiResponse, COPY_RESPONSE, EDIT_HEADERS, type HeaderEditor } from '../request/api-response.js';
 import { patchVaryHeaders } from '../request/vary.js';
@@ -139,9 +140,7 @@ export class ApiView {
    * base constructor, so `asView` configures again once the view is built: options win.
    */
   configure(options: object): this {
-    for (const [key, value] of Object.entries(options)) {
-      if (value !== undefined) (this as Record<string, unknown>)[key] = value;
-    }
+    assignOptions(this, options);
     return this;
   }
 
