@@ -82,7 +82,7 @@ describe('ListView', () => {
     expect(view.title).toBe('Mine');
     expect(view.description).toBeUndefined();
     expect(view.paginationClass).toBe(TwoPerPage);
-    expect(new RowList({ paginationClass: undefined }).paginationClass).toBe(TwoPerPage);
+    expect(new RowList({ paginationClass: undefined } as never).paginationClass).toBe(TwoPerPage);
     const paginator = new TwoPerPage(Object.create({ pageSize: 9 }) as never);
     expect(paginator.pageSize).toBe(2);
     const response = await RowList.asView(inherited as never)(request('/?page=2'));
