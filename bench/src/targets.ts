@@ -137,7 +137,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     "the parsed request and the ordering keyed once per paginator; then pg's default date parser replaced by the exact " +
     '`parseDateText` and one driver wrapper per connection, the mysql2 counterpart `recordExactTimestamps` (no `cast(... as ' +
     'char)` column), private columns stripped by a per-plan copy function, plans found by the frozen ordering, Postgres NULL ' +
-    "blocks seeking the ordering's index, and the bench timing the built packages as users install them.";
+    "blocks seeking the ordering's index, and the bench timing the built packages as users install them; then two promise " +
+    'hops less per cursor page, offset statements built only for a new key, SQLite date positions read by character codes, ' +
+    'integer bounds checked against constant ranges, and `reverse` without per-call garbage (the same wire traffic as the ' +
+    "raw named page: one `writev`, no Parse, is `src/wire-count.ts`'s count).";
   const jsPlan = `${done} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(input.profile, ['pagewise core', 'kysely adapter'])}.`;
   out.push({
     id: 'cursor-vs-raw',
