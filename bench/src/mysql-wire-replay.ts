@@ -1,5 +1,6 @@
 import { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
+import { relay } from './wire-replay.js';
 
 /**
  * A socket for mysql2 (its `stream` option) that answers from a tape what MySQL or MariaDB
@@ -28,10 +29,7 @@ export class MysqlWireReplay extends Duplex {
   constructor(tape: Map<string, Buffer>, port = 3306, host = '127.0.0.1') {
     super();
     this.#tape = tape;
-    this.#socket.on('connect', () => this.emit('connect'));
-    this.#socket.on('error', (error) => this.destroy(error));
-    this.#socket.on('close', () => this.push(null));
-    this.#socket.on('data', (chunk: Buffer) => this.#received(chunk));
+    relay(this.#socket, this, (chunk) => this.#received(chunk));
     this.#socket.setNoDelay(true);
     this.#socket.connect(port, host);
   }
