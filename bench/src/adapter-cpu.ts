@@ -10,9 +10,13 @@
  *   measures only these.
  * - `sqlite`: the same page on an in-memory better-sqlite3 table (SQLite's own work included),
  *   beside `stmt.all()` of the hand-written keyset statement prepared once (`raw`).
+ * - `mysql-wire` (with BENCH_MYSQL_URL or MYSQL_URL): the same page on a 10,000-row MariaDB/MySQL
+ *   table with the server's answers replayed at the wire (`MysqlWireReplay`), so mysql2's own
+ *   work counts and the server's does not: the raw query and the hand-written Kysely page beside
+ *   Pagewise over `recordExactTimestamps` and over the stock pool.
  *
  *   PG_URL=postgres://postgres@127.0.0.1:5432/db pnpm --filter @pagewise/bench exec \
- *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|pg-replay|sqlite]
+ *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|pg-replay|sqlite|mysql]
  *
  * Prints, per variant, the median over rounds of the CPU time (user + system) per page in
  * microseconds, the median wall time, and the load average at start and end.
@@ -26,14 +30,18 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  MysqlDialect,
   PostgresDialect,
   type QueryResult,
   SqliteDialect,
   sql,
 } from 'kysely';
+import { createPool as createMysqlPool, type Pool as MysqlCallbackPool } from 'mysql2';
+import type { Pool as MysqlPool } from 'mysql2/promise';
 import pg from 'pg';
 import { kyselyKeysetPage } from './kysely-keyset.js';
 import { timePages } from './measure.js';
+import { MysqlWireReplay } from './mysql-wire-replay.js';
 import { cursorOrder } from './orderings.js';
 import { type ProfileSummary, profilePages } from './profile.js';
 import { WireReplay } from './wire-replay.js';
@@ -177,6 +185,92 @@ function seedSqlite(): Database.Database {
 
 type Task = () => Promise<unknown> | unknown;
 
+/** The 10,000-row table in the MariaDB/MySQL database, `created datetime` as the bench table has it. */
+async function seedMysql(pool: MysqlPool): Promise<void> {
+  const [found] = (await pool.query(
+    'select count(*) as n from information_schema.tables where table_schema = database() and table_name = ?',
+    [TABLE],
+  )) as unknown as [Array<{ n: number }>];
+  if (Number(found[0]?.n) === 1) {
+    const [[{ n }]] = (await pool.query(`select count(*) as n from ${TABLE}`)) as unknown as [
+      [{ n: number }],
+    ];
+    if (Number(n) === ROWS) return;
+  }
+  await pool.query(`drop table if exists ${TABLE}`);
+  await pool.query(
+    `create table ${TABLE} (id integer primary key, created datetime not null, score integer null, title varchar(40) not null, index ${TABLE}_created_id (created desc, id desc)) engine=InnoDB`,
+  );
+  const all = Array.from({ length: ROWS }, (_, i) => row(i + 1));
+  await pool.query(`insert into ${TABLE} (id, created, score, title) values ?`, [
+    all.map((r) => [r.id, r.created, r.score, r.title]),
+  ]);
+}
+
+/**
+ * MariaDB/MySQL through mysql2 with the server's answers replayed at the wire (`MysqlWireReplay`):
+ * mysql2's own work (packets, rows, dates) included, the server's time and the round trip left
+ * out. The raw query and the hand-written Kysely page beside each checkout's Pagewise page over
+ * `recordExactTimestamps` and over the stock pool (the `cast(... as char)` column).
+ */
+async function measureMysql(mysqlUrl: string): Promise<void> {
+  const options = { uri: mysqlUrl, timezone: 'Z' } as const;
+  const admin = createMysqlPool({ ...options, connectionLimit: 1 }).promise();
+  await seedMysql(admin);
+  const [[bound]] = (await admin.query(
+    `select created, id from ${TABLE} order by created desc, id desc limit 1 offset 4999`,
+  )) as unknown as [[{ created: Date; id: number }]];
+  await admin.end();
+  const pools: MysqlCallbackPool[] = [];
+  /** A pool of one connection whose answers are replayed; one tape per connection. */
+  const replayed = () => {
+    const { hostname, port } = new URL(mysqlUrl);
+    const pool = createMysqlPool({
+      ...options,
+      connectionLimit: 1,
+      stream: () => new MysqlWireReplay(new Map(), Number(port || 3306), hostname),
+    });
+    pools.push(pool);
+    return pool;
+  };
+  const tasks = new Map<string, Task>();
+  const rawPool = replayed();
+  const text = `select id, created, score, title from ${TABLE} where created <= ? and (created < ? or (created = ? and id < ?)) order by created desc, id desc limit ?`;
+  const c = bound!.created;
+  const values = [c, c, c, bound!.id, PAGE_SIZE + 1];
+  tasks.set(
+    'mysql-wire raw query (text protocol)',
+    () =>
+      new Promise((resolve, reject) => rawPool.query(text, values, (e, r) => (e ? reject(e) : resolve(r)))),
+  );
+  const handDb = new Kysely<DB>({ dialect: new MysqlDialect({ pool: replayed() }) });
+  tasks.set('mysql-wire hand-written Kysely keyset', () =>
+    kyselyKeysetPage(handDb, TABLE, 'uniform', { id: bound!.id, created: c, score: null }, PAGE_SIZE + 1, {
+      rowValues: false,
+      nullsLast: false,
+    }).execute(),
+  );
+  const dbs: Kysely<DB>[] = [handDb];
+  for (const checkout of checkouts) {
+    const record = (checkout.adapter as Partial<Adapter>).recordExactTimestamps;
+    if (record) {
+      const db = new Kysely<DB>({ dialect: new MysqlDialect({ pool: record(replayed()) }) });
+      dbs.push(db);
+      tasks.set(
+        `mysql-wire pagewise ${checkout.name}, recordExactTimestamps`,
+        await pagewiseTask(checkout, db),
+      );
+    }
+    const stock = new Kysely<DB>({ dialect: new MysqlDialect({ pool: replayed() }) });
+    dbs.push(stock);
+    tasks.set(`mysql-wire pagewise ${checkout.name}, stock pool`, await pagewiseTask(checkout, stock));
+  }
+  await measure(tasks);
+  await profileTasks(new Map([...tasks].filter(([name]) => name.includes('pagewise'))));
+  await Promise.all(dbs.map((db) => db.destroy()));
+  await new Promise((resolve) => rawPool.end(resolve));
+}
+
 /** One cursor page through Pagewise, with the query built afresh as a handler does. */
 async function pagewiseTask(checkout: Checkout, db: Kysely<DB>): Promise<Task> {
   const { core, adapter } = checkout;
@@ -210,7 +304,9 @@ async function measure(tasks: ReadonlyMap<string, Task>): Promise<void> {
     wall.set(name, []);
   }
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [name, task] of tasks) {
+    // A fresh order each round: no variant always runs right after the same one.
+    const order = [...tasks].sort(() => Math.random() - 0.5);
+    for (const [name, task] of order) {
       const used = await timePages(task, PAGES);
       cpu.get(name)!.push(used.user + used.system);
       wall.get(name)!.push(used.wall);
@@ -274,7 +370,10 @@ console.log(
     .join(' ')}; ${ROUNDS} rounds of ${PAGES} pages`,
 );
 const url = process.env.PG_URL;
-if (url && only !== 'sqlite') {
+/** Whether `--only` (pg, pg-replay, sqlite or mysql) lets this part run. */
+const runs = (part: 'pg' | 'sqlite' | 'mysql') =>
+  only === undefined || only === part || (part === 'pg' && only === 'pg-replay');
+if (url && runs('pg')) {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await seedPostgres(pool);
   const tasks = new Map<string, Task>();
@@ -359,10 +458,10 @@ if (url && only !== 'sqlite') {
     await Promise.all(pools.map((p) => p.end()));
   }
   await pool.end();
-} else if (only !== 'sqlite') {
+} else if (runs('pg')) {
   console.log('PG_URL not set: Postgres replay skipped');
 }
-if (only !== 'pg' && only !== 'pg-replay') {
+if (runs('sqlite')) {
   const database = seedSqlite();
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
   const tasks = new Map<string, Task>();
@@ -399,6 +498,12 @@ if (only !== 'pg' && only !== 'pg-replay') {
   await measure(tasks);
   await profileTasks(new Map([...tasks].filter(([name]) => name.includes('pagewise'))));
   await db.destroy();
+}
+const mysqlUrl = process.env.BENCH_MYSQL_URL || process.env.MYSQL_URL;
+if (mysqlUrl && runs('mysql')) {
+  await measureMysql(mysqlUrl);
+} else if (runs('mysql')) {
+  console.log('BENCH_MYSQL_URL / MYSQL_URL not set: MariaDB skipped');
 }
 console.log(
   `load at end ${loadavg()

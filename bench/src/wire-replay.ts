@@ -26,10 +26,7 @@ export class WireReplay extends Duplex {
   constructor(tape: Map<string, Buffer>) {
     super();
     this.#tape = tape;
-    this.#socket.on('connect', () => this.emit('connect'));
-    this.#socket.on('error', (error) => this.destroy(error));
-    this.#socket.on('close', () => this.push(null));
-    this.#socket.on('data', (chunk: Buffer) => this.#received(chunk));
+    relay(this.#socket, this, (chunk) => this.#received(chunk));
   }
 
   connect(port: number, host: string): this {
@@ -121,4 +118,15 @@ function frames(buffer: Buffer, keep: (rest: Buffer) => void): number[] {
   }
   keep(buffer.subarray(at));
   return types;
+}
+
+/**
+ * Wires the server's `socket` to the replaying `stream`: connect and close pass on, an error
+ * destroys the stream, and what the server sends goes to `received`.
+ */
+export function relay(socket: Socket, stream: Duplex, received: (chunk: Buffer) => void): void {
+  socket.on('connect', () => stream.emit('connect'));
+  socket.on('error', (error) => stream.destroy(error));
+  socket.on('close', () => stream.push(null));
+  socket.on('data', received);
 }

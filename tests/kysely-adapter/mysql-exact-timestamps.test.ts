@@ -230,6 +230,35 @@ describeDatabase(target, 'exact date-times recorded by recordExactTimestamps', (
     }
   });
 
+  it("mysql2 gets each query as a command made by its own createQuery's class (no options spread)", async () => {
+    const raw = createPool({ uri: process.env.MYSQL_URL!, connectionLimit: 1 });
+    const handed: string[] = [];
+    const spied = new WeakSet<object>();
+    const pool: Parameters<typeof recordExactTimestamps>[0] = {
+      getConnection(callback) {
+        raw.getConnection((error, connection) => {
+          if (connection && !spied.has(connection)) {
+            spied.add(connection);
+            const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+            Object.assign(connection, {
+              query: (...args: unknown[]) => {
+                handed.push((args[0] as object).constructor.name);
+                return query(...args);
+              },
+            });
+          }
+          callback(error, connection);
+        });
+      },
+      end: (callback) => raw.end(callback),
+    };
+    const db: Db = new Kysely({ dialect: new MysqlDialect({ pool: recordExactTimestamps(pool) }) });
+    opened.push(db);
+    const stock = await open(false).selectFrom(TABLE).selectAll().orderBy('n').execute();
+    expect(await db.selectFrom(TABLE).selectAll().orderBy('n').execute()).toEqual(stock);
+    expect(handed).toEqual(['Query']);
+  });
+
   it('the probe runs once per Kysely instance', async () => {
     const wrapped = open(true);
     sent = [];
