@@ -1,5 +1,6 @@
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from 'kysely';
 import { ExactText } from './exact-text.js';
+import { daysFromCivil } from './postgres-date-text.js';
 
 /** What mysql2 hands a `typeCast` for one value of a text-protocol row. */
 interface CastField {
@@ -131,27 +132,8 @@ function driverDate(text: string, date: boolean, zone: Zone): Date {
   if (local) return new Date(y, mo - 1, d, h, mi, s, ms);
   // `Date.UTC(y, mo - 1, d, h, mi, s, ms)` in integer arithmetic (years 100 to 9999, months 1 to
   // 12, days and times read linearly as Date.UTC reads them): a third of the cost per value.
-  const minutes = (epochDays(y, mo, d) * 24 + h) * 60 + mi - zone.minutes;
+  const minutes = (daysFromCivil(y, mo, d) * 24 + h) * 60 + mi - zone.minutes;
   return new Date(minutes * 60000 + s * 1000 + ms);
-}
-
-/**
- * Days from 1970-01-01 to day `d` of month `m` (1 to 12) of year `y` in the proleptic Gregorian
- * calendar; a day past the month's end counts on into the next, as in `Date.UTC`.
- */
-export function epochDays(y: number, m: number, d: number): number {
-  const year = m <= 2 ? y - 1 : y;
-  const era = Math.floor(year / 400);
-  const yearOfEra = year - era * 400;
-  const dayOfYear = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
-  return (
-    era * 146097 +
-    yearOfEra * 365 +
-    Math.floor(yearOfEra / 4) -
-    Math.floor(yearOfEra / 100) +
-    dayOfYear -
-    719468
-  );
 }
 
 /**
