@@ -358,7 +358,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   /**
    * The rows of a keyset window, segment after segment; with `exact`, with integers' exact text.
    * Not `async`: a single segment (the common page) is the statement's own promise, one await less.
-   * A single segment's rows come unchecked: `fetch` checks them (`#readEach` checks each segment's own).
+   * The rows come unchecked: `fetch` checks the ones it keeps (`#checked`).
    */
   #readSegments(
     plan: OrderPlan,
@@ -391,14 +391,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           (i, parameter) => shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter,
         ),
       );
-    if (!single)
-      return this.#readEach(plan, segments.length, templateOf, values, order.length, window, limit);
+    if (!single) return this.#readEach(segments.length, templateOf, values, order.length, window, limit);
     return shared.run(templateOf(0), values, this.#base);
   }
 
   /** Several segments cannot share one SQL OFFSET: the first rows are skipped as they arrive. */
   async #readEach(
-    plan: OrderPlan,
     count: number,
     templateOf: (s: number) => CompiledTemplate,
     values: unknown[],
@@ -411,7 +409,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     for (let s = 0; s < count; s += 1) {
       const template = templateOf(s);
       values[limitSlot] = toSkip + limit - rows.length;
-      const result = this.#checked(plan, await this.#shared.run(template, values, this.#base));
+      const result = await this.#shared.run(template, values, this.#base);
       // A result is never spread into push, which overflows the stack when large.
       for (const row of result) {
         if (toSkip > 0) toSkip -= 1;
@@ -441,10 +439,11 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     // No limit and no offset: every row, without a LIMIT clause. MySQL wants a LIMIT before any
     // OFFSET, so an offset without a limit gets the largest safe one.
     const unlimited = window.limit === null && window.offset === 0;
-    const nullable = terms === null ? null : terms.plan.nullable;
-    const key = JSON.stringify(['o', this.#terms, nullable, window.offset > 0, unlimited, shared.planKey]);
-    // Built only the first time its key is seen (every input it is built from is in the key), not per page.
-    const template = shared.template(this.#cache.templates, key, () => {
+    // An ordered statement is its plan's (the plan stands for the ordering and `planKey`), as keyset
+    // windows are; built only the first time its key is seen, not per page.
+    const key = `o|${window.offset > 0}|${unlimited}`;
+    const templates = terms === null ? this.#cache.templates : terms.plan.windows;
+    const template = shared.template(templates, terms === null ? key + shared.planKey : key, () => {
       // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
       let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(this.#node));
       if (terms !== null) {

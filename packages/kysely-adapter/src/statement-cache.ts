@@ -44,7 +44,7 @@ export interface OrderPlan {
   readonly exactFields: readonly string[];
   /** Segments per pattern of NULL bound values. */
   readonly segments: Map<string, Segment[]>;
-  /** The window statements of this plan, by NULL pattern, offset, exact text and segment. */
+  /** The window statements of this plan: keyset ones by NULL pattern, offset, exact text and segment; offset ones by `o|`. */
   readonly windows: Map<string, CompiledTemplate>;
   /** Copies rows without the private columns (`added`, or integers' exact text). */
   readonly stripper: PrivateColumnStripper;
