@@ -1,5 +1,6 @@
 import { ConfigurationError, InvalidBoundError, isPositionValue, type PositionValue } from '@pagewise/core';
 import type { ColumnInfo, ColumnKind, DialectCapabilities } from './dialect-capabilities.js';
+import { digitsAt } from './digits.js';
 import { ExactText } from './exact-text.js';
 
 const ADAPTER = 'kysely';
@@ -212,17 +213,6 @@ function invalid(field: string, kind: ColumnKind): never {
 function daysIn(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** The number written by the digits of `text` from `start` to `end`, or -1 if one is not a digit. */
-function digitsAt(text: string, start: number, end: number): number {
-  let value = 0;
-  for (let i = start; i < end; i += 1) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
 }
 
 /**

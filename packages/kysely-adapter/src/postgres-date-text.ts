@@ -1,3 +1,5 @@
+import { digitsAt } from './digits.js';
+
 // A parser of Postgres's ISO output of `timestamptz`, `timestamp` and `date` that answers exactly
 // what `pg`'s default parser (postgres-date 1.0.x) answers for it, read character by character
 // instead of by three regular expressions, and a check that a parser is that default one.
@@ -27,17 +29,6 @@ export function isStockDateParser(parse: Parser): boolean {
   const source = Function.prototype.toString.call(parse);
   const hash = fnv1a(source);
   return STOCK_SOURCES.some(([length, known]) => source.length === length && hash === known);
-}
-
-/** The number of the `count` digits at `at` in `text`, `-1` unless all are digits. */
-function digitsAt(text: string, at: number, count: number): number {
-  let value = 0;
-  for (let i = at; i < at + count; i += 1) {
-    const digit = text.charCodeAt(i) - 48;
-    if (!(digit >= 0 && digit <= 9)) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (astronomical year: 1 BC is 0). */
@@ -81,8 +72,8 @@ export function parseDateText(text: string): Date | number | undefined {
   if (bc) end -= 3;
   const digits = digitsAt(text, 0, yearEnd);
   const year = bc ? 1 - digits : digits;
-  const month = digitsAt(text, yearEnd + 1, 2);
-  const day = digitsAt(text, yearEnd + 4, 2);
+  const month = digitsAt(text, yearEnd + 1, yearEnd + 3);
+  const day = digitsAt(text, yearEnd + 4, yearEnd + 6);
   if (
     (year >= 0 && year <= 99) ||
     text.charCodeAt(yearEnd) !== 45 ||
@@ -94,9 +85,9 @@ export function parseDateText(text: string): Date | number | undefined {
     return undefined;
   let at = yearEnd + 6;
   if (at === end) return new Date(year, month - 1, day);
-  const hour = digitsAt(text, at + 1, 2);
-  const minute = digitsAt(text, at + 4, 2);
-  const second = digitsAt(text, at + 7, 2);
+  const hour = digitsAt(text, at + 1, at + 3);
+  const minute = digitsAt(text, at + 4, at + 6);
+  const second = digitsAt(text, at + 7, at + 9);
   if (
     text.charCodeAt(at) !== 32 ||
     text.charCodeAt(at + 3) !== 58 ||
@@ -122,11 +113,11 @@ export function parseDateText(text: string): Date | number | undefined {
   if (at === end) return new Date(year, month - 1, day, hour, minute, second, ms);
   const sign = text.charCodeAt(at);
   if (sign !== 43 && sign !== 45) return undefined;
-  let offset = digitsAt(text, at + 1, 2) * 3600;
+  let offset = digitsAt(text, at + 1, at + 3) * 3600;
   if (offset < 0) return undefined;
   at += 3;
   for (let unit = 60; unit >= 1 && at < end; unit /= 60) {
-    const part = digitsAt(text, at + 1, 2);
+    const part = digitsAt(text, at + 1, at + 3);
     if (text.charCodeAt(at) !== 58 || part < 0) return undefined;
     offset += part * unit;
     at += 3;
