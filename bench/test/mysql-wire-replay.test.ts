@@ -3,6 +3,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MysqlWireReplay } from '../src/mysql-wire-replay.js';
 
 const url = process.env.MYSQL_URL;
+if (!url)
+  console.warn(
+    'MysqlWireReplay test skipped: it replays a real MariaDB/MySQL server, and MYSQL_URL is not set',
+  );
 const streams: MysqlWireReplay[] = [];
 let pool: Pool | undefined;
 
