@@ -40,7 +40,7 @@ import { createPool as createMysqlPool, type Pool as MysqlCallbackPool } from 'm
 import type { Pool as MysqlPool } from 'mysql2/promise';
 import pg from 'pg';
 import { kyselyKeysetPage } from './kysely-keyset.js';
-import { timePages } from './measure.js';
+import { median, timePages } from './measure.js';
 import { MysqlWireReplay } from './mysql-wire-replay.js';
 import { cursorOrder } from './orderings.js';
 import { type ProfileSummary, profilePages } from './profile.js';
@@ -288,11 +288,6 @@ async function pagewiseTask(checkout: Checkout, db: Kysely<DB>): Promise<Task> {
     const page = await pagination.paginateQueryset(build(), new core.ApiRequest({ url }));
     return pagination.getPaginatedResponse(page!);
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function measure(tasks: ReadonlyMap<string, Task>): Promise<void> {

@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DialectResult, measureDialect } from './dialect-bench.js';
 import { defaultSqliteFile } from './dialect-bench.js';
+import { median } from './measure.js';
 import { ORDERINGS } from './orderings.js';
 
 const args = process.argv.slice(2);
@@ -66,10 +67,10 @@ for (let round = 0; round < rounds; round += 1) {
     const line: string[] = [];
     for (const cell of cells) {
       const [ordering, depth] = cell.split('@') as [string, string];
-      const median = (kind: string) =>
+      const medianOf = (kind: string) =>
         result.latency.find((l) => l.contender === `${kind}:${ordering}` && l.depth === Number(depth))!.stats
           .medianMs;
-      const ratio = median('pagewise-cursor') / median('kysely-hand');
+      const ratio = medianOf('pagewise-cursor') / medianOf('kysely-hand');
       const list = ratios.get(checkout.name)!;
       list.set(cell, [...(list.get(cell) ?? []), ratio]);
       line.push(ratio.toFixed(2));
@@ -78,11 +79,6 @@ for (let round = 0; round < rounds; round += 1) {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 console.log(`\n${dialect}: Pagewise / hand-written Kysely, median of ${rounds} rounds`);
 console.log(['cell'.padEnd(18), ...checkouts.map((c) => c.name)].join('  '));
 for (const cell of cells) {

@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import type { BenchRow } from './bench-table.js';
 import { defaultSqliteFile } from './dialect-bench.js';
+import { median } from './measure.js';
 import type { BenchOptions } from './options.js';
 
 /** One autocannon run against one endpoint. */
@@ -109,12 +110,6 @@ function run(
     ...(typeof seconds === 'number' ? { duration: seconds } : seconds),
     requests: paths.map((path) => ({ method: 'GET' as const, path })),
   });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function summarize(runs: readonly HttpRun[], endpoint: HttpRun['endpoint']): HttpSummary {

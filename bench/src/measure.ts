@@ -31,6 +31,14 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
 }
 
+/** The median of `values` (the mean of the two middle ones for an even count), unsorted. */
+export function median(values: readonly number[]): number {
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+}
+
 /** Median, p95, mean, min and max of `samples` (milliseconds). */
 export function summarize(samples: readonly number[]): LatencyStats {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -11,6 +11,7 @@ import { streamRows } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { median } from './measure.js';
 
 interface StreamTable {
   pagewise_stream_bench: { id: number; created: Date; title: string; body: string };
@@ -152,8 +153,6 @@ function child(contender: Contender): Promise<RunResult> {
     );
   });
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   if (values.child !== undefined) {

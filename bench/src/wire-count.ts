@@ -25,7 +25,7 @@ import pg from 'pg';
 import { COLUMNS } from './bench-table.js';
 import { createContenders, type DepthPoint } from './contenders.js';
 import { smallPool } from './database.js';
-import { measureRoundRobin, type PageFetch, timePages } from './measure.js';
+import { measureRoundRobin, median, type PageFetch, timePages } from './measure.js';
 import { defaultDatabaseUrl } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
 import { areaOf, profilePages, shortFile } from './profile.js';
@@ -237,7 +237,6 @@ try {
         m.wall.push(used.wall);
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const base = per.get(`raw:${ORDERING}`);
     console.log(
       `CPU per page (us), median of ${CPU_ROUNDS} interleaved rounds of ${CPU_PAGES} pages; load ${loadavg()[0]!.toFixed(2)}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureRoundRobin, type PageFetch } from '../src/measure.js';
+import { measureRoundRobin, median, type PageFetch } from '../src/measure.js';
 
 describe('measureRoundRobin', () => {
   it('lets no contender always run right after the same one (a slow count disturbs the next)', async () => {
@@ -37,5 +37,14 @@ describe('measureRoundRobin', () => {
         expect(share, `${second} right after ${first}`).toBeLessThan(0.5);
       }
     }
+  });
+});
+
+describe('median', () => {
+  it('is the middle value, or the mean of the two middle ones, of unsorted values', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([10, 1, 4, 2])).toBe(3);
+    expect(median([5])).toBe(5);
+    expect(median([])).toBeNaN();
   });
 });
