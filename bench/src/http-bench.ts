@@ -12,7 +12,8 @@ import type { BenchOptions } from './options.js';
 
 /** One autocannon run against one endpoint. */
 export interface HttpRun {
-  readonly endpoint: 'subject' | 'bare';
+  /** `kysely`: the hand-written Kysely handler of the minimal pairs. */
+  readonly endpoint: 'subject' | 'bare' | 'kysely';
   readonly round: number;
   readonly requestsPerSecond: number;
   readonly p99Ms: number;
@@ -37,13 +38,28 @@ export interface HttpComparison {
   readonly subject: string;
   /** What the bare side does. */
   readonly bare: string;
-  /** The pages both sides cycle through, as paths. */
-  readonly paths: { readonly subject: readonly string[]; readonly bare: readonly string[] };
+  /** The pages both sides (and the hand-written Kysely handler, when there is one) cycle through, as paths. */
+  readonly paths: HttpPaths;
   readonly runs: readonly HttpRun[];
   readonly subjectSummary: HttpSummary;
   readonly bareSummary: HttpSummary;
   /** Subject req/s over the bare handler's. */
   readonly ratio: number;
+  /**
+   * The minimal pairs' third endpoint: the same keyset query written in Kysely by hand over
+   * Pagewise's own Kysely instance (same prepared statements), with the bare side's token; `null`
+   * for the demo pairs, whose bare side already runs through Kysely.
+   */
+  readonly kyselySummary: HttpSummary | null;
+  /** The hand-written Kysely handler's req/s over the bare handler's. */
+  readonly kyselyRatio: number | null;
+}
+
+/** The pages each endpoint of a comparison cycles through, as paths. */
+export interface HttpPaths {
+  readonly subject: readonly string[];
+  readonly bare: readonly string[];
+  readonly kysely?: readonly string[];
 }
 
 /** Both comparisons and how they were run. */
@@ -140,26 +156,50 @@ interface HttpTiming {
   readonly connections: number;
 }
 
+/** Throws unless every endpoint answers each page with the subject's `results`, before any timing. */
+async function checkSameRows(
+  url: string,
+  paths: HttpPaths,
+  endpoints: ReadonlyArray<HttpRun['endpoint']>,
+): Promise<void> {
+  const resultsOf = async (path: string) => {
+    const response = await fetch(`${url}${path}`);
+    if (!response.ok) throw new Error(`${url}${path} answered ${response.status}`);
+    return JSON.stringify(((await response.json()) as { results: unknown }).results);
+  };
+  for (let i = 0; i < paths.subject.length; i += 1) {
+    const expected = await resultsOf(paths.subject[i]!);
+    for (const endpoint of endpoints) {
+      const path = paths[endpoint]![i]!;
+      if ((await resultsOf(path)) !== expected)
+        throw new Error(`${path}: other rows than ${paths.subject[i]}`);
+    }
+  }
+}
+
 /**
- * Warms both endpoints, then runs subject, bare, subject, bare... so that neither always runs on
- * a warmer machine.
+ * Warms every endpoint, then runs subject, bare (, kysely), subject, bare... so that none always
+ * runs on a warmer machine.
  */
 async function alternate(
   url: string,
-  paths: HttpComparison['paths'],
+  paths: HttpPaths,
   timing: HttpTiming,
   child: ChildProcess,
 ): Promise<HttpRun[]> {
   // Short runs (the smoke test) warm up by a request count instead of seconds.
   const warmup = timing.seconds >= 2 ? Math.min(2, timing.seconds / 2) : { amount: timing.connections * 25 };
-  for (const endpoint of ['subject', 'bare'] as const) {
-    await run(url, paths[endpoint], timing.connections, warmup);
+  const endpoints: Array<HttpRun['endpoint']> = ['subject', 'bare'];
+  if (paths.kysely !== undefined) endpoints.push('kysely');
+  await checkSameRows(url, paths, endpoints);
+  for (const endpoint of endpoints) {
+    await run(url, paths[endpoint]!, timing.connections, warmup);
   }
   const runs: HttpRun[] = [];
   for (let round = 1; round <= timing.rounds; round += 1) {
-    for (const endpoint of ['subject', 'bare'] as const) {
+    for (const endpoint of endpoints) {
       const cpuBefore = serverCpu(child);
-      const result = await run(url, paths[endpoint], timing.connections, timing.seconds);
+      const result = await run(url, paths[endpoint]!, timing.connections, timing.seconds);
       const cpu = serverCpu(child) - cpuBefore;
       runs.push({
         endpoint,
@@ -180,11 +220,12 @@ function compare(
   id: HttpComparison['id'],
   subject: string,
   bare: string,
-  paths: HttpComparison['paths'],
+  paths: HttpPaths,
   runs: HttpRun[],
 ): HttpComparison {
   const subjectSummary = summarize(runs, 'subject');
   const bareSummary = summarize(runs, 'bare');
+  const kyselySummary = paths.kysely === undefined ? null : summarize(runs, 'kysely');
   return {
     id,
     subject,
@@ -194,7 +235,15 @@ function compare(
     subjectSummary,
     bareSummary,
     ratio: subjectSummary.requestsPerSecond / bareSummary.requestsPerSecond,
+    kyselySummary,
+    kyselyRatio:
+      kyselySummary === null ? null : kyselySummary.requestsPerSecond / bareSummary.requestsPerSecond,
   };
+}
+
+/** The hand-written Kysely handler's paths: the bare side's, on `/kysely/items`. */
+export function withKysely(paths: HttpPaths): HttpPaths {
+  return { ...paths, kysely: paths.bare.map((path) => path.replace('/bare/items', '/kysely/items')) };
 }
 
 function bareToken(created: Date, id: number): string {
@@ -222,8 +271,10 @@ async function measureMinimalSqlite(
   );
   try {
     const origin = `http://127.0.0.1:${port}`;
-    const paths = await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
-      Buffer.from(JSON.stringify([last.created, last.id])).toString('base64url'),
+    const paths = withKysely(
+      await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
+        Buffer.from(JSON.stringify([last.created, last.id])).toString('base64url'),
+      ),
     );
     const runs = await alternate(origin, paths, options, child);
     return compare(
@@ -245,7 +296,7 @@ export async function followPages(
   bareBase: string,
   bareToken: (last: { id: number; created: unknown }) => string,
   key: 'created' | 'published_at' = 'created',
-): Promise<{ subject: string[]; bare: string[] }> {
+): Promise<HttpPaths & { subject: string[]; bare: string[] }> {
   const wanted = new Set([0, 1, 10, 100, 1000]);
   const paths: { subject: string[]; bare: string[] } = { subject: [], bare: [] };
   let next: string | null = first;
@@ -281,7 +332,7 @@ async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparis
   try {
     const origin = `http://127.0.0.1:${port}`;
     // No depths given (the HTTP-only runner): the pages the endpoint's own `next` links reach.
-    const paths =
+    const paths = withKysely(
       options.pages.length === 0
         ? await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
             bareToken(new Date(last.created as string), last.id),
@@ -293,7 +344,8 @@ async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparis
             bare: options.pages.map(({ before }) =>
               before === null ? '/bare/items' : `/bare/items?after=${bareToken(before.created, before.id)}`,
             ),
-          };
+          },
+    );
     const runs = await alternate(origin, paths, options, child);
     return compare(
       'pagewise',

@@ -120,6 +120,11 @@ for (const c of result.comparisons) {
   out.push(
     `${c.id.padEnd(16)} ratio ${c.ratio.toFixed(2)}x (median of rounds ${medianRatio.toFixed(2)}x)  subject ${c.subjectSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.subjectSummary.p99Ms} ms cpu ${c.subjectSummary.serverCpuUs.toFixed(0)} us/req  bare ${c.bareSummary.requestsPerSecond.toFixed(0)} req/s p99 ${c.bareSummary.p99Ms} ms cpu ${c.bareSummary.serverCpuUs.toFixed(0)} us/req`,
   );
+  if (c.kyselySummary) {
+    out.push(
+      `${''.padEnd(16)} hand-written Kysely ${c.kyselySummary.requestsPerSecond.toFixed(0)} req/s (${(c.kyselySummary.requestsPerSecond / c.bareSummary.requestsPerSecond).toFixed(2)}x bare) p99 ${c.kyselySummary.p99Ms} ms cpu ${c.kyselySummary.serverCpuUs.toFixed(0)} us/req`,
+    );
+  }
   for (const r of c.runs) {
     out.push(
       `  round ${r.round} ${r.endpoint.padEnd(7)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  server cpu ${r.serverCpuUs.toFixed(0)} us/req  errors ${r.errors}`,

@@ -5,13 +5,13 @@
  * and by function.
  *
  *   pnpm --filter @pagewise/bench exec tsx --conditions=@pagewise/source src/http-profile.ts \
- *     --server minimal|demo [--sqlite FILE] [--side subject|bare] [--seconds 5] [--top 30] [--database URL]
+ *     --server minimal|demo [--sqlite FILE] [--side subject|bare|kysely] [--seconds 5] [--top 30] [--database URL]
  *
  * The database must already be seeded (run `src/http-cli.ts` once).
  */
 import autocannon from 'autocannon';
 import { defaultSqliteFile } from './dialect-bench.js';
-import { followPages, startServer, stopServer } from './http-bench.js';
+import { followPages, type HttpPaths, startServer, stopServer, withKysely } from './http-bench.js';
 import { defaultDatabaseUrl } from './options.js';
 
 interface ProfileNode {
@@ -34,7 +34,8 @@ const top = Number(flags.get('--top') ?? '30');
 const sqlite = flags.get('--sqlite') ?? null;
 const databaseUrl = flags.get('--database') ?? defaultDatabaseUrl();
 if (server !== 'minimal' && server !== 'demo') throw new Error('--server minimal|demo');
-if (side !== 'subject' && side !== 'bare') throw new Error('--side subject|bare');
+if (side !== 'subject' && side !== 'bare' && side !== 'kysely') throw new Error('--side subject|bare|kysely');
+if (side === 'kysely' && server !== 'minimal') throw new Error('--side kysely: the minimal server only');
 
 function area(url: string, functionName: string): string {
   if (functionName === '(garbage collector)') return 'gc';
@@ -66,12 +67,14 @@ const { child, port } = await startServer(
 );
 try {
   const origin = `http://127.0.0.1:${port}`;
-  const paths =
+  const paths: HttpPaths =
     server === 'minimal'
-      ? await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
-          Buffer.from(
-            JSON.stringify([sqlite ? last.created : new Date(last.created as string).getTime(), last.id]),
-          ).toString('base64url'),
+      ? withKysely(
+          await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
+            Buffer.from(
+              JSON.stringify([sqlite ? last.created : new Date(last.created as string).getTime(), last.id]),
+            ).toString('base64url'),
+          ),
         )
       : await followPages(
           origin,
@@ -83,7 +86,7 @@ try {
             ),
           'published_at',
         );
-  const requests = paths[side].map((path) => ({ method: 'GET' as const, path }));
+  const requests = paths[side]!.map((path) => ({ method: 'GET' as const, path }));
   await autocannon({ url: origin, connections: 10, duration: 2, requests });
   const answer = (key: string) =>
     new Promise<Record<string, unknown>>((resolve) => {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
+import type { HttpComparison, HttpRun, HttpSummary } from './http-bench.js';
 import { ORDERINGS } from './orderings.js';
 import type { BenchResults } from './run-benchmark.js';
 
@@ -23,6 +24,17 @@ function ratio(x: number): string {
   if (x >= 100) return `${x.toFixed(0)}x`;
   if (x >= 10) return `${x.toFixed(1)}x`;
   return `${x.toFixed(2)}x`;
+}
+
+/** The endpoints of an HTTP comparison with their table labels and summaries: Pagewise, bare, then hand-written Kysely when measured. */
+function endpointsOf(c: HttpComparison): Array<[HttpRun['endpoint'], string, HttpSummary]> {
+  const rows: Array<[HttpRun['endpoint'], string, HttpSummary]> = [
+    ['subject', 'Pagewise', c.subjectSummary],
+    ['bare', 'bare handler', c.bareSummary],
+  ];
+  // Results written before the hand-written Kysely endpoint have no summary for it.
+  if (c.kyselySummary) rows.push(['kysely', 'hand-written Kysely', c.kyselySummary]);
+  return rows;
 }
 
 function depthName(depth: number): string {
@@ -281,14 +293,14 @@ export function renderReport(results: BenchResults, chartFile: string): string {
       out.push(
         `### ${HTTP_TITLES[c.id]}`,
         '',
-        `Pagewise side: ${c.subject}. Bare side: ${c.bare}. Pages: ${c.paths.subject.length} (e.g. \`${c.paths.subject.at(-1)}\`).`,
+        `Pagewise side: ${c.subject}. Bare side: ${c.bare}.${c.kyselySummary ? " Hand-written Kysely: the same keyset query written in Kysely (a builder per request) over the Pagewise side's Kysely instance and prepared statements, with the bare side's token and `c.json`." : ''} Pages: ${c.paths.subject.length} (e.g. \`${c.paths.subject.at(-1)}\`).`,
         '',
         table(
           ['endpoint', 'req/s (mean of runs)', 'p99 (worst run)', 'runs'],
-          (['subject', 'bare'] as const).map((e) => [
-            e === 'subject' ? 'Pagewise' : 'bare handler',
-            (e === 'subject' ? c.subjectSummary : c.bareSummary).requestsPerSecond.toFixed(0),
-            `${(e === 'subject' ? c.subjectSummary : c.bareSummary).p99Ms.toFixed(1)} ms`,
+          endpointsOf(c).map(([e, label, summary]) => [
+            label,
+            summary.requestsPerSecond.toFixed(0),
+            `${summary.p99Ms.toFixed(1)} ms`,
             c.runs
               .filter((r) => r.endpoint === e)
               .map(
@@ -299,7 +311,10 @@ export function renderReport(results: BenchResults, chartFile: string): string {
           ]),
         ),
         '',
-        `Pagewise / bare: **${ratio(c.ratio)}** of the requests per second.`,
+        `Pagewise / bare: **${ratio(c.ratio)}** of the requests per second.` +
+          (c.kyselySummary
+            ? ` Hand-written Kysely / bare: ${ratio(c.kyselySummary.requestsPerSecond / c.bareSummary.requestsPerSecond)}; Pagewise / hand-written Kysely: ${ratio(c.subjectSummary.requestsPerSecond / c.kyselySummary.requestsPerSecond)}.`
+            : ''),
         '',
       );
     }

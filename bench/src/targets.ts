@@ -340,7 +340,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   const describe = (c: (typeof comparisons)[number]) =>
     `${c.id.startsWith('demo') ? 'demo feed' : 'minimal endpoint'} ${c.id.endsWith('sqlite') ? 'SQLite' : 'Postgres'} ` +
     `${fmt(c.ratio)}x (${fmt(c.subjectSummary.requestsPerSecond, 0)} vs ${fmt(c.bareSummary.requestsPerSecond, 0)} req/s, ` +
-    `p99 ${fmt(c.subjectSummary.p99Ms, 0)} vs ${fmt(c.bareSummary.p99Ms, 0)} ms)`;
+    `p99 ${fmt(c.subjectSummary.p99Ms, 0)} vs ${fmt(c.bareSummary.p99Ms, 0)} ms` +
+    (c.kyselySummary
+      ? `; hand-written Kysely ${fmt(c.kyselySummary.requestsPerSecond / c.bareSummary.requestsPerSecond)}x of bare, p99 ${fmt(c.kyselySummary.p99Ms, 0)} ms)`
+      : ')');
   const httpMet =
     judged === undefined
       ? null
@@ -356,7 +359,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         ? ''
         : 'On this 2-core machine the server, the database and autocannon share the cores, so per-request CPU on the ' +
           'Pagewise side shows up directly as lost throughput (see the profile in the first row). The minimal endpoint ' +
-          "isolates pagination from the demo's views, versioning and serializer." +
+          "isolates pagination from the demo's views, versioning and serializer. Its third endpoint, the same keyset query " +
+          'written in Kysely by hand over the same Kysely instance and prepared statements, is the floor of any handler that ' +
+          "runs its query through Kysely; the demo's bare side already runs through Kysely. `src/http-floor.ts` splits a " +
+          "minimal SQLite request in-process into SQLite's step and each handler's JavaScript." +
           (httpMet
             ? ''
             : ` ${jsPlan} Then the view stack per request: \`src/http-cli.ts --only demo --cpu-prof DIR\` profiles the ` +
