@@ -261,6 +261,48 @@ function adapterCases(target: DatabaseTarget): void {
     expect(await ids(above(3), [4, 0])).toEqual(await ids(reference(scoreAbove(3)), [4, 0]));
   });
 
+  it(`[${target.name}] a paginator per request freezes equal terms anew: each finds the plan of its own terms, NULL placement and direction included`, async () => {
+    const { db } = database;
+    // A fresh frozen ordering per page, as a paginator made per request passes it.
+    const fresh = (direction: 'asc' | 'desc', nulls: 'first' | 'last'): readonly KeyTerm[] =>
+      Object.freeze([
+        Object.freeze({ field: 'score', direction, nulls }),
+        Object.freeze({ field: 'id', direction, nulls: 'last' as const, unique: true as const }),
+      ]);
+    const query = () => fromKysely(db.selectFrom(tables.items).selectAll(), { db });
+    const reference = fromArray(items.rows, { uniqueKey: 'id' });
+    const ids = async (
+      q: OrderedQuery<Row>,
+      order: readonly KeyTerm[],
+      after: readonly [number | null, number] | null,
+    ) => (await q.fetch({ order, after, offset: 0, limit: 5 })).map((r) => Number(r.row.id));
+    // Alternating terms that differ only in NULL placement or direction never answer each other's plan.
+    for (const [direction, nulls, after] of [
+      ['asc', 'last', null],
+      ['asc', 'last', [2, 0]],
+      ['asc', 'first', null],
+      ['asc', 'first', [null, 3]],
+      ['desc', 'first', [4, 99]],
+      ['asc', 'last', [null, 3]],
+      ['desc', 'last', null],
+      ['desc', 'first', null],
+    ] as const) {
+      expect(
+        await ids(query(), fresh(direction, nulls), after),
+        `${direction} nulls ${nulls} after ${after}`,
+      ).toEqual(await ids(reference, fresh(direction, nulls), after));
+    }
+    // The same terms under other plan options: `score` declared as text takes no number bound.
+    const declared = fromKysely(db.selectFrom(tables.items).selectAll(), {
+      db,
+      columns: { score: { kind: 'string', nullable: true } },
+    });
+    await expect(ids(declared, fresh('asc', 'last'), [4, 0])).rejects.toThrow(/bound value/);
+    expect(await ids(query(), fresh('asc', 'last'), [4, 0])).toEqual(
+      await ids(reference, fresh('asc', 'last'), [4, 0]),
+    );
+  });
+
   it(`[${target.name}] counts joins with clashing columns and DISTINCT; pages inside the builder's LIMIT/OFFSET`, async () => {
     const { db } = database;
     const joined = db

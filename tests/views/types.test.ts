@@ -176,4 +176,21 @@ describe('page bodies are typed per style', () => {
     expect((await sub.paginate(fromArray(articles), get()))!.rows).toHaveLength(3);
     expect(Object.isFrozen(sub)).toBe(true);
   });
+
+  it("an option array is copied unless it is frozen through and through: the caller's own array stays theirs", () => {
+    const mine = ['-id'];
+    const copied = new CursorPagination({ ordering: mine });
+    expect(copied.ordering).not.toBe(mine);
+    expect(copied.ordering).toEqual(['-id']);
+    mine.push('title');
+    expect(copied.ordering).toEqual(['-id']);
+    // A constant frozen with its terms (a view hands it to the paginator of every request) is kept.
+    const constant = Object.freeze(['-id', Object.freeze({ field: 'title', direction: 'asc' as const })]);
+    expect(new CursorPagination({ ordering: constant }).ordering).toBe(constant);
+    // A frozen array holding a term that is not frozen is copied, term and all.
+    const term = { field: 'title', direction: 'asc' as const };
+    const shallow = new CursorPagination({ ordering: Object.freeze(['-id', term]) });
+    expect(Object.isFrozen((shallow.ordering as readonly unknown[])[1])).toBe(true);
+    expect((shallow.ordering as readonly unknown[])[1]).not.toBe(term);
+  });
 });

@@ -540,16 +540,22 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   /**
    * The plan of `order`: found by the array itself when it is frozen (a paginator passes the same
-   * frozen ordering on every page), else by its text. Either way per shape and `planKey`. A plan
-   * found by its array once resolved is answered as it is, without a promise to await.
+   * frozen ordering on every page), or by its terms when they are those of the last frozen
+   * ordering resolved (a paginator per request freezes equal terms anew), else by its text.
+   * Either way per shape and `planKey`. A plan found without its text, once resolved, is answered
+   * as it is, without a promise to await.
    */
   #planOf(order: readonly KeyTerm[]): OrderPlan | Promise<OrderPlan> {
     const planKey = this.#shared.planKey;
     if (!isFrozenOrder(order)) return this.#plan(order, JSON.stringify(order) + planKey);
-    const frozenPlans = this.#cache.frozenPlans;
+    const cache = this.#cache;
+    const frozenPlans = cache.frozenPlans;
     let byOptions = frozenPlans.get(order);
     const known = byOptions?.get(planKey);
     if (known !== undefined) return known;
+    const recent = cache.recentFrozen;
+    if (recent !== null && recent.planKey === planKey && sameKeyTerms(recent.order, order))
+      return recent.plan;
     const plan = this.#plan(order, JSON.stringify(order) + planKey);
     if (byOptions === undefined) {
       byOptions = new Map();
@@ -560,6 +566,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     plan.then(
       (resolved) => {
         if (plans.get(planKey) === plan) plans.set(planKey, resolved);
+        cache.recentFrozen = { order, planKey, plan: resolved };
       },
       () => plans.delete(planKey),
     );
@@ -673,6 +680,19 @@ function orderTermsOf(items: readonly OrderByItemNode[]): OrderTerm[] {
  * Whether `order` and its terms are frozen, so that the array stands for the same ordering as
  * long as it lives (its terms are plain values: core makes them).
  */
+/** Whether two orderings have the same terms (field, direction, NULL placement, unique mark). */
+function sameKeyTerms(a: readonly KeyTerm[], b: readonly KeyTerm[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.field !== y.field || x.direction !== y.direction || x.nulls !== y.nulls || x.unique !== y.unique) {
+      return false;
+    }
+  }
+  return true;
+}
+
 function isFrozenOrder(order: readonly KeyTerm[]): boolean {
   if (!Object.isFrozen(order)) return false;
   for (let i = 0; i < order.length; i += 1) if (!Object.isFrozen(order[i])) return false;

@@ -63,6 +63,17 @@ export interface ShapeCache {
    */
   readonly frozenPlans: WeakMap<readonly KeyTerm[], Map<string, OrderPlan | Promise<OrderPlan>>>;
   /**
+   * The last plan resolved for a frozen ordering, with its terms and `planKey`: a paginator made
+   * per request (as views make them) keys a new frozen ordering with the same terms on every
+   * page, which then finds this plan by its terms instead of writing them out and remembering
+   * one more array. Replaced by any other ordering; it holds nothing of a request.
+   */
+  recentFrozen: {
+    readonly order: readonly KeyTerm[];
+    readonly planKey: string;
+    readonly plan: OrderPlan;
+  } | null;
+  /**
    * This shape reordered by `orderBy`, by the terms' text: an ordering filter reorders the same
    * query on every request, and the copy's statement is then neither rebuilt nor written out.
    */
@@ -128,6 +139,7 @@ export class StatementCache {
         templates: new Map(),
         plans: new Map(),
         frozenPlans: new WeakMap(),
+        recentFrozen: null,
         reordered: new Map(),
       };
       this.#shapes.set(key, cache);

@@ -97,6 +97,14 @@ export type PageFields<Page> = Omit<Page, Exclude<keyof PageSnapshot, 'rows'>>;
  */
 function frozenOption(value: unknown): unknown {
   if (!Array.isArray(value)) return value;
+  // Frozen already, items and all (a constant a view passes to each paginator it makes): nobody
+  // can change it, so it is kept as it is.
+  if (
+    Object.isFrozen(value) &&
+    value.every((item) => item === null || typeof item !== 'object' || Object.isFrozen(item))
+  ) {
+    return value;
+  }
   return Object.freeze(
     value.map((item) =>
       item !== null && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype
@@ -172,8 +180,10 @@ export abstract class PageStyle<Page extends PageSnapshot, Context extends objec
   /** Freezes the options (see the class comment); idempotent. */
   protected seal(): void {
     if (Object.isFrozen(this)) return;
-    for (const [key, value] of Object.entries(this)) {
-      if (Array.isArray(value)) (this as Record<string, unknown>)[key] = frozenOption(value);
+    const options = this as Record<string, unknown>;
+    for (const key in options) {
+      const value = options[key];
+      if (Array.isArray(value) && Object.hasOwn(options, key)) options[key] = frozenOption(value);
     }
     Object.freeze(this);
   }
