@@ -73,7 +73,9 @@ export interface HttpResult {
  * Forks `file` under tsx (workspace packages from their sources) and resolves once it listens;
  * with `cpuProfDir`, the child writes a V8 CPU profile there when it exits; with `serverRoot`
  * (another checkout, e.g. `/work/main`), its `bench/src/` copy of `file` is forked instead, so
- * one run compares the server code of two checkouts under the same load.
+ * one run compares the server code of two checkouts under the same load. `BENCH_SERVER_V8_FLAGS`
+ * adds V8 flags to the child (`--no-allocation-site-pretenuring`, `--trace-gc-nvp`) to see what
+ * the collector does to a server.
  */
 export async function startServer(
   file: string,
@@ -86,7 +88,13 @@ export async function startServer(
   const path =
     serverRoot === null ? fileURLToPath(new URL(file, import.meta.url)) : join(serverRoot, 'bench/src', file);
   const child = fork(path, [], {
-    execArgv: ['--conditions=@pagewise/source', '--import', loader, ...profiling],
+    execArgv: [
+      '--conditions=@pagewise/source',
+      '--import',
+      loader,
+      ...profiling,
+      ...(process.env.BENCH_SERVER_V8_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

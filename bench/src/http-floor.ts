@@ -6,6 +6,7 @@
  * copies of rows it answered before ("JS only"), so the JavaScript side and SQLite's side separate.
  * The time spent inside better-sqlite3's `all` is timed per handler too, beside the same statement
  * run in a tight loop: a step that follows a handler's JavaScript runs slower than a repeated one.
+ * The garbage collector's pauses per request are the last column (PerformanceObserver `gc` entries).
  *
  *   pnpm --filter @pagewise/bench exec tsx src/http-floor.ts [--sqlite FILE] [--page 20] [--rounds 15] [--requests 300] [--profile N]
  *
@@ -15,6 +16,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
 import { defaultSqliteFile } from './dialect-bench.js';
 import { median } from './measure.js';
@@ -96,6 +98,13 @@ const once = async (v: Variant) => {
   await (await app.fetch(new Request(`http://127.0.0.1${v.path}`))).text();
 };
 const cpu = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+// Garbage collection pauses per request: objects a request leaves reachable past a scavenge show here.
+const gc = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+let gcMs = 0;
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+});
+gcObserver.observe({ entryTypes: ['gc'] });
 const step = new Map<string, number[]>(variants.map((v) => [v.name, []]));
 for (const v of variants) for (let i = 0; i < REQUESTS; i += 1) await once(v);
 const load = loadavg()[0]!;
@@ -107,9 +116,14 @@ const rawAfter = sqlite!.bare.prepare(
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const v of [...variants].sort(() => Math.random() - 0.5)) {
     stepNs = 0;
+    // Entries arrive on a later turn of the event loop: let earlier ones land before counting.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    gcMs = 0;
     const start = process.cpuUsage();
     for (let i = 0; i < REQUESTS; i += 1) await once(v);
     const used = process.cpuUsage(start);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    gc.get(v.name)!.push((gcMs * 1000) / REQUESTS);
     cpu.get(v.name)!.push((used.user + used.system) / REQUESTS);
     step.get(v.name)!.push(stepNs / REQUESTS / 1000);
   }
@@ -123,13 +137,16 @@ const bareJs = median(cpu.get('bare, JS only')!);
 console.log(
   `SQLite ${file}, page ${PAGE} (after row ${PAGE * PAGE_SIZE}), ${ROUNDS} rounds of ${REQUESTS} requests; load ${load.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
 );
-console.log('handler                 CPU us/request  bare/this  JS over bare JS  step inside all (us)');
+gcObserver.disconnect();
+console.log(
+  'handler                 CPU us/request  bare/this  JS over bare JS  step inside all (us)  GC us/request',
+);
 for (const v of variants) {
   const c = median(cpu.get(v.name)!);
   const s = v.copies ? '-' : median(step.get(v.name)!).toFixed(1);
   const js = v.copies ? (c - bareJs).toFixed(1) : '';
   console.log(
-    `${v.name.padEnd(24)}${c.toFixed(1).padStart(14)}${(bare / c).toFixed(2).padStart(11)}${js.padStart(17)}${s.padStart(21)}`,
+    `${v.name.padEnd(24)}${c.toFixed(1).padStart(14)}${(bare / c).toFixed(2).padStart(11)}${js.padStart(17)}${s.padStart(21)}${median(gc.get(v.name)!).toFixed(1).padStart(15)}`,
   );
 }
 console.log(`the statement alone in a tight loop: ${median(tight).toFixed(1)} us per step`);

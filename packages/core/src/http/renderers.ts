@@ -22,7 +22,7 @@ export interface RenderContext {
    * What a browsable page says about the version's lifecycle (deprecated, retired), with the
    * page about it, if any. @default none
    */
-  readonly versionNotice?: { readonly text: string; readonly link: string | null };
+  readonly versionNotice?: { readonly text: string; readonly link: string | null } | undefined;
 }
 
 /**

@@ -318,32 +318,7 @@ export class ApiView {
     const status = this.versionStatus;
     if (status !== null) applyLifecycleHeaders(headers, status);
     if (!(typeof response.data === 'string' && headers.has('content-type'))) {
-      // The browsable page's parts are worked out only when a renderer reads them (JSON does not).
-      const view = this;
-      const scheme = this.versioningScheme;
-      let controls: string | undefined;
-      const context: RenderContext = {
-        request,
-        status: response.status,
-        acceptedMediaType: negotiated.acceptedMediaType,
-        get controlsHtml() {
-          controls ??= view.controlsHtml();
-          return controls;
-        },
-        get title() {
-          return view.viewName();
-        },
-      };
-      if (status !== null && scheme !== null) {
-        let notice: RenderContext['versionNotice'];
-        Object.defineProperty(context, 'versionNotice', {
-          enumerable: true,
-          get: () => {
-            notice ??= { text: scheme.versionNotice(status), link: status.lifecycle.link ?? null };
-            return notice;
-          },
-        });
-      }
+      const context = new ViewRenderContext(this, request, response.status, negotiated.acceptedMediaType);
       finished.data = negotiated.renderer.render(response.data, context);
       headers.set('content-type', negotiated.contentType);
     }
@@ -354,6 +329,47 @@ export class ApiView {
     patchVaryHeaders(headers, vary);
     if (!headers.has('allow')) headers.set('allow', this.allowedMethods().join(', '));
     return finished;
+  }
+}
+
+/**
+ * What a view's renderer is told: the browsable page's parts (controls, title, version notice)
+ * are worked out only when a renderer reads them (JSON does not). Its getters are the class's,
+ * shared by every response: an object literal with getters closing over the request would make
+ * V8 a hidden class per response, kept in old space until a full collection, and with it every
+ * request's objects past each young-generation collection.
+ */
+class ViewRenderContext implements RenderContext {
+  readonly request: ApiRequest;
+  readonly status: number;
+  readonly acceptedMediaType: string;
+  readonly #view: ApiView;
+  #controls: string | undefined;
+  #notice: RenderContext['versionNotice'];
+
+  constructor(view: ApiView, request: ApiRequest, status: number, acceptedMediaType: string) {
+    this.request = request;
+    this.status = status;
+    this.acceptedMediaType = acceptedMediaType;
+    this.#view = view;
+  }
+
+  get controlsHtml(): string {
+    this.#controls ??= this.#view.controlsHtml();
+    return this.#controls;
+  }
+
+  get title(): string {
+    return this.#view.viewName();
+  }
+
+  /** The lifecycle notice of a versioned view's request version, when it has one. */
+  get versionNotice(): RenderContext['versionNotice'] {
+    const status = this.#view.versionStatus;
+    const scheme = this.#view.versioningScheme;
+    if (status === null || scheme === null) return undefined;
+    this.#notice ??= { text: scheme.versionNotice(status), link: status.lifecycle.link ?? null };
+    return this.#notice;
   }
 }
 
@@ -388,17 +404,26 @@ export function apiView(
   options: ApiViewOptions & { methods?: readonly string[] } = {},
 ): RouteHandler {
   const { methods = ['GET'], ...viewOptions } = options;
-  const allowed = methods.map((method) => method.toUpperCase());
-  const makeView = () => {
-    const view = new ApiView(viewOptions);
-    for (const method of allowed) {
-      const key = method.toLowerCase();
-      if ((HTTP_METHODS as readonly string[]).includes(key)) {
-        (view as unknown as Record<string, ViewFunction>)[key] = (r: ApiRequest) => handler(r, view);
-      }
+  const allowed = methods.map((method) => method.toLowerCase());
+  // One class per handler, its methods on the prototype: a closure stored on each request's view
+  // would keep every request's objects past V8's young-generation collections (see
+  // `ViewRenderContext`).
+  class FunctionView extends ApiView {
+    override viewName(): string {
+      return this.title ?? 'Pagewise API';
     }
-    return view;
-  };
+  }
+  for (const key of HTTP_METHODS) {
+    if (!allowed.includes(key)) continue;
+    Object.defineProperty(FunctionView.prototype, key, {
+      configurable: true,
+      writable: true,
+      value(this: ApiView, request: ApiRequest) {
+        return handler(request, this);
+      },
+    });
+  }
+  const makeView = () => new FunctionView(viewOptions);
   const routeHandler = (request: ApiRequest) => makeView().dispatch(request);
   // Documented only when it says what it answers: a handler without a schema (the document's own route) is left out.
   return viewOptions.schema === undefined

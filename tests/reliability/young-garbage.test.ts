@@ -1,0 +1,132 @@
+/**
+ * A request's objects are garbage when its response is out: the young-generation collector (a
+ * scavenge) frees them. When something long-lived points at them instead (a hidden class made
+ * for one request's getters, which V8 keeps in old space until a full collection), every request
+ * since the last full collection survives each scavenge and is copied into old space: the
+ * server's collector then copies megabytes per scavenge and its CPU per request grows by tens of
+ * microseconds (measured on the demo feed before the fix: 75 us of GC per request against 20 us
+ * for a hand-written handler returning the same rows).
+ *
+ * Measured without timing: old space's growth over a batch of requests after two scavenges,
+ * which holds only what survived them.
+ */
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import {
+  ApiRequest,
+  ApiResponse,
+  ApiView,
+  answerRequest,
+  apiView,
+  CursorPagination,
+  ListView,
+  NamespaceVersioning,
+  Routes,
+  URLPathVersioning,
+} from '@pagewise/core';
+import { fromArray } from '@pagewise/memory-adapter';
+import { describe, expect, it } from 'vitest';
+
+type Collect = (options: { type: 'major' | 'minor'; execution: 'sync' }) => void;
+
+const collect: Collect = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as Collect;
+})();
+
+const oldSpaceUsed = () =>
+  getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size;
+
+/** Old space's growth in bytes over `count` calls of `run`, after two scavenges (the median of 3 batches). */
+async function survivingScavenges(run: () => Promise<unknown>, count = 200): Promise<number> {
+  for (let i = 0; i < count; i += 1) await run();
+  const grown: number[] = [];
+  for (let batch = 0; batch < 3; batch += 1) {
+    collect({ type: 'major', execution: 'sync' });
+    const before = oldSpaceUsed();
+    for (let i = 0; i < count; i += 1) await run();
+    collect({ type: 'minor', execution: 'sync' });
+    collect({ type: 'minor', execution: 'sync' });
+    grown.push(oldSpaceUsed() - before);
+  }
+  return grown.sort((a, b) => a - b)[1]!;
+}
+
+/** About 10 KB of fresh rows per call, as a page of a list answers. */
+const freshRows = () =>
+  Array.from({ length: 50 }, (_, id) => ({ id, title: `title ${id}`, body: `${'text '.repeat(30)}${id}` }));
+
+const articles = Array.from({ length: 500 }, (_, i) => ({
+  id: i + 1,
+  title: `article ${i + 1}`,
+  created: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+}));
+
+/** 200 requests' rows, were they kept, would be ~2 MB: a tenth of it is far above noise and far below that. */
+const LIMIT = 200 * 1024;
+
+describe('requests leave their objects to the young-generation collector', () => {
+  it('a view (plain, with versioning, and a paginated list) answers without anything outliving the request', async () => {
+    class Plain extends ApiView {
+      override get() {
+        return { results: freshRows() };
+      }
+    }
+    const versioned = apiView(() => ({ results: freshRows() }), { versioningClass: URLPathVersioning });
+    const list = ListView.asView({
+      queryset: fromArray(articles, { uniqueKey: 'id' }),
+      paginationClass: class extends CursorPagination {
+        override pageSize = 50;
+        override ordering = ['-created', '-id'];
+      },
+      // Written out: V8 (Node 20) copies `{ ...row, body }` into old space whatever the view does.
+      serializer: (row) => ({ id: row.id, title: row.title, created: row.created, body: 'text '.repeat(30) }),
+    });
+    const routes = new Routes()
+      .add('/plain/', 'plain', Plain.asView())
+      .add('/:version(v1|v2)/versioned/', 'versioned', versioned)
+      .add('/list/', 'list', list);
+    const answer = (path: string) => async () => {
+      const response = await answerRequest(
+        (init) => ApiRequest.fromFetch(new Request(`http://127.0.0.1${path}`), init),
+        { routes },
+      );
+      expect(response!.status).toBe(200);
+      return response!.toFetchResponse().text();
+    };
+    // Without a view: the floor the others are compared with (a Web `Request` itself leaves ~0.5 KB).
+    const bare = async () => {
+      ApiRequest.fromFetch(new Request('http://127.0.0.1/plain/'));
+      return new ApiResponse({ results: freshRows() }).toFetchResponse().text();
+    };
+    const floor = await survivingScavenges(bare);
+    for (const path of ['/plain/', '/v1/versioned/', '/list/']) {
+      const grown = await survivingScavenges(answer(path));
+      expect(grown - floor, `${path}: ${grown} bytes survived two scavenges (floor ${floor})`).toBeLessThan(
+        LIMIT,
+      );
+    }
+  });
+
+  it('namespace versioning too', async () => {
+    const floor = await survivingScavenges(async () => {
+      ApiRequest.fromFetch(new Request('http://127.0.0.1/v1/items/'));
+      return new ApiResponse({ results: freshRows() }).toFetchResponse().text();
+    });
+    const routes = new Routes().include('/v1', 'v1', (v1) =>
+      v1.add(
+        '/items/',
+        'items',
+        apiView(() => ({ results: freshRows() }), { versioningClass: NamespaceVersioning }),
+      ),
+    );
+    const grown = await survivingScavenges(async () => {
+      const response = await answerRequest(
+        (init) => ApiRequest.fromFetch(new Request('http://127.0.0.1/v1/items/'), init),
+        { routes },
+      );
+      return response!.toFetchResponse().text();
+    });
+    expect(grown - floor, `${grown} bytes survived two scavenges (floor ${floor})`).toBeLessThan(LIMIT);
+  });
+});
