@@ -676,10 +676,6 @@ function orderTermsOf(items: readonly OrderByItemNode[]): OrderTerm[] {
   return terms;
 }
 
-/**
- * Whether `order` and its terms are frozen, so that the array stands for the same ordering as
- * long as it lives (its terms are plain values: core makes them).
- */
 /** Whether two orderings have the same terms (field, direction, NULL placement, unique mark). */
 function sameKeyTerms(a: readonly KeyTerm[], b: readonly KeyTerm[]): boolean {
   if (a.length !== b.length) return false;
@@ -693,6 +689,10 @@ function sameKeyTerms(a: readonly KeyTerm[], b: readonly KeyTerm[]): boolean {
   return true;
 }
 
+/**
+ * Whether `order` and its terms are frozen, so that the array stands for the same ordering as
+ * long as it lives (its terms are plain values: core makes them).
+ */
 function isFrozenOrder(order: readonly KeyTerm[]): boolean {
   if (!Object.isFrozen(order)) return false;
   for (let i = 0; i < order.length; i += 1) if (!Object.isFrozen(order[i])) return false;
