@@ -14,12 +14,15 @@ interface QueryTypes {
 
 /** A `pg` client as `nameStatements` uses it. */
 type Client = PostgresPoolClient & {
-  query<R>(config: {
-    name: string | undefined;
-    text: string;
-    values: unknown[] | undefined;
-    types: QueryTypes | undefined;
-  }): Promise<PostgresQueryResult<R>>;
+  query<R>(
+    config: {
+      name: string | undefined;
+      text: string;
+      values: unknown[] | undefined;
+      types: QueryTypes | undefined;
+    },
+    callback: (error: Error | null | undefined, answer: PostgresQueryResult<R> | undefined) => void,
+  ): void;
   getTypeParser?(oid: number, format?: string): Parser;
 };
 
@@ -149,11 +152,20 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
         }
         const types = own === undefined ? undefined : new RecordingTypes(own, stock);
         // One shape for every query: pg copies the config, and copies a plain one fastest.
-        const result = client.query<R>({ name, text, values: parameters as unknown[] | undefined, types });
-        if (types === undefined) return result as never;
-        return result.then((answer) => {
-          if (types.missing && Array.isArray(answer.rows)) ExactText.record(answer.rows, ExactText.MISSING);
-          return answer;
+        const config = { name, text, values: parameters as unknown[] | undefined, types };
+        // pg's callback form: without a callback, pg assigns a closure of its own to each query
+        // (`query.callback = ...` inside a promise executor), which V8 (Node 20) keeps reachable
+        // until a full collection, and with it every query's rows past each scavenge.
+        return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+          client.query<R>(config, (error, answer) => {
+            if (error) {
+              reject(error);
+              return;
+            }
+            if (types?.missing && Array.isArray(answer!.rows))
+              ExactText.record(answer!.rows, ExactText.MISSING);
+            resolve(answer!);
+          });
         }) as never;
       },
       release: (...args: unknown[]) => (client.release as (...args: unknown[]) => void)(...args),
