@@ -76,21 +76,15 @@ function handBody(rows: readonly BenchRow[], pageSize: number, url: string, path
 export function minimalApp(source: MinimalSource, table: string, pageSize: number): MinimalApp {
   const uniform = ORDERINGS[0]!;
   const sqliteFile = 'sqliteFile' in source ? source.sqliteFile : null;
+  const postgres = 'databaseUrl' in source ? source : null;
   const pagewiseSqlite = sqliteFile === null ? null : new Database(sqliteFile, { readonly: true });
   const db = new Kysely<BenchDatabase>({
     dialect:
-      pagewiseSqlite !== null
-        ? new SqliteDialect({ database: reusePreparedStatements(pagewiseSqlite) })
-        : new PostgresDialect({
-            pool: nameStatements(
-              smallPool(
-                (source as { databaseUrl: string }).databaseUrl,
-                (source as { poolSize: number }).poolSize,
-              ),
-            ),
-          }),
+      postgres === null
+        ? new SqliteDialect({ database: reusePreparedStatements(pagewiseSqlite!) })
+        : new PostgresDialect({ pool: nameStatements(smallPool(postgres.databaseUrl, postgres.poolSize)) }),
   });
-  const pool = 'databaseUrl' in source ? smallPool(source.databaseUrl, source.poolSize) : null;
+  const pool = postgres === null ? null : smallPool(postgres.databaseUrl, postgres.poolSize);
   const sqlite = sqliteFile === null ? null : new Database(sqliteFile, { readonly: true });
   const sqliteFirst = sqlite?.prepare(
     `SELECT ${COLUMNS.join(', ')} FROM ${table} ORDER BY created DESC, id DESC LIMIT ?`,
