@@ -99,6 +99,11 @@ function ids(rows: ReadonlyArray<{ id: number }>): number[] {
   return rows.map((row) => row.id);
 }
 
+/** Contenders that read the rows before the page: OFFSET, counts and kysely-paginate's OR-chain. */
+export function isScanning(contender: Contender): boolean {
+  return contender.family !== 'cursor' || contender.kind === 'kysely-paginate';
+}
+
 /** The human name of a kind, for tables and the chart legend. */
 export const KIND_LABELS: Readonly<Record<ContenderKind, string>> = {
   raw: 'raw SQL (pg, prepared)',

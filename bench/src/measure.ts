@@ -63,6 +63,12 @@ function shuffled<T>(items: readonly T[]): T[] {
 }
 
 /**
+ * The suffix of a Pagewise cursor page's id in the scanning contenders' round-robin
+ * (`pagewise-cursor:uniform~beside-scans`): what their ratios are taken against.
+ */
+export const SCAN_REFERENCE = '~beside-scans';
+
+/**
  * Times every fetch round-robin: each round runs every contender that still needs samples once,
  * in a fresh random order, so drift (autovacuum, cache, CPU frequency) falls on all contenders
  * alike instead of on whichever ran last, and no contender always runs right after the same one

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
 import type { HttpComparison, HttpRun, HttpSummary } from './http-bench.js';
+import { SCAN_REFERENCE } from './measure.js';
 import { ORDERINGS } from './orderings.js';
 import type { BenchResults } from './run-benchmark.js';
 
@@ -109,7 +110,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
         ['Page', `${meta.pageSize} rows (+1 look-ahead row where the style needs it)`],
         [
           'Sampling',
-          `round-robin over all contenders per depth; up to ${meta.sampling.maxSamples} samples each, at least ${meta.sampling.minSamples}, ${meta.sampling.budgetMs} ms budget per contender and depth; pg pools of ${meta.sampling.poolSize}`,
+          `round-robin per depth, keyset pages in one round-robin and the scanning contenders (OFFSET, counts, kysely-paginate) in a second beside Pagewise cursor pages; up to ${meta.sampling.maxSamples} samples each, at least ${meta.sampling.minSamples}, ${meta.sampling.budgetMs} ms budget per contender and depth; pg pools of ${meta.sampling.poolSize}`,
         ],
         [
           'kysely-paginate',
@@ -153,7 +154,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
       busy
         ? `The 1-minute load average (${meta.machine.load.map((l) => l.toFixed(1)).join(' -> ')}) was above the ${meta.machine.cpus} cores: other work shared the machine, so absolute times are inflated and p95s are wide.`
         : `The 1-minute load average (${meta.machine.load.map((l) => l.toFixed(1)).join(' -> ')}) stayed within the ${meta.machine.cpus} cores plus one: the benchmark's own processes (node and the database servers) and little else.`
-    } Compare ratios, not absolute times: every ratio is taken between contenders sampled round-robin in the same process at the same depth, so drift falls on all of them alike; a single cell can still move by +-0.1x between runs.`,
+    } Compare ratios, not absolute times: every ratio is taken between contenders sampled round-robin in the same process at the same depth, so drift falls on all of them alike; a single cell can still move by +-0.1x between runs. The scanning contenders (10 to 800 ms a page past the first pages) run in a round-robin of their own: among sub-millisecond pages a scan that occupies Postgres slows whichever page follows it, the ones with more JavaScript the most, so the keyset tables would measure the scans instead of the pages. Their ratios (kysely-paginate / Pagewise, OFFSET / Pagewise) are taken against the Pagewise cursor pages sampled beside them.`,
     '',
   );
 
@@ -203,7 +204,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
           ...(hasKp
             ? [
                 cell(`kysely-paginate:${o}`, d),
-                ratio(med(`kysely-paginate:${o}`, d) / med(`pagewise-cursor:${o}`, d)),
+                ratio(med(`kysely-paginate:${o}`, d) / med(`pagewise-cursor:${o}${SCAN_REFERENCE}`, d)),
               ]
             : []),
         ]),
@@ -229,7 +230,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     "`count: exact` count the whole table on every page; `estimated` asks Postgres for the planner's estimate",
     '(`EXPLAIN`, sent alongside the page on a second connection); "cached" is `estimated` with',
     '`countCacheTtl: 60_000` (the estimate reused for a minute, so after the first page no count query is sent).',
-    'The last column compares with the Pagewise cursor page at the same depth.',
+    'The last column compares with the Pagewise cursor page at the same depth, sampled in the same round-robin as the scans.',
     '',
     table(
       [
@@ -254,7 +255,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
         cell('pagewise-page-none:uniform', d),
         ratio(med('pagewise-page-exact:uniform', d) / med('pagewise-page-estimated:uniform', d)),
         ratio(med('pagewise-page-exact:uniform', d) / med('pagewise-page-estimated-cached:uniform', d)),
-        ratio(med('raw-offset:uniform', d) / med('pagewise-cursor:uniform', d)),
+        ratio(med('raw-offset:uniform', d) / med(`pagewise-cursor:uniform${SCAN_REFERENCE}`, d)),
       ]),
     ),
     '',

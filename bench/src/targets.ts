@@ -1,7 +1,7 @@
 import type { CpuResult } from './cpu-cost.js';
 import type { DialectResult } from './dialect-bench.js';
 import type { HttpResult } from './http-bench.js';
-import type { LatencyStats } from './measure.js';
+import { type LatencyStats, SCAN_REFERENCE } from './measure.js';
 import type { OrderingName } from './orderings.js';
 import { describeArea, type ProfileSummary } from './profile.js';
 
@@ -270,7 +270,8 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
           'the first page (SQL below) and make the adapter emit the index-seekable form for that ordering.',
   });
 
-  const kp = median('kysely-paginate:uniform', deep) / median('pagewise-cursor:uniform', deep);
+  const beside = median(`pagewise-cursor:uniform${SCAN_REFERENCE}`, deep);
+  const kp = median('kysely-paginate:uniform', deep) / beside;
   out.push({
     id: 'kysely-paginate',
     target: `kysely-paginate / Pagewise >= 100 at depth ${depthName(ninety)} (or the deepest scanned)`,
@@ -282,8 +283,8 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         : 'Below 100x: at this depth the OR-chain scan is still short. On 1M rows at 900k it walks 900k index entries.',
   });
 
-  const offset = median('raw-offset:uniform', deep) / median('pagewise-cursor:uniform', deep);
-  const limitOffset = median('pagewise-limit-offset:uniform', deep) / median('pagewise-cursor:uniform', deep);
+  const offset = median('raw-offset:uniform', deep) / beside;
+  const limitOffset = median('pagewise-limit-offset:uniform', deep) / beside;
   out.push({
     id: 'offset',
     target: `OFFSET / Pagewise >= 100 at depth ${depthName(ninety)} (or the deepest scanned)`,

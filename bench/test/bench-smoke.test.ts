@@ -5,6 +5,7 @@ import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { KIND_LABELS } from '../src/contenders.js';
+import { SCAN_REFERENCE } from '../src/measure.js';
 import { benchOptions, parseArgs } from '../src/options.js';
 import { clampDepths, pagewiseBuildOf, runBenchmark } from '../src/run-benchmark.js';
 
@@ -74,6 +75,18 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
           expect(Number.isFinite(entry?.stats.medianMs)).toBe(true);
           expect(Number.isFinite(entry?.stats.p95Ms)).toBe(true);
         }
+      }
+      // The scanning contenders' ratios are taken against Pagewise pages sampled in their round-robin.
+      for (const ordering of ['uniform', 'mixed', 'nullable']) {
+        for (const depth of results.depths) {
+          const beside = results.latency.find(
+            (l) => l.contender === `pagewise-cursor:${ordering}${SCAN_REFERENCE}` && l.depth === depth,
+          );
+          expect(beside?.stats.samples, `${ordering} beside the scans at ${depth}`).toBeGreaterThan(0);
+        }
+      }
+      for (const id of ['kysely-paginate', 'offset']) {
+        expect(results.targets.find((t) => t.id === id)?.measured, id).toMatch(/^(raw OFFSET )?\d+x/);
       }
       expect(results.cpu.length).toBeGreaterThan(0);
       for (const cpu of results.cpu) expect(Number.isFinite(cpu.medianUs)).toBe(true);
