@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,6 +9,7 @@ import type { BenchRow } from './bench-table.js';
 import { defaultSqliteFile } from './dialect-bench.js';
 import { median } from './measure.js';
 import type { BenchOptions } from './options.js';
+import { pagewiseBuild } from './pagewise-build.js';
 
 /** One autocannon run against one endpoint. */
 export interface HttpRun {
@@ -70,7 +71,8 @@ export interface HttpResult {
 }
 
 /**
- * Forks `file` under tsx (workspace packages from their sources) and resolves once it listens;
+ * Forks `file` under tsx and resolves once it listens. The child runs the Pagewise this process
+ * runs: the packages' `dist` under `pnpm bench` (what users install), their sources under vitest;
  * with `cpuProfDir`, the child writes a V8 CPU profile there when it exits; with `serverRoot`
  * (another checkout, e.g. `/work/main`), its `bench/src/` copy of `file` is forked instead, so
  * one run compares the server code of two checkouts under the same load. `BENCH_SERVER_V8_FLAGS`
@@ -87,9 +89,13 @@ export async function startServer(
   const profiling = cpuProfDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`];
   const path =
     serverRoot === null ? fileURLToPath(new URL(file, import.meta.url)) : join(serverRoot, 'bench/src', file);
+  const source = pagewiseBuild() === 'source';
+  if (!source && serverRoot !== null && !existsSync(join(serverRoot, 'packages/core/dist'))) {
+    throw new Error(`${serverRoot}: its packages are not built (run \`pnpm build\` there)`);
+  }
   const child = fork(path, [], {
     execArgv: [
-      '--conditions=@pagewise/source',
+      ...(source ? ['--conditions=@pagewise/source'] : []),
       '--import',
       loader,
       ...profiling,

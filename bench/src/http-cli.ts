@@ -1,7 +1,7 @@
 /**
  * The HTTP comparison on its own (issue 15, item 3), without the latency tables of `pnpm bench`:
  *
- *   pnpm --filter @pagewise/bench exec tsx --conditions=@pagewise/source src/http-cli.ts \
+ *   pnpm build && pnpm --filter @pagewise/bench exec tsx src/http-cli.ts \
  *     [--database URL] [--rows N] [--seconds N] [--rounds N] [--connections N] \
  *     [--only pagewise,demo,pagewise-sqlite,demo-sqlite] [--cpu-prof DIR] [--server-root DIR]
  *
@@ -9,7 +9,9 @@
  * and prints req/s, p50/p99 per run and the ratios, with the load average at start and end.
  * `--cpu-prof DIR` makes each server child write a V8 CPU profile there. `--server-root DIR` runs
  * the servers of another checkout (`/work/main`) under this harness, for before/after figures
- * with the server CPU per request measured alike.
+ * with the server CPU per request measured alike (that checkout built too).
+ * The servers run the Pagewise this process resolves: the built packages, as `pnpm bench` times
+ * them; with `tsx --conditions=@pagewise/source` their TypeScript sources instead.
  */
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';

@@ -4,10 +4,11 @@
  * child) while autocannon drives only that endpoint, and prints self time per request by area
  * and by function.
  *
- *   pnpm --filter @pagewise/bench exec tsx --conditions=@pagewise/source src/http-profile.ts \
+ *   pnpm build && pnpm --filter @pagewise/bench exec tsx src/http-profile.ts \
  *     --server minimal|demo [--sqlite FILE] [--side subject|bare|kysely] [--seconds 5] [--top 30] [--database URL]
  *
- * The database must already be seeded (run `src/http-cli.ts` once).
+ * The database must already be seeded (run `src/http-cli.ts` once). The server runs the built
+ * packages (`--conditions=@pagewise/source` before `src/http-profile.ts`: their sources).
  */
 import autocannon from 'autocannon';
 import { defaultSqliteFile } from './dialect-bench.js';

@@ -19,6 +19,7 @@ import { type HttpResult, httpOptionsOf, measureHttp } from './http-bench.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch, SCAN_REFERENCE } from './measure.js';
 import { type BenchOptions, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
+import { pagewiseBuild } from './pagewise-build.js';
 import { type ProfileSummary, profilePages } from './profile.js';
 import { readPrevious, renderReport, withKeptSections } from './report.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
@@ -154,17 +155,6 @@ function say(options: BenchOptions, line: string): void {
  * round-robin, measure Pagewise's CPU cost and the HTTP endpoints, check the targets, and write
  * RESULTS.md, latency-vs-depth.svg and results.json into `options.outDir`.
  */
-/**
- * Which Pagewise a module URL of `@pagewise/core` is: its `dist` (the tsc output an install runs)
- * or its TypeScript sources (the `@pagewise/source` condition, through tsx).
- *
- * @example
- * pagewiseBuildOf(import.meta.resolve('@pagewise/core')) // 'dist' under `pnpm bench`
- */
-export function pagewiseBuildOf(url: string): 'dist' | 'source' {
-  return /\/packages\/core\/dist\//.test(url) ? 'dist' : 'source';
-}
-
 export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> {
   const started = performance.now();
   await ensureDatabase(options.databaseUrl);
@@ -344,7 +334,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
           load: [load[0] ?? 0, loadavg()[0] ?? 0] as const,
         },
         node: process.version,
-        pagewiseBuild: pagewiseBuildOf(import.meta.resolve('@pagewise/core')),
+        pagewiseBuild: pagewiseBuild(),
         postgres: server.version,
         postgresSettings: server.settings,
         kyselyPaginate: set.kyselyPaginateVersions,

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { KIND_LABELS } from '../src/contenders.js';
 import { SCAN_REFERENCE } from '../src/measure.js';
 import { benchOptions, parseArgs } from '../src/options.js';
-import { clampDepths, pagewiseBuildOf, runBenchmark } from '../src/run-benchmark.js';
+import { pagewiseBuildOf } from '../src/pagewise-build.js';
+import { clampDepths, runBenchmark } from '../src/run-benchmark.js';
 
 const PG_URL = process.env.PG_URL;
 if (!PG_URL) console.warn('bench smoke run skipped: it needs Postgres, and PG_URL is not set');
