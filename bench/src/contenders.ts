@@ -30,6 +30,7 @@ export type ContenderKind =
   | 'raw-unnamed'
   | 'kysely-hand'
   | 'pagewise-sql'
+  | 'pagewise-sql-kysely'
   | 'pagewise-cursor'
   | 'kysely-paginate'
   | 'raw-offset'
@@ -110,6 +111,7 @@ export const KIND_LABELS: Readonly<Record<ContenderKind, string>> = {
   'raw-unnamed': 'raw SQL (pg, unnamed)',
   'kysely-hand': 'keyset query hand-written in Kysely (stock dialect)',
   'pagewise-sql': "Pagewise's SQL replayed (pg, unnamed)",
+  'pagewise-sql-kysely': "Pagewise's SQL through Kysely's executor (Pagewise's own instance and pool)",
   'pagewise-cursor': 'Pagewise cursor',
   'kysely-paginate': 'kysely-paginate 0.2.0',
   'raw-offset': 'raw OFFSET (pg, prepared)',
@@ -221,6 +223,22 @@ export function createContenders(options: {
         const queries = captured.get(`pagewise-cursor:${ordering.name}`) ?? [];
         let rows: BenchRow[] = [];
         for (const q of queries) rows = (await rawPool.query<BenchRow>(q.sql, [...q.parameters])).rows;
+        return ids(rows.slice(0, pageSize));
+      },
+    });
+    contenders.push({
+      id: `pagewise-sql-kysely:${ordering.name}`,
+      kind: 'pagewise-sql-kysely',
+      family: 'cursor',
+      ordering: ordering.name,
+      label: `${KIND_LABELS['pagewise-sql-kysely']}, ${ordering.title}`,
+      // The same statements as they were compiled, run by `executeQuery` on the instance Pagewise
+      // pages with (`nameStatements` pool): the page minus this is Pagewise's own JavaScript.
+      prepare: () => async () => {
+        const queries = captured.get(`pagewise-cursor:${ordering.name}`) ?? [];
+        // A page that crosses into a NULL block sends one statement per block.
+        const rows: BenchRow[] = [];
+        for (const q of queries) rows.push(...(await db.executeQuery<BenchRow>(q)).rows);
         return ids(rows.slice(0, pageSize));
       },
     });

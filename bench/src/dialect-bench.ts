@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ApiRequest, CursorPagination } from '@pagewise/core';
 import { fromKysely, recordExactTimestamps, reusePreparedStatements } from '@pagewise/kysely-adapter';
 import Database from 'better-sqlite3';
-import { Kysely, MysqlDialect, SqliteDialect } from 'kysely';
+import { type CompiledQuery, Kysely, type KyselyConfig, MysqlDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import type { Pool as MysqlPromisePool } from 'mysql2/promise';
 import { COLUMNS } from './bench-table.js';
@@ -18,12 +18,13 @@ import { progressBar } from './progress.js';
 export type DialectName = 'sqlite' | 'mariadb';
 
 /** Who serves a page on SQLite or MariaDB. */
-export type DialectKind = 'raw' | 'kysely-hand' | 'pagewise-cursor';
+export type DialectKind = 'raw' | 'kysely-hand' | 'pagewise-sql-kysely' | 'pagewise-cursor';
 
 /** The column titles of the dialect tables. */
 export const DIALECT_KIND_LABELS: Readonly<Record<DialectKind, string>> = {
   raw: 'raw prepared statement',
   'kysely-hand': 'hand-written Kysely',
+  'pagewise-sql-kysely': "Pagewise's SQL via Kysely",
   'pagewise-cursor': 'Pagewise cursor',
 };
 
@@ -149,8 +150,11 @@ interface DialectSetup {
   readonly raw: RawSide;
   /** A fresh Kysely instance over its own connection(s), stock dialect. */
   kysely(): AnyDb;
-  /** The Kysely instance Pagewise runs on: the stock one with Pagewise's own driver options. */
-  pagewiseKysely(): AnyDb;
+  /**
+   * The Kysely instance Pagewise runs on: the stock one with Pagewise's own driver options; with
+   * `log`, an untimed one that shows the SQL Pagewise sends.
+   */
+  pagewiseKysely(log?: KyselyConfig['log']): AnyDb;
 }
 
 /**
@@ -218,8 +222,9 @@ function openSqlite(options: DialectBenchOptions): DialectSetup {
     raw,
     kysely: () =>
       new Kysely({ dialect: new SqliteDialect({ database: new Database(file, { readonly: true }) }) }),
-    pagewiseKysely: () =>
+    pagewiseKysely: (log) =>
       new Kysely({
+        ...(log === undefined ? {} : { log }),
         dialect: new SqliteDialect({
           database: reusePreparedStatements(new Database(file, { readonly: true })),
         }),
@@ -291,8 +296,11 @@ async function openMariadb(options: DialectBenchOptions & { mysqlUrl: string }):
     kysely: () => new Kysely({ dialect: new MysqlDialect({ pool: createPool(poolOptions) }) }),
     // The stock dialect over the pool wrapped by Pagewise's `recordExactTimestamps`: cursor pages
     // read `created`'s positions from the text mysql2 received, with no `cast(... as char)` column.
-    pagewiseKysely: () =>
-      new Kysely({ dialect: new MysqlDialect({ pool: recordExactTimestamps(createPool(poolOptions)) }) }),
+    pagewiseKysely: (log) =>
+      new Kysely({
+        ...(log === undefined ? {} : { log }),
+        dialect: new MysqlDialect({ pool: recordExactTimestamps(createPool(poolOptions)) }),
+      }),
   };
 }
 
@@ -370,19 +378,26 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
   const seedSeconds = (performance.now() - seedStart) / 1000;
   const handDb = setup.kysely();
   const pagewiseDb = setup.pagewiseKysely();
+  // Sees the statements a Pagewise page sends, for the `pagewise-sql-kysely` contender.
+  let capturing: CompiledQuery[] = [];
+  const probeDb = setup.pagewiseKysely((event) => {
+    if (event.level === 'query') capturing.push(event.query);
+  });
   const { table, pageSize } = options;
   try {
     const latency: DialectResult['latency'][number][] = [];
     const mismatches: string[] = [];
     let profile: ProfileSummary | null = null;
     const profileDepth = options.depths[Math.floor(options.depths.length / 2)];
-    const pagewiseQuery = () =>
-      fromKysely(pagewiseDb.selectFrom(table).select([...COLUMNS]), {
-        db: pagewiseDb,
-        uniqueKey: UNIQUE_KEY,
-      });
+    const queryOn = (db: AnyDb) => () =>
+      fromKysely(db.selectFrom(table).select([...COLUMNS]), { db, uniqueKey: UNIQUE_KEY });
+    const pagewiseQuery = queryOn(pagewiseDb);
+    const probeQuery = queryOn(probeDb);
     // One untimed page per ordering: the adapter's catalog lookup is not a per-page cost.
-    for (const ordering of ORDERINGS) await pagewiseCursorAfter(pagewiseQuery(), ordering.pagewise);
+    for (const ordering of ORDERINGS) {
+      await pagewiseCursorAfter(pagewiseQuery(), ordering.pagewise);
+      await pagewiseCursorAfter(probeQuery(), ordering.pagewise);
+    }
     for (const depth of options.depths) {
       const fetches = new Map<string, PageFetch>();
       for (const ordering of ORDERINGS) {
@@ -417,10 +432,21 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
           pagination.getPaginatedResponse(rows);
           return ids(rows as { id: number }[]);
         });
+        // The statements of this page, run by `executeQuery` on Pagewise's own instance: the page
+        // minus this is Pagewise's own JavaScript.
+        capturing = [];
+        await pagination.paginateQueryset(probeQuery(), new ApiRequest({ url }));
+        const sent = capturing;
+        fetches.set(`pagewise-sql-kysely:${ordering.name}`, async () => {
+          // A page that crosses into a NULL block sends one statement per block.
+          const rows: Array<{ id: number }> = [];
+          for (const q of sent) rows.push(...(await pagewiseDb.executeQuery<{ id: number }>(q)).rows);
+          return ids(rows);
+        });
       }
       for (const ordering of ORDERINGS) {
         const want = await fetches.get(`raw:${ordering.name}`)!();
-        for (const kind of ['kysely-hand', 'pagewise-cursor'] as const) {
+        for (const kind of ['kysely-hand', 'pagewise-sql-kysely', 'pagewise-cursor'] as const) {
           const got = await fetches.get(`${kind}:${ordering.name}`)!();
           if (got.length !== want.length || got.some((id, i) => id !== want[i])) {
             mismatches.push(
@@ -455,6 +481,6 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
       profile,
     };
   } finally {
-    await Promise.all([handDb.destroy(), pagewiseDb.destroy(), setup.raw.close()]);
+    await Promise.all([handDb.destroy(), pagewiseDb.destroy(), probeDb.destroy(), setup.raw.close()]);
   }
 }

@@ -94,11 +94,17 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       (d) => median(`pagewise-sql:${o}`, d) < 3 * median(`raw-unnamed:${o}`, d),
     );
     const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+    const overUs = (over: string, under: string) =>
+      mid(input.depths.map((d) => (median(`${over}:${o}`, d) - median(`${under}:${o}`, d)) * 1000));
     return {
       sql: mid(sound.map((d) => median(`pagewise-sql:${o}`, d) / median(`raw-unnamed:${o}`, d))),
       jsUs: mid(
         sound.map((d) => (median(`pagewise-cursor:${o}`, d) - median(`pagewise-sql:${o}`, d)) * 1000),
       ),
+      // Pagewise's own JavaScript: the page over its statements run by the same Kysely instance.
+      ownUs: overUs('pagewise-cursor', 'pagewise-sql-kysely'),
+      // The hand-written Kysely page (builder, executor, stock pool) over the same SQL sent raw, unnamed.
+      handUs: overUs('kysely-hand', 'raw-unnamed'),
     };
   };
   const cpu = (id: string) => input.cpu.find((c) => c.id === id)?.medianUs ?? Number.NaN;
@@ -155,7 +161,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     note: [
       `Pagewise's SQL replayed through pg costs ${fmt(uniformLayers.sql)}x (uniform) / ${fmt(mixedLayers.sql)}x (mixed) the unnamed raw SQL` +
         (positionColumn === null ? '' : ` (it adds \`${positionColumn}\` per row)`) +
-        `; the JavaScript side adds ${fmt(uniformLayers.jsUs, 0)} us (uniform) / ${fmt(mixedLayers.jsUs, 0)} us (mixed) per page. ` +
+        `; the JavaScript side adds ${fmt(uniformLayers.jsUs, 0)} us (uniform) / ${fmt(mixedLayers.jsUs, 0)} us (mixed) per page, ` +
+        `of which Pagewise's own (the page over its SQL through the same Kysely instance) ${fmt(uniformLayers.ownUs, 0)} us / ${fmt(mixedLayers.ownUs, 0)} us, ` +
+        `beside ${fmt(uniformLayers.handUs, 0)} us / ${fmt(mixedLayers.handUs, 0)} us for the hand-written Kysely page over the same SQL sent raw (medians over depths). ` +
         `Without I/O the Kysely-adapter page costs ${fmt(cpu('kysely-cursor-fresh'), 0)} us of CPU (fresh \`fromKysely\`), ${fmt(cpu('kysely-cursor-reused'), 0)} us reused.`,
       slowOrderings.length > 0
         ? `Slow SQL plans (a sequential scan) for ${slowOrderings.join(', ')}: see "Slow Pagewise SQL".`
@@ -221,7 +229,18 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         })),
       );
     const k = vsKysely(d.dialect, rs('kysely-hand'), 1);
-    const dialectProfile = profileNote(d.profile);
+    const overUs = (over: string, under: string) => {
+      const xs = d.depths
+        .map((depth) => (med(`${over}:uniform`, depth) - med(`${under}:uniform`, depth)) * 1000)
+        .sort((a, b) => a - b);
+      return xs[Math.floor(xs.length / 2)] ?? Number.NaN;
+    };
+    const split =
+      `Per page (uniform, medians over depths): Pagewise's own JavaScript (the page over its statements run by ` +
+      `the same Kysely instance) ${fmt(overUs('pagewise-cursor', 'pagewise-sql-kysely'), 0)} us; Pagewise's statements ` +
+      `through Kysely over the raw prepared statement ${fmt(overUs('pagewise-sql-kysely', 'raw'), 0)} us; the hand-written ` +
+      `Kysely page over the raw statement ${fmt(overUs('kysely-hand', 'raw'), 0)} us.`;
+    const dialectProfile = `${split} ${profileNote(d.profile)}`;
     out.push({
       id: `${d.dialect}-vs-kysely`,
       target: `${title}: Pagewise cursor page / hand-written Kysely <= 1.00`,
