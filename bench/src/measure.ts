@@ -87,7 +87,7 @@ export async function measureRoundRobin(
     const n = samples.get(id)!.length;
     return n < plan.minSamples || (n < plan.maxSamples && spent.get(id)! < plan.budgetMs);
   };
-  // Warm-up is bounded by a tenth of the budget, so a slow OFFSET page warms up once, not five times.
+  // Warm-up is bounded by a tenth of the budget, so a slow OFFSET page warms up once, not 300 times.
   const warmed = new Map<string, number>(entries.map(([id]) => [id, 0]));
   for (let round = 0; round < plan.warmupRounds; round += 1) {
     for (const [id, fetch] of entries) {

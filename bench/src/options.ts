@@ -93,7 +93,10 @@ export function benchOptions(overrides: Partial<BenchOptions> = {}): BenchOption
     maxSamples: 300,
     minSamples: 10,
     budgetMs: 3000,
-    warmupRounds: 5,
+    // Enough calls for V8 to optimize every contender's code before the first sample (a depth's
+    // new code paths too): with 5, the first depth measured read JavaScript-heavy pages up to 30%
+    // slower than the same depth measured again later. Bounded by a tenth of the budget.
+    warmupRounds: 300,
     slowMaxDepth: Number.POSITIVE_INFINITY,
     poolSize: 2,
     httpSeconds: 5,
@@ -121,7 +124,7 @@ export const USAGE = `Usage: pnpm bench [-- options]
   --samples N         most samples per contender and depth (default 300)
   --min-samples N     fewest samples per contender and depth (default 10)
   --budget-ms N       time budget per contender and depth (default 3000)
-  --warmup N          untimed round-robin rounds before each depth (default 5)
+  --warmup N          untimed round-robin rounds before each depth, at most budget/10 per contender (default 300)
   --slow-max-depth N  OFFSET, count and kysely-paginate contenders only up to this depth (default all)
   --http-seconds N    duration of each HTTP run, 0 skips HTTP (default 5)
   --dialects LIST     dialects beside Postgres: sqlite,mariadb (default both; "none" for Postgres only)

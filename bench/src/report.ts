@@ -110,7 +110,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
         ['Page', `${meta.pageSize} rows (+1 look-ahead row where the style needs it)`],
         [
           'Sampling',
-          `round-robin per depth, keyset pages in one round-robin and the scanning contenders (OFFSET, counts, kysely-paginate) in a second beside Pagewise cursor pages; up to ${meta.sampling.maxSamples} samples each, at least ${meta.sampling.minSamples}, ${meta.sampling.budgetMs} ms budget per contender and depth; pg pools of ${meta.sampling.poolSize}`,
+          `round-robin per depth, keyset pages in one round-robin and the scanning contenders (OFFSET, counts, kysely-paginate) in a second beside Pagewise cursor pages; ${meta.sampling.warmupRounds === undefined ? '' : `${meta.sampling.warmupRounds} untimed warm-up rounds first (at most a tenth of the budget each); `}up to ${meta.sampling.maxSamples} samples each, at least ${meta.sampling.minSamples}, ${meta.sampling.budgetMs} ms budget per contender and depth; pg pools of ${meta.sampling.poolSize}`,
         ],
         [
           'kysely-paginate',
@@ -363,7 +363,8 @@ export function renderReport(results: BenchResults, chartFile: string): string {
     '- Depth d: the page whose first row is row d of the ordering. The cursor contenders get the cursor that the',
     "  previous page's `next` link carries (built from the row before the page); offset styles get `offset=d` or",
     '  the page number holding it.',
-    '- Every depth: each contender is checked to return the raw SQL page, warmed up, then timed round-robin',
+    `- Every depth: each contender is checked to return the raw SQL page, warmed up (${results.meta.sampling.warmupRounds ?? 'a few'} untimed rounds, at most a tenth`,
+    "  of the budget each: V8 optimizes a page's code before its first sample), then timed round-robin",
     '  (in a fresh random order each round). Times are wall clock around one whole page in this process.',
     '- Rerun: `pnpm bench` (1M rows) or `pnpm bench -- --rows 10000000`; `--help` lists the options.',
     '- Count ratios over fresh processes (the spread the estimated-count target asks for):',

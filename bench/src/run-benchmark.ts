@@ -74,6 +74,8 @@ export interface BenchResults {
       readonly minSamples: number;
       readonly budgetMs: number;
       readonly poolSize: number;
+      /** Untimed rounds per depth; absent in results from before it was recorded. */
+      readonly warmupRounds?: number;
     };
   };
   readonly depths: readonly number[];
@@ -339,6 +341,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
         postgresSettings: server.settings,
         kyselyPaginate: set.kyselyPaginateVersions,
         sampling: {
+          warmupRounds: options.warmupRounds,
           maxSamples: options.maxSamples,
           minSamples: options.minSamples,
           budgetMs: options.budgetMs,
