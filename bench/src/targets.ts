@@ -129,16 +129,17 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   };
   const pgProfile = profileNote(input.profile);
   // The plan names what this run's profile still shows, so it cannot go stale.
-  // The adapter's readers of the rows' date-times: they parse in the driver's place (pg's own parser,
-  // mysql2's), which the raw and hand-written pages run themselves, so they are no plan of their own.
-  const inDriversPlace = new Set(['parseDateText', 'driverDate', 'restoreDates', 'restored']);
+  // The adapter's driver wrappers (`nameStatements`' type parsers, `recordExactTimestamps`) read the
+  // rows' date-times in the driver's place (pg's own parser, mysql2's), which the raw and hand-written
+  // pages run themselves: listed apart, they are no plan of their own.
+  const inDriversPlace = (fn: string) =>
+    /\((pg-statements|postgres-date-text|mysql-statements|exact-text|digits)\.[jt]s:/.test(fn);
   const heaviest = (profile: ProfileSummary | null | undefined, areas: readonly string[]): string => {
-    const entries = (profile?.top ?? [])
-      .filter((e) => areas.includes(e.area))
-      .map((e) => ({ name: e.fn.split(' (')[0]!, us: e.usPerPage }));
-    const shown = (list: typeof entries) => list.map((e) => `\`${e.name}\` ${fmt(e.us, 0)} us`).join(', ');
-    const own = entries.filter((e) => !inDriversPlace.has(e.name)).slice(0, 4);
-    const parsing = entries.filter((e) => inDriversPlace.has(e.name));
+    const entries = (profile?.top ?? []).filter((e) => areas.includes(e.area));
+    const shown = (list: typeof entries) =>
+      list.map((e) => `\`${e.fn.replace(/:\d+\)$/, ')')}\` ${fmt(e.usPerPage, 0)} us`).join(', ');
+    const own = entries.filter((e) => !inDriversPlace(e.fn)).slice(0, 4);
+    const parsing = entries.filter((e) => inDriversPlace(e.fn));
     return (
       (own.length > 0 ? shown(own) : 'nothing above the noise') +
       (parsing.length > 0 ? ` (and, parsing date-times in the driver's place: ${shown(parsing)})` : '')
