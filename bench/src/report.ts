@@ -52,8 +52,14 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
  * p95 per page in milliseconds, and ratios) and the SQL Pagewise sent.
  */
 function latencyCells(latency: DialectResult['latency']) {
-  const stat = (contender: string, depth: number) =>
+  const find = (contender: string, depth: number) =>
     latency.find((l) => l.contender === contender && l.depth === depth)?.stats;
+  // Results from before the scans had a round-robin of their own: the plain entry was sampled beside them.
+  const stat = (contender: string, depth: number) =>
+    find(contender, depth) ??
+    (contender.endsWith(SCAN_REFERENCE)
+      ? find(contender.slice(0, -SCAN_REFERENCE.length), depth)
+      : undefined);
   return {
     /** `median / p95` in milliseconds. */
     cell: (contender: string, depth: number) => {

@@ -300,7 +300,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
           'the first page (SQL below) and make the adapter emit the index-seekable form for that ordering.',
   });
 
-  const beside = median(`pagewise-cursor:uniform${SCAN_REFERENCE}`, deep);
+  // Results from before the scans had a round-robin of their own: the plain entry was sampled beside them.
+  const besideScans = median(`pagewise-cursor:uniform${SCAN_REFERENCE}`, deep);
+  const beside = Number.isNaN(besideScans) ? median('pagewise-cursor:uniform', deep) : besideScans;
   const kp = median('kysely-paginate:uniform', deep) / beside;
   out.push({
     id: 'kysely-paginate',
