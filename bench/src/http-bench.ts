@@ -145,7 +145,9 @@ function run(
 function summarize(runs: readonly HttpRun[], endpoint: HttpRun['endpoint']): HttpSummary {
   const mine = runs.filter((r) => r.endpoint === endpoint);
   return {
-    requestsPerSecond: mine.reduce((sum, r) => sum + r.requestsPerSecond, 0) / mine.length,
+    // The median round: one round caught cold (a collector growing the heap, another process)
+    // moves a mean of few rounds by up to a third.
+    requestsPerSecond: median(mine.map((r) => r.requestsPerSecond)),
     p99Ms: Math.max(...mine.map((r) => r.p99Ms)),
     serverCpuUs: median(mine.map((r) => r.serverCpuUs)),
   };

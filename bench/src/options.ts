@@ -18,7 +18,7 @@ export interface BenchOptions {
   readonly minSamples: number;
   /** Time after which a contender stops sampling a depth (once it has `minSamples`). @default 3000 */
   readonly budgetMs: number;
-  /** Untimed round-robin rounds before measuring each depth. @default 5 */
+  /** Untimed round-robin rounds before measuring each depth. @default 300 */
   readonly warmupRounds: number;
   /**
    * Deepest depth at which the scanning contenders (OFFSET pages, counts, kysely-paginate) run;
@@ -30,7 +30,7 @@ export interface BenchOptions {
   readonly poolSize: number;
   /** Duration of each HTTP run in seconds; 0 skips the HTTP comparison. @default 5 */
   readonly httpSeconds: number;
-  /** HTTP rounds: each round runs the Pagewise endpoint then the bare one. @default 2 */
+  /** HTTP rounds: each round runs the Pagewise endpoint then the bare one; req/s is the median round. @default 3 */
   readonly httpRounds: number;
   /** Concurrent autocannon connections. @default 10 */
   readonly httpConnections: number;
@@ -100,7 +100,7 @@ export function benchOptions(overrides: Partial<BenchOptions> = {}): BenchOption
     slowMaxDepth: Number.POSITIVE_INFINITY,
     poolSize: 2,
     httpSeconds: 5,
-    httpRounds: 2,
+    httpRounds: 3,
     httpConnections: 10,
     demoSchema: 'pagewise_demo',
     demoArticles: 100_000,

@@ -308,7 +308,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
         `Pagewise side: ${c.subject}. Bare side: ${c.bare}.${c.kyselySummary ? " Hand-written Kysely: the same keyset query written in Kysely (a builder per request) over the Pagewise side's Kysely instance and prepared statements, with the bare side's token and `c.json`." : ''} Pages: ${c.paths.subject.length} (e.g. \`${c.paths.subject.at(-1)}\`).`,
         '',
         table(
-          ['endpoint', 'req/s (mean of runs)', 'p99 (worst run)', 'runs'],
+          ['endpoint', 'req/s (median of runs)', 'p99 (worst run)', 'runs'],
           endpointsOf(c).map(([e, label, summary]) => [
             label,
             summary.requestsPerSecond.toFixed(0),
