@@ -1,3 +1,4 @@
+import { statsAt } from './measure.js';
 import type { BenchResults } from './run-benchmark.js';
 
 /** One line of the chart. */
@@ -60,8 +61,7 @@ export function renderChart(results: BenchResults): string {
   const top = 50;
   const bottom = 450;
   const depths = results.depths;
-  const median = (contender: string, depth: number) =>
-    results.latency.find((l) => l.contender === contender && l.depth === depth)?.stats.medianMs;
+  const median = (contender: string, depth: number) => statsAt(results.latency, contender, depth)?.medianMs;
   const values = SERIES.flatMap((s) => depths.map((d) => median(s.contender, d))).filter(
     (v): v is number => v !== undefined && Number.isFinite(v) && v > 0,
   );

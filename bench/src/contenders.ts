@@ -212,36 +212,35 @@ export function createContenders(options: {
         };
       },
     });
-    contenders.push({
-      id: `pagewise-sql:${ordering.name}`,
-      kind: 'pagewise-sql',
+    /**
+     * The statements the Pagewise contender's check run captured at this depth (read at call time),
+     * replayed by `execute`; a page that crosses into a NULL block sends one statement per block.
+     */
+    const replayed = (
+      kind: 'pagewise-sql' | 'pagewise-sql-kysely',
+      execute: (q: CompiledQuery) => Promise<BenchRow[]>,
+    ): Contender => ({
+      id: `${kind}:${ordering.name}`,
+      kind,
       family: 'cursor',
       ordering: ordering.name,
-      label: `${KIND_LABELS['pagewise-sql']}, ${ordering.title}`,
-      // Read at call time: the Pagewise contender's check run at this depth captured the SQL.
+      label: `${KIND_LABELS[kind]}, ${ordering.title}`,
       prepare: () => async () => {
-        const queries = captured.get(`pagewise-cursor:${ordering.name}`) ?? [];
-        let rows: BenchRow[] = [];
-        for (const q of queries) rows = (await rawPool.query<BenchRow>(q.sql, [...q.parameters])).rows;
-        return ids(rows.slice(0, pageSize));
-      },
-    });
-    contenders.push({
-      id: `pagewise-sql-kysely:${ordering.name}`,
-      kind: 'pagewise-sql-kysely',
-      family: 'cursor',
-      ordering: ordering.name,
-      label: `${KIND_LABELS['pagewise-sql-kysely']}, ${ordering.title}`,
-      // The same statements as they were compiled, run by `executeQuery` on the instance Pagewise
-      // pages with (`nameStatements` pool): the page minus this is Pagewise's own JavaScript.
-      prepare: () => async () => {
-        const queries = captured.get(`pagewise-cursor:${ordering.name}`) ?? [];
-        // A page that crosses into a NULL block sends one statement per block.
         const rows: BenchRow[] = [];
-        for (const q of queries) rows.push(...(await db.executeQuery<BenchRow>(q)).rows);
+        for (const q of captured.get(`pagewise-cursor:${ordering.name}`) ?? [])
+          rows.push(...(await execute(q)));
         return ids(rows.slice(0, pageSize));
       },
     });
+    // Through `pg`, unnamed: Pagewise minus it is the JavaScript side (Pagewise, Kysely, the driver).
+    contenders.push(
+      replayed('pagewise-sql', async (q) => (await rawPool.query<BenchRow>(q.sql, [...q.parameters])).rows),
+    );
+    // As compiled, by `executeQuery` on the instance Pagewise pages with (`nameStatements` pool):
+    // Pagewise minus it is Pagewise's own JavaScript.
+    contenders.push(
+      replayed('pagewise-sql-kysely', async (q) => (await db.executeQuery<BenchRow>(q)).rows as BenchRow[]),
+    );
     const fields = ordering.kyselyPaginate;
     if (fields !== null) {
       contenders.push({

@@ -68,6 +68,30 @@ function shuffled<T>(items: readonly T[]): T[] {
  */
 export const SCAN_REFERENCE = '~beside-scans';
 
+/** One contender's latency at one depth, as a run's results list them. */
+export interface LatencyEntry {
+  readonly contender: string;
+  readonly depth: number;
+  readonly stats: LatencyStats;
+}
+
+/**
+ * The stats of `contender` at `depth` in `latency`. A `SCAN_REFERENCE` id missing from results
+ * made before the scans had a round-robin of their own answers the plain id's stats: those were
+ * sampled beside the scans.
+ */
+export function statsAt(
+  latency: readonly LatencyEntry[],
+  contender: string,
+  depth: number,
+): LatencyStats | undefined {
+  const find = (id: string) => latency.find((l) => l.contender === id && l.depth === depth)?.stats;
+  return (
+    find(contender) ??
+    (contender.endsWith(SCAN_REFERENCE) ? find(contender.slice(0, -SCAN_REFERENCE.length)) : undefined)
+  );
+}
+
 /**
  * Times every fetch round-robin: each round runs every contender that still needs samples once,
  * in a fresh random order, so drift (autovacuum, cache, CPU frequency) falls on all contenders

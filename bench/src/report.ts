@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
 import type { HttpComparison, HttpRun, HttpSummary } from './http-bench.js';
-import { SCAN_REFERENCE } from './measure.js';
+import { SCAN_REFERENCE, statsAt } from './measure.js';
 import { ORDERINGS } from './orderings.js';
 import type { BenchResults } from './run-benchmark.js';
 
@@ -52,14 +52,7 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
  * p95 per page in milliseconds, and ratios) and the SQL Pagewise sent.
  */
 function latencyCells(latency: DialectResult['latency']) {
-  const find = (contender: string, depth: number) =>
-    latency.find((l) => l.contender === contender && l.depth === depth)?.stats;
-  // Results from before the scans had a round-robin of their own: the plain entry was sampled beside them.
-  const stat = (contender: string, depth: number) =>
-    find(contender, depth) ??
-    (contender.endsWith(SCAN_REFERENCE)
-      ? find(contender.slice(0, -SCAN_REFERENCE.length), depth)
-      : undefined);
+  const stat = (contender: string, depth: number) => statsAt(latency, contender, depth);
   return {
     /** `median / p95` in milliseconds. */
     cell: (contender: string, depth: number) => {

@@ -1,7 +1,7 @@
 import type { CpuResult } from './cpu-cost.js';
 import type { DialectResult } from './dialect-bench.js';
 import type { HttpResult } from './http-bench.js';
-import { type LatencyStats, SCAN_REFERENCE } from './measure.js';
+import { type LatencyStats, median as medianOf, SCAN_REFERENCE, statsAt } from './measure.js';
 import type { OrderingName } from './orderings.js';
 import { describeArea, type ProfileSummary } from './profile.js';
 
@@ -59,7 +59,7 @@ function depthName(depth: number): string {
  */
 export function evaluateTargets(input: TargetInput): TargetResult[] {
   const median = (contender: string, depth: number) =>
-    input.latency.find((l) => l.contender === contender && l.depth === depth)?.stats.medianMs ?? Number.NaN;
+    statsAt(input.latency, contender, depth)?.medianMs ?? Number.NaN;
   const first = input.depths[0]!;
   const end = input.depths.at(-1)!;
   // 90% of the table: 900k on 1M rows, 9M on 10M; the deepest depth measured when absent (smoke runs).
@@ -93,12 +93,11 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     const sound = input.depths.filter(
       (d) => median(`pagewise-sql:${o}`, d) < 3 * median(`raw-unnamed:${o}`, d),
     );
-    const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
     const overUs = (over: string, under: string) =>
-      mid(input.depths.map((d) => (median(`${over}:${o}`, d) - median(`${under}:${o}`, d)) * 1000));
+      medianOf(input.depths.map((d) => (median(`${over}:${o}`, d) - median(`${under}:${o}`, d)) * 1000));
     return {
-      sql: mid(sound.map((d) => median(`pagewise-sql:${o}`, d) / median(`raw-unnamed:${o}`, d))),
-      jsUs: mid(
+      sql: medianOf(sound.map((d) => median(`pagewise-sql:${o}`, d) / median(`raw-unnamed:${o}`, d))),
+      jsUs: medianOf(
         sound.map((d) => (median(`pagewise-cursor:${o}`, d) - median(`pagewise-sql:${o}`, d)) * 1000),
       ),
       // Pagewise's own JavaScript: the page over its statements run by the same Kysely instance.
@@ -229,8 +228,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       });
       continue;
     }
-    const med = (c: string, depth: number) =>
-      d.latency.find((l) => l.contender === c && l.depth === depth)?.stats.medianMs ?? Number.NaN;
+    const med = (c: string, depth: number) => statsAt(d.latency, c, depth)?.medianMs ?? Number.NaN;
     const rs = (against: string) =>
       ORDERING_NAMES.flatMap((o) =>
         d.depths.map((depth) => ({
@@ -240,12 +238,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         })),
       );
     const k = vsKysely(d.dialect, rs('kysely-hand'), 1);
-    const overUs = (over: string, under: string) => {
-      const xs = d.depths
-        .map((depth) => (med(`${over}:uniform`, depth) - med(`${under}:uniform`, depth)) * 1000)
-        .sort((a, b) => a - b);
-      return xs[Math.floor(xs.length / 2)] ?? Number.NaN;
-    };
+    const overUs = (over: string, under: string) =>
+      medianOf(
+        d.depths.map((depth) => (med(`${over}:uniform`, depth) - med(`${under}:uniform`, depth)) * 1000),
+      );
     const split =
       `Per page (uniform, medians over depths): Pagewise's own JavaScript (the page over its statements run by ` +
       `the same Kysely instance) ${fmt(overUs('pagewise-cursor', 'pagewise-sql-kysely'), 0)} us; Pagewise's statements ` +
@@ -300,9 +296,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
           'the first page (SQL below) and make the adapter emit the index-seekable form for that ordering.',
   });
 
-  // Results from before the scans had a round-robin of their own: the plain entry was sampled beside them.
-  const besideScans = median(`pagewise-cursor:uniform${SCAN_REFERENCE}`, deep);
-  const beside = Number.isNaN(besideScans) ? median('pagewise-cursor:uniform', deep) : besideScans;
+  const beside = median(`pagewise-cursor:uniform${SCAN_REFERENCE}`, deep);
   const kp = median('kysely-paginate:uniform', deep) / beside;
   out.push({
     id: 'kysely-paginate',
