@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
 import type { HttpComparison, HttpRun, HttpSummary } from './http-bench.js';
+import type { Placement, PlacementCase, PlacementResult } from './js-placement.js';
 import { SCAN_REFERENCE, statsAt } from './measure.js';
 import { ORDERINGS } from './orderings.js';
 import type { BenchResults } from './run-benchmark.js';
@@ -281,6 +282,7 @@ export function renderReport(results: BenchResults, chartFile: string): string {
       ]),
     ),
     '',
+    ...placementSection(results.placement ?? null),
     '## HTTP',
     '',
   );
@@ -377,6 +379,52 @@ export function renderReport(results: BenchResults, chartFile: string): string {
 }
 
 /** The SQLite or MariaDB section: raw prepared statement, hand-written Kysely, Pagewise, per ordering. */
+/** The same JavaScript before the send, after the rows and in flight (`js-placement.ts`). */
+function placementSection(result: PlacementResult | null): string[] {
+  const out = ["## Where Pagewise's JavaScript runs", ''];
+  if (result === null) return [...out, 'Not measured in this run (`--placement-rounds 0`).', ''];
+  const cell = (work: PlacementCase['work'], where: Placement, warm: number) => {
+    const c = result.cases.find((x) => x.work === work && x.where === where);
+    return c === undefined ? 'n/a' : `${c.addedUs >= 0 ? '+' : ''}${c.addedUs.toFixed(0)} us (${(c.addedUs / warm).toFixed(1)}x)`;
+  };
+  const row = (work: PlacementCase['work'], label: string) => {
+    const warm = result.warmUs[work];
+    return [
+      label,
+      `${warm.toFixed(1)} us`,
+      cell(work, 'before', warm),
+      cell(work, 'after', warm),
+      cell(work, 'in-flight', warm),
+    ];
+  };
+  const factor = (where: Placement) => {
+    const c = result.cases.find((x) => x.work === 'memory' && x.where === where);
+    return c === undefined ? Number.NaN : c.addedUs / result.warmUs.memory;
+  };
+  return [
+    ...out,
+    `The same JavaScript beside one ${result.database} page (the keyset query hand-written in Kysely, stock dialect, depth ${depthName(result.depth)};`,
+    `${ms(result.aloneUs / 1000)} ms alone), run before the statement is sent, after its rows arrive, or while it is in flight`,
+    `(\`bench/src/js-placement.ts\`, ${result.rounds} rounds, round-robin, each round starting one case further on; medians).`,
+    '"Pagewise page" is a whole cursor page over the memory adapter (request, cursor, window, links, body): Pagewise\'s own',
+    'JavaScript without I/O. "JSON" is fixed work (15 JSON round trips of a cursor-sized object). Each cell is what the work',
+    'added to the page alone, and that as a multiple of its warm cost in a loop.',
+    '',
+    table(
+      ['work', 'warm, in a loop', 'before the send', 'after the rows', 'in flight'],
+      [row('memory', 'Pagewise page (memory adapter)'), row('json', 'JSON round trips')],
+    ),
+    '',
+    `Beside a round trip, Pagewise's own JavaScript cost ${factor('before').toFixed(1)}x its warm time before the send and`,
+    `${factor('after').toFixed(1)}x after the rows, against ${factor('in-flight').toFixed(1)}x in flight (the database server shares this machine's cores).`,
+    "That is why Pagewise's own JavaScript per page in the tables above (a page minus its statements run through Kysely)",
+    'is several times its CPU cost without I/O, and why a microsecond of it saved counts several times over there. What',
+    'Pagewise does before its statement is sent is needed to write the statement; of what it does after the rows, only',
+    "the links' base URL needs neither, so little of its work could move into the flight time.",
+    '',
+  ];
+}
+
 function dialectSection(result: DialectResult): string[] {
   const title = result.dialect === 'sqlite' ? 'SQLite (better-sqlite3)' : 'MariaDB (mysql2)';
   if (result.skipped !== null) return [`## ${title}`, '', `Not measured: ${result.skipped}.`, ''];

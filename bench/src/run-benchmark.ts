@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS, ensureSeeded } from './bench-table.js';
 import { renderChart } from './chart.js';
@@ -16,6 +17,7 @@ import { type CpuResult, measureCpuCost } from './cpu-cost.js';
 import { ensureDatabase, serverInfo, smallPool } from './database.js';
 import { type DialectResult, defaultSqliteFile, measureDialect } from './dialect-bench.js';
 import { type HttpResult, httpOptionsOf, measureHttp } from './http-bench.js';
+import { measurePlacement, type PlacementResult, rowBeforeSql } from './js-placement.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch, SCAN_REFERENCE } from './measure.js';
 import { type BenchOptions, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
@@ -99,6 +101,11 @@ export interface BenchResults {
   readonly dialects: readonly DialectResult[];
   /** CPU profile of the Postgres Pagewise uniform cursor page at the middle depth. */
   readonly profile: ProfileSummary | null;
+  /**
+   * The same JavaScript before the send, after the rows and in flight beside a Postgres page
+   * (`null`: skipped, or results from before it was measured).
+   */
+  readonly placement?: PlacementResult | null;
   readonly targets: readonly TargetResult[];
 }
 
@@ -305,6 +312,29 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       recorded: { pool: admin, table: options.table, cursor: recordedCursor },
     });
 
+    let placement: PlacementResult | null = null;
+    if (options.placementRounds > 0) {
+      say(options, 'Measuring where JavaScript runs: before the send, after the rows, in flight');
+      const depth = Math.min(10_000, Math.floor(options.rows / 2));
+      const { rows } = await admin.query<BenchRow>(rowBeforeSql(options.table, '$1'), [depth - 1]);
+      const db = new Kysely({
+        dialect: new PostgresDialect({ pool: smallPool(options.databaseUrl, options.poolSize) }),
+      });
+      try {
+        placement = await measurePlacement({
+          database: 'Postgres',
+          db,
+          table: options.table,
+          before: rows[0]!,
+          depth,
+          style: { rowValues: true, nullsLast: true },
+          rounds: options.placementRounds,
+        });
+      } finally {
+        await db.destroy();
+      }
+    }
+
     let http: HttpResult | null = null;
     if (options.httpSeconds > 0) {
       say(
@@ -364,6 +394,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       http,
       dialects,
       profile,
+      placement,
     };
     const results: BenchResults = {
       ...partial,
