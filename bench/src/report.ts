@@ -379,13 +379,25 @@ export function renderReport(results: BenchResults, chartFile: string): string {
 }
 
 /** The SQLite or MariaDB section: raw prepared statement, hand-written Kysely, Pagewise, per ordering. */
+/** `x` rounded to `digits` decimals with its sign: `+5`, `-3`, `+0` (never `-0`). */
+function signed(x: number, digits: number): string {
+  const text = Math.abs(x).toFixed(digits);
+  return `${x < 0 && Number(text) !== 0 ? '-' : '+'}${text}`;
+}
+
+/** A multiple to one decimal: `5.0x`, `0.0x` (never `-0.0x`). */
+function times(x: number): string {
+  const text = x.toFixed(1);
+  return `${text === '-0.0' ? '0.0' : text}x`;
+}
+
 /** The same JavaScript before the send, after the rows and in flight (`js-placement.ts`). */
 function placementSection(result: PlacementResult | null): string[] {
   const out = ["## Where Pagewise's JavaScript runs", ''];
   if (result === null) return [...out, 'Not measured in this run (`--placement-rounds 0`).', ''];
   const cell = (work: PlacementCase['work'], where: Placement, warm: number) => {
     const c = result.cases.find((x) => x.work === work && x.where === where);
-    return c === undefined ? 'n/a' : `${c.addedUs >= 0 ? '+' : ''}${c.addedUs.toFixed(0)} us (${(c.addedUs / warm).toFixed(1)}x)`;
+    return c === undefined ? 'n/a' : `${signed(c.addedUs, 0)} us (${times(c.addedUs / warm)})`;
   };
   const row = (work: PlacementCase['work'], label: string) => {
     const warm = result.warmUs[work];
@@ -397,9 +409,9 @@ function placementSection(result: PlacementResult | null): string[] {
       cell(work, 'in-flight', warm),
     ];
   };
-  const factor = (where: Placement) => {
-    const c = result.cases.find((x) => x.work === 'memory' && x.where === where);
-    return c === undefined ? Number.NaN : c.addedUs / result.warmUs.memory;
+  const factor = (where: Placement, work: PlacementCase['work'] = 'memory') => {
+    const c = result.cases.find((x) => x.work === work && x.where === where);
+    return c === undefined ? 'n/a' : times(c.addedUs / result.warmUs[work]);
   };
   return [
     ...out,
@@ -415,8 +427,10 @@ function placementSection(result: PlacementResult | null): string[] {
       [row('memory', 'Pagewise page (memory adapter)'), row('json', 'JSON round trips')],
     ),
     '',
-    `Beside a round trip, Pagewise's own JavaScript cost ${factor('before').toFixed(1)}x its warm time before the send and`,
-    `${factor('after').toFixed(1)}x after the rows, against ${factor('in-flight').toFixed(1)}x in flight (the database server shares this machine's cores).`,
+    `Beside a round trip, Pagewise's own JavaScript cost ${factor('before')} its warm time before the send and`,
+    `${factor('after')} after the rows, against ${factor('in-flight')} in flight (the database server shares this machine's cores);`,
+    `the JSON work, a few builtins in a loop, ${factor('before', 'json')} and ${factor('after', 'json')}: code that runs through many functions and objects`,
+    'once per page pays the most.',
     "That is why Pagewise's own JavaScript per page in the tables above (a page minus its statements run through Kysely)",
     'is several times its CPU cost without I/O, and why a microsecond of it saved counts several times over there. What',
     'Pagewise does before its statement is sent is needed to write the statement; of what it does after the rows, only',
