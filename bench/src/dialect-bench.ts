@@ -46,6 +46,89 @@ export interface DialectResult {
   readonly mismatches: readonly string[];
   /** A CPU profile of the Pagewise uniform page at the middle depth. */
   readonly profile: ProfileSummary | null;
+  /**
+   * Pagewise pages over `DEPTH_DEPENDENT` times their ordering's first page, with how the
+   * database ran their statements; absent in results from before it was recorded.
+   */
+  readonly slowPlans?: readonly SlowDialectPlan[];
+}
+
+/** A Pagewise page whose time grew with its depth, and the plan of each statement it sent. */
+export interface SlowDialectPlan {
+  readonly ordering: OrderingName;
+  readonly depth: number;
+  readonly medianMs: number;
+  /** The same ordering's page at depth 0. */
+  readonly firstMs: number;
+  readonly statements: ReadonlyArray<{ readonly sql: string; readonly plan: string }>;
+}
+
+/**
+ * SQLite's plan of `sql` (`EXPLAIN QUERY PLAN`), its steps in a line.
+ *
+ * @example
+ * sqlitePlan(db, 'SELECT * FROM items WHERE id < ? ORDER BY id DESC LIMIT 5', [10])
+ * // 'SEARCH items USING INTEGER PRIMARY KEY (rowid<?)'
+ */
+export function sqlitePlan(db: Database.Database, sql: string, parameters: readonly unknown[]): string {
+  const steps = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as Array<{ detail: string }>;
+  return steps.map((s) => s.detail).join('; ');
+}
+
+/**
+ * How MariaDB ran `sql` (`ANALYZE FORMAT=JSON`: it runs the statement), or how MySQL, which has no
+ * `ANALYZE` of a statement, plans it (`EXPLAIN FORMAT=JSON`), in a line (`mysqlPlanSummary`).
+ */
+export async function mysqlPlan(
+  pool: MysqlPromisePool,
+  sql: string,
+  parameters: readonly unknown[],
+): Promise<string> {
+  type Answer = [Array<Record<string, string>>];
+  let answer: Answer;
+  try {
+    answer = (await pool.query(`ANALYZE FORMAT=JSON ${sql}`, parameters as unknown[])) as unknown as Answer;
+  } catch {
+    answer = (await pool.query(`EXPLAIN FORMAT=JSON ${sql}`, parameters as unknown[])) as unknown as Answer;
+  }
+  return mysqlPlanSummary(Object.values(answer[0][0] ?? {})[0] ?? '{}');
+}
+
+/** A page this many times slower than its ordering's first page gets its plan recorded. */
+export const DEPTH_DEPENDENT = 3;
+
+/**
+ * One line per table of a MariaDB/MySQL `ANALYZE FORMAT=JSON` answer: how the table was read
+ * (`ref`, `range`...), through which index, the rows the optimizer expected and those it returned
+ * (after the index condition), the pages it touched and the time it took.
+ *
+ * @example
+ * mysqlPlanSummary('{"query_block":{"nested_loop":[{"table":{"table_name":"t","access_type":"ref","key":"t_score","rows":201366,"r_rows":51,"r_engine_stats":{"pages_accessed":234},"r_table_time_ms":5.2}}]}}')
+ * // '`t`: `ref` on `t_score`, 201,366 rows estimated, 51 rows read, 234 pages accessed, 5.20 ms'
+ */
+export function mysqlPlanSummary(analyzeJson: string): string {
+  const tables: Array<Record<string, unknown>> = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (typeof node === 'object' && node !== null) {
+      const table = (node as { table?: unknown }).table;
+      if (typeof table === 'object' && table !== null && 'access_type' in table) {
+        tables.push(table as Record<string, unknown>);
+      }
+      for (const value of Object.values(node)) visit(value);
+    }
+  };
+  visit(JSON.parse(analyzeJson));
+  return tables
+    .map((t) => {
+      const count = (n: unknown, what: string) =>
+        typeof n === 'number' ? `, ${Math.round(n).toLocaleString('en-US')} ${what}` : '';
+      const key = typeof t.key === 'string' ? ` on \`${t.key}\`` : '';
+      const pages = (t.r_engine_stats as { pages_accessed?: unknown } | undefined)?.pages_accessed;
+      const time = typeof t.r_table_time_ms === 'number' ? `, ${t.r_table_time_ms.toFixed(2)} ms` : '';
+      return `\`${t.table_name}\`: \`${t.access_type}\`${key}${count(t.rows, 'rows estimated')}${count(t.r_rows, 'rows read')}${count(pages, 'pages accessed')}${time}`;
+    })
+    .join('; ');
 }
 
 /** What `measureDialect` needs. */
@@ -148,6 +231,8 @@ interface DialectSetup {
   readonly seeded: boolean;
   readonly style: KeysetStyle;
   readonly raw: RawSide;
+  /** How the database runs `sql` with `parameters`, in a line (`ANALYZE`, `EXPLAIN QUERY PLAN`). */
+  plan(sql: string, parameters: readonly unknown[]): Promise<string>;
   /** A fresh Kysely instance over its own connection(s), stock dialect. */
   kysely(): AnyDb;
   /**
@@ -217,6 +302,7 @@ function openSqlite(options: DialectBenchOptions): DialectSetup {
   };
   return {
     server: `better-sqlite3 (SQLite ${version}), file ${file}, WAL`,
+    plan: async (sql, parameters) => sqlitePlan(rawDb, sql, parameters),
     seeded: !seededAlready,
     style: { rowValues: true, nullsLast: false },
     raw,
@@ -290,6 +376,7 @@ async function openMariadb(options: DialectBenchOptions & { mysqlUrl: string }):
   };
   return {
     server: `mysql2 to ${version}, InnoDB, over TCP loopback`,
+    plan: (sql, parameters) => mysqlPlan(rawPool, sql, parameters),
     seeded,
     style: { rowValues: false, nullsLast: false },
     raw,
@@ -389,6 +476,8 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
     const mismatches: string[] = [];
     let profile: ProfileSummary | null = null;
     const profileDepth = options.depths[Math.floor(options.depths.length / 2)];
+    /** The statements of each Pagewise page, by `ordering@depth`. */
+    const sentAt = new Map<string, readonly CompiledQuery[]>();
     const queryOn = (db: AnyDb) => () =>
       fromKysely(db.selectFrom(table).select([...COLUMNS]), { db, uniqueKey: UNIQUE_KEY });
     const pagewiseQuery = queryOn(pagewiseDb);
@@ -437,6 +526,7 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
         capturing = [];
         await pagination.paginateQueryset(probeQuery(), new ApiRequest({ url }));
         const sent = capturing;
+        sentAt.set(`${ordering.name}@${depth}`, sent);
         fetches.set(`pagewise-sql-kysely:${ordering.name}`, async () => {
           // A page that crosses into a NULL block sends one statement per block.
           const rows: Array<{ id: number }> = [];
@@ -469,6 +559,23 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
           `Kysely ${stats.get('kysely-hand:uniform')?.medianMs.toFixed(3)} ms, raw ${stats.get('raw:uniform')?.medianMs.toFixed(3)} ms\n`,
       );
     }
+    const slowPlans: SlowDialectPlan[] = [];
+    for (const ordering of ORDERINGS) {
+      const medianAt = (depth: number) =>
+        latency.find((l) => l.contender === `pagewise-cursor:${ordering.name}` && l.depth === depth)?.stats
+          .medianMs;
+      const firstMs = medianAt(options.depths[0]!);
+      if (firstMs === undefined) continue;
+      for (const depth of options.depths.slice(1)) {
+        const medianMs = medianAt(depth);
+        if (medianMs === undefined || medianMs <= DEPTH_DEPENDENT * firstMs) continue;
+        const statements = [];
+        for (const q of sentAt.get(`${ordering.name}@${depth}`) ?? []) {
+          statements.push({ sql: q.sql, plan: await setup.plan(q.sql, q.parameters) });
+        }
+        slowPlans.push({ ordering: ordering.name, depth, medianMs, firstMs, statements });
+      }
+    }
     return {
       dialect: options.dialect,
       server: setup.server,
@@ -479,6 +586,7 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
       latency,
       mismatches,
       profile,
+      slowPlans,
     };
   } finally {
     await Promise.all([handDb.destroy(), pagewiseDb.destroy(), probeDb.destroy(), setup.raw.close()]);

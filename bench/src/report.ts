@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
+import { DEPTH_DEPENDENT, DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
 import type { HttpComparison, HttpRun, HttpSummary } from './http-bench.js';
 import type { Placement, PlacementCase, PlacementResult } from './js-placement.js';
 import { SCAN_REFERENCE, statsAt } from './measure.js';
@@ -486,7 +486,31 @@ function dialectSection(result: DialectResult): string[] {
       '',
     );
   }
-  return out;
+  return [...out, ...slowPlansOf(result)];
+}
+
+/** The Pagewise pages of a dialect whose time grew with their depth, with their statements' plans. */
+function slowPlansOf(result: DialectResult): string[] {
+  const plans = result.slowPlans;
+  if (plans === undefined) return [];
+  const title = result.dialect === 'sqlite' ? 'SQLite' : 'MariaDB';
+  if (plans.length === 0) {
+    return [`No ${title} Pagewise page took over ${DEPTH_DEPENDENT}x its ordering's first page.`, ''];
+  }
+  const planName = result.dialect === 'sqlite' ? '`EXPLAIN QUERY PLAN`' : '`ANALYZE FORMAT=JSON`';
+  const out = [
+    `**Pages that grew with depth.** ${title} Pagewise pages over ${DEPTH_DEPENDENT}x their ordering's first page, with how`,
+    `${title} ran each statement they sent (${planName}, after the timing):`,
+    '',
+  ];
+  for (const p of plans) {
+    out.push(
+      `- ${p.ordering} at depth ${depthName(p.depth)}: ${ms(p.medianMs)} ms (first page ${ms(p.firstMs)} ms).`,
+      // The SQL holds backticks (MySQL identifiers): a double-backtick span keeps them.
+      ...p.statements.map((s) => `  \`\` ${s.sql} \`\`: ${s.plan}.`),
+    );
+  }
+  return [...out, ''];
 }
 
 /** Where the sections other scripts write (workers, partitions, streaming) begin in RESULTS.md. */

@@ -122,6 +122,13 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
           }
         }
         expect(d.profile?.cpuUsPerPage).toBeGreaterThan(0);
+        // Pages that grew with depth carry how the database ran each of their statements.
+        expect(Array.isArray(d.slowPlans)).toBe(true);
+        for (const slow of d.slowPlans ?? []) {
+          expect(slow.medianMs).toBeGreaterThan(slow.firstMs);
+          expect(slow.statements.length).toBeGreaterThan(0);
+          for (const s of slow.statements) expect(s.plan.length, s.sql).toBeGreaterThan(0);
+        }
       }
       expect(results.profile?.areas.length).toBeGreaterThan(0);
       // The same work before the send, after the rows and in flight, each beside the page alone.
