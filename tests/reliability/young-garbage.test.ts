@@ -87,6 +87,11 @@ const withoutView = (path: string) =>
   });
 
 describe('requests leave their objects to the young-generation collector', () => {
+  it('runs without allocation-site pretenuring (vitest.config.ts)', () => {
+    // With pretenuring, what survives depends on what the process did before, not on what is reachable.
+    expect(process.execArgv).toContain('--no-allocation-site-pretenuring');
+  });
+
   it('a view (plain, with versioning, and a paginated list) answers without anything outliving the request', async () => {
     class Plain extends ApiView {
       override get() {
