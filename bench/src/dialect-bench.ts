@@ -9,7 +9,14 @@ import { createPool } from 'mysql2';
 import type { Pool as MysqlPromisePool } from 'mysql2/promise';
 import { COLUMNS } from './bench-table.js';
 import { expandedAfter, type KeysetRow, type KeysetStyle, kyselyKeysetPage } from './kysely-keyset.js';
-import { type LatencyStats, measureRoundRobin, type PageFetch, type SamplingPlan } from './measure.js';
+import {
+  type LatencyEntry,
+  type LatencyStats,
+  measureRoundRobin,
+  type PageFetch,
+  type SamplingPlan,
+  statsAt,
+} from './measure.js';
 import { ORDERINGS, type OrderingName, pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
 import { type ProfileSummary, profilePages } from './profile.js';
 import { progressBar } from './progress.js';
@@ -96,6 +103,27 @@ export async function mysqlPlan(
 
 /** A page this many times slower than its ordering's first page gets its plan recorded. */
 export const DEPTH_DEPENDENT = 3;
+
+/**
+ * The Pagewise cursor pages of `latency` over `DEPTH_DEPENDENT` times their ordering's page at the
+ * first of `depths`, in ordering then depth order.
+ */
+export function depthDependent(
+  latency: readonly LatencyEntry[],
+  depths: readonly number[],
+): Array<Omit<SlowDialectPlan, 'statements'>> {
+  return ORDERINGS.flatMap(({ name }) => {
+    const medianAt = (depth: number) => statsAt(latency, `pagewise-cursor:${name}`, depth)?.medianMs;
+    const firstMs = medianAt(depths[0]!);
+    if (firstMs === undefined) return [];
+    return depths.slice(1).flatMap((depth) => {
+      const medianMs = medianAt(depth);
+      return medianMs !== undefined && medianMs > DEPTH_DEPENDENT * firstMs
+        ? [{ ordering: name, depth, medianMs, firstMs }]
+        : [];
+    });
+  });
+}
 
 /**
  * One line per table of a MariaDB/MySQL `ANALYZE FORMAT=JSON` answer: how the table was read
@@ -560,21 +588,12 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
       );
     }
     const slowPlans: SlowDialectPlan[] = [];
-    for (const ordering of ORDERINGS) {
-      const medianAt = (depth: number) =>
-        latency.find((l) => l.contender === `pagewise-cursor:${ordering.name}` && l.depth === depth)?.stats
-          .medianMs;
-      const firstMs = medianAt(options.depths[0]!);
-      if (firstMs === undefined) continue;
-      for (const depth of options.depths.slice(1)) {
-        const medianMs = medianAt(depth);
-        if (medianMs === undefined || medianMs <= DEPTH_DEPENDENT * firstMs) continue;
-        const statements = [];
-        for (const q of sentAt.get(`${ordering.name}@${depth}`) ?? []) {
-          statements.push({ sql: q.sql, plan: await setup.plan(q.sql, q.parameters) });
-        }
-        slowPlans.push({ ordering: ordering.name, depth, medianMs, firstMs, statements });
+    for (const slow of depthDependent(latency, options.depths)) {
+      const statements = [];
+      for (const q of sentAt.get(`${slow.ordering}@${slow.depth}`) ?? []) {
+        statements.push({ sql: q.sql, plan: await setup.plan(q.sql, q.parameters) });
       }
+      slowPlans.push({ ...slow, statements });
     }
     return {
       dialect: options.dialect,

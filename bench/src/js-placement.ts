@@ -155,7 +155,7 @@ export async function measurePlacement(options: PlacementOptions): Promise<Place
 const ORDER_BY = 'created DESC, id DESC';
 
 /** The row before `depth` in `-created, -id` on Postgres (`$1`) or MariaDB (`?`). */
-export function rowBeforeSql(table: string, placeholder: string): string {
+function rowBeforeSql(table: string, placeholder: string): string {
   return `SELECT ${COLUMNS.join(', ')} FROM ${table} ORDER BY ${ORDER_BY} LIMIT 1 OFFSET ${placeholder}`;
 }
 

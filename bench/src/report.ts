@@ -395,8 +395,10 @@ function times(x: number): string {
 function placementSection(result: PlacementResult | null): string[] {
   const out = ["## Where Pagewise's JavaScript runs", ''];
   if (result === null) return [...out, 'Not measured in this run (`--placement-rounds 0`).', ''];
+  const caseOf = (work: PlacementCase['work'], where: Placement) =>
+    result.cases.find((x) => x.work === work && x.where === where);
   const cell = (work: PlacementCase['work'], where: Placement, warm: number) => {
-    const c = result.cases.find((x) => x.work === work && x.where === where);
+    const c = caseOf(work, where);
     return c === undefined ? 'n/a' : `${signed(c.addedUs, 0)} us (${times(c.addedUs / warm)})`;
   };
   const row = (work: PlacementCase['work'], label: string) => {
@@ -410,7 +412,7 @@ function placementSection(result: PlacementResult | null): string[] {
     ];
   };
   const factor = (where: Placement, work: PlacementCase['work'] = 'memory') => {
-    const c = result.cases.find((x) => x.work === work && x.where === where);
+    const c = caseOf(work, where);
     return c === undefined ? 'n/a' : times(c.addedUs / result.warmUs[work]);
   };
   return [

@@ -17,7 +17,7 @@ import { type CpuResult, measureCpuCost } from './cpu-cost.js';
 import { ensureDatabase, serverInfo, smallPool } from './database.js';
 import { type DialectResult, defaultSqliteFile, measureDialect } from './dialect-bench.js';
 import { type HttpResult, httpOptionsOf, measureHttp } from './http-bench.js';
-import { measurePlacement, type PlacementResult, rowBeforeSql } from './js-placement.js';
+import { measurePlacement, type PlacementResult } from './js-placement.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch, SCAN_REFERENCE } from './measure.js';
 import { type BenchOptions, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
@@ -313,10 +313,12 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
     });
 
     let placement: PlacementResult | null = null;
-    if (options.placementRounds > 0) {
+    // Beside the shallowest page past the first (10k by default): its row was read for the tables.
+    const placed = points.flatMap(({ depth, before }) =>
+      before.uniform === null ? [] : [{ depth, before: before.uniform }],
+    )[0];
+    if (options.placementRounds > 0 && placed !== undefined) {
       say(options, 'Measuring where JavaScript runs: before the send, after the rows, in flight');
-      const depth = Math.min(10_000, Math.floor(options.rows / 2));
-      const { rows } = await admin.query<BenchRow>(rowBeforeSql(options.table, '$1'), [depth - 1]);
       const db = new Kysely({
         dialect: new PostgresDialect({ pool: smallPool(options.databaseUrl, options.poolSize) }),
       });
@@ -325,8 +327,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
           database: 'Postgres',
           db,
           table: options.table,
-          before: rows[0]!,
-          depth,
+          before: placed.before,
+          depth: placed.depth,
           style: { rowValues: true, nullsLast: true },
           rounds: options.placementRounds,
         });

@@ -53,6 +53,16 @@ function depthName(depth: number): string {
   return depth >= 1000 ? `${depth / 1000}k` : String(depth);
 }
 
+/** The median over `depths` of contender `over`'s median minus `under`'s (`med`, milliseconds), in microseconds. */
+function gapUs(
+  med: (contender: string, depth: number) => number,
+  depths: readonly number[],
+  over: string,
+  under: string,
+): number {
+  return medianOf(depths.map((d) => (med(over, d) - med(under, d)) * 1000));
+}
+
 /**
  * Checks each target of issue 7 against the measured medians. The depth targets use 900k when the
  * table has it, otherwise the deepest depth measured (the smoke run), and say so.
@@ -93,13 +103,11 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     const sound = input.depths.filter(
       (d) => median(`pagewise-sql:${o}`, d) < 3 * median(`raw-unnamed:${o}`, d),
     );
-    const overUs = (over: string, under: string) =>
-      medianOf(input.depths.map((d) => (median(`${over}:${o}`, d) - median(`${under}:${o}`, d)) * 1000));
+    const overUs = (over: string, under: string, depths = input.depths) =>
+      gapUs(median, depths, `${over}:${o}`, `${under}:${o}`);
     return {
       sql: medianOf(sound.map((d) => median(`pagewise-sql:${o}`, d) / median(`raw-unnamed:${o}`, d))),
-      jsUs: medianOf(
-        sound.map((d) => (median(`pagewise-cursor:${o}`, d) - median(`pagewise-sql:${o}`, d)) * 1000),
-      ),
+      jsUs: overUs('pagewise-cursor', 'pagewise-sql', sound),
       // Pagewise's own JavaScript: the page over its statements run by the same Kysely instance.
       ownUs: overUs('pagewise-cursor', 'pagewise-sql-kysely'),
       // The hand-written Kysely page (builder, executor, stock pool) over the same SQL sent raw, unnamed.
@@ -239,9 +247,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       );
     const k = vsKysely(d.dialect, rs('kysely-hand'), 1);
     const overUs = (over: string, under: string) =>
-      medianOf(
-        d.depths.map((depth) => (med(`${over}:uniform`, depth) - med(`${under}:uniform`, depth)) * 1000),
-      );
+      gapUs(med, d.depths, `${over}:uniform`, `${under}:uniform`);
     const split =
       `Per page (uniform, medians over depths): Pagewise's own JavaScript (the page over its statements run by ` +
       `the same Kysely instance) ${fmt(overUs('pagewise-cursor', 'pagewise-sql-kysely'), 0)} us; Pagewise's statements ` +

@@ -1,7 +1,41 @@
 import Database from 'better-sqlite3';
 import { createPool } from 'mysql2';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mysqlPlan, mysqlPlanSummary, sqlitePlan } from '../src/dialect-bench.js';
+import {
+  DEPTH_DEPENDENT,
+  depthDependent,
+  mysqlPlan,
+  mysqlPlanSummary,
+  sqlitePlan,
+} from '../src/dialect-bench.js';
+import type { LatencyStats } from '../src/measure.js';
+
+describe('depthDependent', () => {
+  const at = (contender: string, depth: number, medianMs: number) => ({
+    contender,
+    depth,
+    stats: { medianMs } as LatencyStats,
+  });
+  it(`names the Pagewise pages over ${DEPTH_DEPENDENT}x their ordering's first page, and no other contender's`, () => {
+    const latency = [
+      at('pagewise-cursor:uniform', 0, 0.4),
+      at('pagewise-cursor:uniform', 1000, 1.1),
+      at('pagewise-cursor:uniform', 2000, 1.3),
+      at('pagewise-cursor:nullable', 0, 0.5),
+      at('pagewise-cursor:nullable', 1000, 0.6),
+      at('pagewise-cursor:nullable', 2000, 5.2),
+      at('raw:mixed', 0, 0.1),
+      at('raw:mixed', 2000, 9),
+    ];
+    expect(depthDependent(latency, [0, 1000, 2000])).toEqual([
+      { ordering: 'uniform', depth: 2000, medianMs: 1.3, firstMs: 0.4 },
+      { ordering: 'nullable', depth: 2000, medianMs: 5.2, firstMs: 0.5 },
+    ]);
+    expect(depthDependent(latency, [1000, 2000])).toEqual([
+      { ordering: 'nullable', depth: 2000, medianMs: 5.2, firstMs: 0.6 },
+    ]);
+  });
+});
 
 describe('sqlitePlan', () => {
   it("gives SQLite's plan of a keyset statement, its steps in a line", () => {
