@@ -177,6 +177,14 @@ function assertSeek(database: TestDatabase, shape: Shape, table: string, plan: s
       ),
     );
     expect(text).not.toMatch(/TEMP B-TREE/);
+    // SQLite ranges a row value on its first column only: the rows tied with the bound on it would
+    // be read and filtered one by one. The tie group is a range on the whole of an index instead
+    // (for mixed, SQLite takes `(created, id)` for `grp = ? AND created = ? AND id < ?`).
+    if (shape.bound === 'depth') {
+      expect(text).toMatch(
+        new RegExp(`SEARCH ${table} USING (COVERING )?INDEX ${table}_\\w+ \\((?:\\w+=\\? AND )+id[<>]\\?\\)`),
+      );
+    }
   } else {
     expect(plan).toHaveLength(1);
     // Inside the NULL block `score IS NULL` is an equality on the index prefix: MariaDB reports `ref`.

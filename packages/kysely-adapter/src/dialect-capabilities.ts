@@ -104,6 +104,15 @@ export interface DialectCapabilities {
    */
   readonly rowValueLeadingBound: boolean;
   /**
+   * One statement reads a window's segments as `UNION ALL` arms under one ORDER BY and LIMIT,
+   * each arm read in index order and merged lazily (SQLite's MERGE). The rows tied with the
+   * bound on a term then get an arm of their own (`a = $1 AND b > $2`, a range on the whole
+   * index), for a planner that ranges a row value on its first column only and would read and
+   * drop the tied rows before the bound one by one: a page in a group of 100,000 equal values
+   * costs what any page does. @default false
+   */
+  readonly mergedSegments: boolean;
+  /**
    * Where NULL sorts without a `NULLS` clause: `'high'` (above every value, Postgres) or `'low'`
    * (below every value, SQLite and MySQL). @default 'low'
    */
@@ -237,6 +246,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   name: 'sql',
   rowValueSeek: false,
   rowValueLeadingBound: false,
+  mergedSegments: false,
   nativeNulls: 'low',
   nullsOrderingSyntax: false,
   indexNullsOrder: false,
@@ -430,6 +440,7 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   ...baseCapabilities,
   name: 'sqlite',
   rowValueSeek: true,
+  mergedSegments: true,
   nullsOrderingSyntax: true,
   dateStorage: 'iso-text',
   catalogQuery: (table: string) =>

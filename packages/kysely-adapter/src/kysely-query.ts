@@ -44,7 +44,10 @@ import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-write
 import type { SharedState } from './shared-state.js';
 import type { CompiledTemplate, FieldPlan, OrderPlan, ShapeCache } from './statement-cache.js';
 import {
+  type BoundParameter,
+  compileMerged,
   compileSegment,
+  groupSegments,
   orderByItems,
   planSegments,
   privateAlias,
@@ -281,7 +284,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * on MariaDB (no index range for row values), and on every dialect for mixed directions, the
    * expanded form: `` where `created` <= ? and (`created` < ? or (`created` = ? and `id` < ?)) ``. A nullable term's
    * NULL block is fetched by its own query (`where "created" is null order by "id"`; Postgres
-   * keeps `"created" desc nulls last` first, a range of the ordering's index) when the page reaches it. Bound values that do not fit their columns throw `InvalidBoundError`.
+   * keeps `"created" desc nulls last` first, a range of the ordering's index) when the page reaches it.
+   * On SQLite (`mergedSegments`) the parts are the arms of one `union all` statement, the rows
+   * tied with the bound first: `where "created" = ? and "id" < ? union all ... where "created" < ?
+   * order by "created" desc, "id" desc limit ?`. Bound values that do not fit their columns throw `InvalidBoundError`.
    *
    * @example
    * await query.fetch({ order: null, after: null, offset: 40, limit: 20 })
@@ -315,7 +321,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     }
     let segments = plan.segments.get(mask);
     if (segments === undefined) {
-      segments = planSegments(order, nullable, bound, shared.capabilities);
+      const { capabilities } = shared;
+      const planned = planSegments(order, nullable, bound, capabilities, plan.merged);
+      segments = groupSegments(planned, order, nullable, capabilities, plan.merged);
       plan.segments.set(mask, segments);
     }
     let exact = false;
@@ -356,15 +364,16 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   }
 
   /**
-   * The rows of a keyset window, segment after segment; with `exact`, with integers' exact text.
-   * Not `async`: a single segment (the common page) is the statement's own promise, one await less.
-   * The rows come unchecked: `fetch` checks the ones it keeps (`#checked`).
+   * The rows of a keyset window, statement after statement (each a run of segments); with
+   * `exact`, with integers' exact text. Not `async`: a single statement (the common page) is the
+   * statement's own promise, one await less. The rows come unchecked: `fetch` checks the ones it
+   * keeps (`#checked`).
    */
   #readSegments(
     plan: OrderPlan,
     order: readonly KeyTerm[],
     mask: string,
-    segments: readonly Segment[],
+    segments: readonly (readonly Segment[])[],
     values: unknown[],
     window: WindowSpec,
     exact: boolean,
@@ -378,19 +387,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     values[order.length] = single ? limit : window.offset + limit;
     values[order.length + 1] = window.offset;
     const key = `${mask}|${withOffset}|${exact}|`;
+    const bound: BoundParameter = (i, parameter) =>
+      shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
     const templateOf = (s: number) =>
-      shared.template(plan.windows, key + s, () =>
-        compileSegment(
-          this.#windowBase(fields, exact),
-          order,
-          plan.exprs,
-          plan.nullable,
-          segments[s]!,
-          withOffset,
-          shared.capabilities,
-          (i, parameter) => shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter,
-        ),
-      );
+      shared.template(plan.windows, key + s, () => {
+        const run = segments[s]!;
+        const base = this.#windowBase(fields, exact);
+        const { exprs, nullable } = plan;
+        return run.length === 1
+          ? compileSegment(base, order, exprs, nullable, run[0]!, withOffset, shared.capabilities, bound)
+          : compileMerged(base, order, exprs, plan.keys, run, withOffset, shared.capabilities, bound);
+      });
     if (!single) return this.#readEach(segments.length, templateOf, values, order.length, window, limit);
     return shared.run(templateOf(0), values, this.#base);
   }
@@ -618,6 +625,13 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         }),
       ).then((fields) => ({
         fields,
+        // A compound orders by its result's columns: a private column holding another expression
+        // than the term's (an exact text) would order differently.
+        merged:
+          capabilities.mergedSegments &&
+          this.#coreNode.setOperations === undefined &&
+          fields.every((f) => f.select === null || f.select === f.expr),
+        keys: fields.map((f) => (f.select === null ? f.expr : IdentifierNode.create(f.readKey))),
         refused: fields.findIndex((f) => f.info.kind === 'unsupported'),
         nullable: fields.map((f) => f.info.nullable),
         exprs: fields.map((f) => f.expr),

@@ -42,8 +42,15 @@ export interface OrderPlan {
   readonly added: boolean;
   /** Row keys of the integer fields whose values the driver may round (see `FieldPlan.exact`). */
   readonly exactFields: readonly string[];
-  /** Segments per pattern of NULL bound values. */
-  readonly segments: Map<string, Segment[]>;
+  /**
+   * Whether segments are split at ties and read as arms of one statement (`mergedSegments`,
+   * and a query without set operations of its own).
+   */
+  readonly merged: boolean;
+  /** The terms as a compound's ORDER BY names them: the selected expression, or the private alias. */
+  readonly keys: readonly OperationNode[];
+  /** The statements of a window per pattern of NULL bound values: each a run of segments. */
+  readonly segments: Map<string, Segment[][]>;
   /** The window statements of this plan: keyset ones by NULL pattern, offset, exact text and segment; offset ones by `o|`. */
   readonly windows: Map<string, CompiledTemplate>;
   /** Copies rows without the private columns (`added`, or integers' exact text). */

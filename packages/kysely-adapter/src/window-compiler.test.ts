@@ -24,7 +24,7 @@ import {
   postgresCapabilities,
   sqliteCapabilities,
 } from './dialect-capabilities.js';
-import { compileSegment, planSegments } from './window-compiler.js';
+import { compileMerged, compileSegment, groupSegments, planSegments } from './window-compiler.js';
 
 const asc = (field: string): KeyTerm => ({ field, direction: 'asc', nulls: 'last' });
 const desc = (field: string): KeyTerm => ({ field, direction: 'desc', nulls: 'first' });
@@ -204,5 +204,88 @@ describe('planSegments + compileSegment', () => {
       'select * from `t` where `a` = ? and `b` is null order by `id` asc limit ?',
       'select * from `t` where `a` > ? order by `a` asc, `b` is null asc, `b` asc, `id` asc limit ?',
     ]);
+  });
+});
+
+/** SQLite's statements for a window: segments split at ties and grouped into `UNION ALL` runs. */
+function compileRuns(
+  order: KeyTerm[],
+  nullable: boolean[],
+  bound: Array<string | number | null> | null,
+  base = kyselies.sqlite.selectFrom('t').selectAll().toOperationNode(),
+  keys?: OperationNode[],
+): string[] {
+  const db = kyselies.sqlite;
+  const capabilities = sqliteCapabilities;
+  const exprs = order.map((t) => ReferenceNode.create(ColumnNode.create(t.field)));
+  const segments = planSegments(order, nullable, bound, capabilities, true);
+  return groupSegments(segments, order, nullable, capabilities, true).map((run) => {
+    const node =
+      run.length === 1
+        ? compileSegment(base, order, exprs, nullable, run[0]!, false, capabilities)
+        : compileMerged(base, order, exprs, keys ?? exprs, run, false, capabilities);
+    return (db.getExecutor().compileQuery(node, { queryId: 'x' }) as CompiledQuery).sql;
+  });
+}
+
+describe('SQLite: the rows tied with the bound are a range of their own, merged into one statement', () => {
+  it('splits every term of the bound into equal-prefix arms under one ORDER BY and LIMIT', () => {
+    expect(compileRuns([desc('created'), id('desc')], [false, false], ['t', 1])).toEqual([
+      'select * from "t" where "created" = ? and "id" < ? union all select * from "t" where "created" < ? order by "created" desc, "id" desc limit ?',
+    ]);
+    expect(compileRuns([asc('a'), desc('b'), id('desc')], [false, false, false], [1, 2, 3])).toEqual([
+      'select * from "t" where "a" = ? and "b" = ? and "id" < ? union all select * from "t" where "a" = ? and "b" < ? union all select * from "t" where "a" > ? order by "a" asc, "b" desc, "id" desc limit ?',
+    ]);
+    // A single term is a range by itself.
+    expect(compileRuns([id('desc')], [false], [1])).toEqual([
+      'select * from "t" where "id" < ? order by "id" desc limit ?',
+    ]);
+  });
+
+  it('merges the NULL block too where SQLite sorts NULLs where the ordering wants them', () => {
+    const scoreDescNullsLast: KeyTerm = { ...desc('score'), nulls: 'last' };
+    expect(compileRuns([scoreDescNullsLast, id('desc')], [true, false], [5, 7])).toEqual([
+      'select * from "t" where "score" = ? and "id" < ? union all select * from "t" where "score" < ? union all select * from "t" where "score" is null order by "score" desc, "id" desc limit ?',
+    ]);
+  });
+
+  it('reads a NULL block that needs NULLS LAST by a statement of its own, after the merged values', () => {
+    expect(compileRuns([asc('score'), id('asc')], [true, false], [5, 7])).toEqual([
+      'select * from "t" where "score" = ? and "id" > ? union all select * from "t" where "score" > ? order by "score" asc, "id" asc limit ?',
+      'select * from "t" where "score" is null order by "id" asc limit ?',
+    ]);
+    // A first page: the values, then the NULL block, each its own statement as before.
+    expect(compileRuns([asc('score'), id('asc')], [true, false], null)).toEqual([
+      'select * from "t" where "score" is not null order by "score" asc, "id" asc limit ?',
+      'select * from "t" where "score" is null order by "id" asc limit ?',
+    ]);
+  });
+
+  it('keeps the WITH at the head, where it serves every arm, and orders by the columns of the result', () => {
+    const base = kyselies.sqlite
+      .with('recent', (db) => db.selectFrom('t').selectAll().where('kind', '=', 'a'))
+      .selectFrom('recent')
+      .select(['title'])
+      .select((eb) => eb.ref('created').as('__pagewise_0'))
+      .toOperationNode();
+    const keys = [
+      ReferenceNode.create(ColumnNode.create('__pagewise_0')),
+      ReferenceNode.create(ColumnNode.create('id')),
+    ];
+    expect(compileRuns([desc('created'), id('desc')], [false, false], ['t', 1], base, keys)).toEqual([
+      'with "recent" as (select * from "t" where "kind" = ?) select "title", "created" as "__pagewise_0" from "recent" where "created" = ? and "id" < ? union all select "title", "created" as "__pagewise_0" from "recent" where "created" < ? order by "__pagewise_0" desc, "id" desc limit ?',
+    ]);
+  });
+
+  it('leaves other dialects one statement per segment', () => {
+    const segments = planSegments(
+      [desc('created'), id('desc')],
+      [false, false],
+      ['t', 1],
+      postgresCapabilities,
+    );
+    expect(
+      groupSegments(segments, [desc('created'), id('desc')], [false, false], postgresCapabilities, false),
+    ).toEqual([segments]);
   });
 });

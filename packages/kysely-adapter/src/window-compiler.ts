@@ -9,6 +9,7 @@ import {
   ParensNode,
   RawNode,
   SelectQueryNode,
+  SetOperationNode,
   ValueNode,
   WhereNode,
 } from 'kysely';
@@ -42,7 +43,11 @@ export function nullsNative(term: KeyTerm, capabilities: DialectCapabilities): b
  * Splits a window into segments so that every query stays an index range: NULL blocks of
  * nullable terms become their own segments instead of an `OR x IS NULL` that no index can serve,
  * and the non-NULL part after a bound is one combined keyset predicate whenever the later terms
- * cannot hold NULL (the common case: one nullable term plus the unique key).
+ * cannot hold NULL (the common case: one nullable term plus the unique key). With `splitTies`
+ * (where the segments become arms of one statement, `groupSegments`) it never is: the rows tied
+ * with the bound on a term are a segment of their own (`a = $1 AND b > $2`), a range on every
+ * column of the index, for a planner that ranges a row value on its first column only (SQLite)
+ * and would read and drop the tied rows before the bound one by one.
  *
  * @example
  * // created (nullable, NULLs last) then id, after [t, 7]:
@@ -53,6 +58,7 @@ export function planSegments(
   nullable: readonly boolean[],
   bound: readonly PositionValue[] | null,
   capabilities: DialectCapabilities,
+  splitTies = false,
 ): Segment[] {
   const free = (conditions: readonly SegmentCondition[], orderFrom: number): Segment => ({
     conditions,
@@ -78,7 +84,8 @@ export function planSegments(
       return out;
     }
     const out: Segment[] = [];
-    const mergeable = order.every((_, j) => j <= i || (!nullable[j] && (bound![j] ?? null) !== null));
+    const mergeable =
+      !splitTies && order.every((_, j) => j <= i || (!nullable[j] && (bound![j] ?? null) !== null));
     if (mergeable) {
       out.push({ conditions, keyset: i, orderFrom: i });
     } else {
@@ -91,6 +98,52 @@ export function planSegments(
   };
 
   return bound === null ? fromStart(0, []) : after(0, []);
+}
+
+/** Whether rows of `segment` may hold NULL in term `i`: none of its conditions or its keyset excludes it. */
+function mayBeNull(segment: Segment, i: number, nullable: readonly boolean[]): boolean {
+  if (!nullable[i]) return false;
+  if (segment.keyset !== null && i >= segment.keyset) return false;
+  return !segment.conditions.some((c) => c.term === i && c.op !== 'null');
+}
+
+/**
+ * Groups a window's segments, in order, into the statements that read them: with `merge`, the
+ * segments of a run become the `UNION ALL` arms of one statement under the window's ORDER BY
+ * (`compileMerged`), as long as that ORDER BY needs no emulated NULL placement (a term whose
+ * NULLs sort natively where the ordering wants them, or that no arm of the run holds NULL in);
+ * otherwise each segment is a statement of its own, read only when the page reaches it.
+ *
+ * @example
+ * // SQLite, score DESC NULLS LAST then id DESC, after [5, 7]:
+ * // [[score = 5 AND id < 7, score < 5, score IS NULL]]: one statement
+ */
+export function groupSegments(
+  segments: readonly Segment[],
+  order: readonly KeyTerm[],
+  nullable: readonly boolean[],
+  capabilities: DialectCapabilities,
+  merge: boolean,
+): Segment[][] {
+  if (!merge) return segments.map((segment) => [segment]);
+  // The terms whose NULLs an ORDER BY item without `IS NULL` key would put in the wrong place.
+  const emulated = order.flatMap((term, i) => (nullable[i] && !nullsNative(term, capabilities) ? [i] : []));
+  const runs: Segment[][] = [];
+  let run: Segment[] = [];
+  let nulls = new Set<number>();
+  for (const segment of segments) {
+    const holds = emulated.filter((i) => mayBeNull(segment, i, nullable));
+    const joins = run.length === 0 || (holds.length === 0 && nulls.size === 0);
+    if (!joins) {
+      runs.push(run);
+      run = [];
+      nulls = new Set();
+    }
+    run.push(segment);
+    for (const i of holds) nulls.add(i);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
 }
 
 /**
@@ -257,13 +310,10 @@ export function compileSegment(
   segment: Segment,
   withOffset: boolean,
   capabilities: DialectCapabilities,
-  bound: (index: number, parameter: OperationNode) => OperationNode = (_, parameter) => parameter,
+  bound: BoundParameter = (_, parameter) => parameter,
 ): SelectQueryNode {
   const params = order.map((_, i) => bound(i, slot(i)));
-  const predicates = segment.conditions.map((c) => condition(c, order, exprs, params));
-  if (segment.keyset !== null) {
-    predicates.push(keysetPredicate(order, exprs, params, segment.keyset, capabilities));
-  }
+  const predicates = segmentPredicates(segment, order, exprs, params, capabilities);
   const fixed = new Set(
     segment.conditions.filter((c) => c.op === 'null' || c.op === 'eq').map((c) => c.term),
   );
@@ -293,6 +343,68 @@ export function compileSegment(
   const filtered = withWhere(base, predicates);
   const ordered = items.length > 0 ? SelectQueryNode.cloneWithOrderByItems(filtered, items) : filtered;
   return withLimit(ordered, order.length, withOffset ? order.length + 1 : null);
+}
+
+/** The parameter of bound value `index`, as its column compares with it (a cast, or itself). */
+export type BoundParameter = (index: number, parameter: OperationNode) => OperationNode;
+
+/** The WHERE predicates of one segment: its conditions, then its keyset predicate. */
+function segmentPredicates(
+  segment: Segment,
+  order: readonly KeyTerm[],
+  exprs: readonly OperationNode[],
+  params: readonly OperationNode[],
+  capabilities: DialectCapabilities,
+): OperationNode[] {
+  const predicates = segment.conditions.map((c) => condition(c, order, exprs, params));
+  if (segment.keyset !== null) {
+    predicates.push(keysetPredicate(order, exprs, params, segment.keyset, capabilities));
+  }
+  return predicates;
+}
+
+/**
+ * One statement reading a run of segments (`groupSegments`): each segment a `UNION ALL` arm of
+ * `base` filtered by its predicates, the whole ordered by every term and limited once. SQLite
+ * reads each arm in index order and merges them, lazily, so the limit stops it as one range
+ * would. A compound's ORDER BY names columns of its result: `keys` are the terms there (the
+ * selected expression, or the private column's alias). The query's WITH stays at the head,
+ * where it serves every arm.
+ *
+ * @example
+ * // SQLite, [score desc, id desc] after [5, 7]:
+ * // select ... where "score" = ? and "id" < ? union all select ... where "score" < ?
+ * //   union all select ... where "score" is null order by "score" desc, "id" desc limit ?
+ */
+export function compileMerged(
+  base: SelectQueryNode,
+  order: readonly KeyTerm[],
+  exprs: readonly OperationNode[],
+  keys: readonly OperationNode[],
+  run: readonly Segment[],
+  withOffset: boolean,
+  capabilities: DialectCapabilities,
+  bound: BoundParameter = (_, parameter) => parameter,
+): SelectQueryNode {
+  const params = order.map((_, i) => bound(i, slot(i)));
+  const arms = run.map((segment) =>
+    withWhere(base, segmentPredicates(segment, order, exprs, params, capabilities)),
+  );
+  const head: SelectQueryNode = {
+    ...arms[0]!,
+    setOperations: arms
+      .slice(1)
+      .map(({ with: _head, ...arm }) => SetOperationNode.create('union', arm, true)),
+  };
+  // `groupSegments` lets no term into a run whose NULLs an item without `IS NULL` key misplaces.
+  const items = order.map((term, i) =>
+    OrderByItemNode.create(keys[i]!, RawNode.createWithSql(term.direction)),
+  );
+  return withLimit(
+    SelectQueryNode.cloneWithOrderByItems(head, items),
+    order.length,
+    withOffset ? order.length + 1 : null,
+  );
 }
 
 /** A private column alias for values the adapter selects itself. */
