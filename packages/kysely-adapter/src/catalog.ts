@@ -8,7 +8,7 @@ import {
   TableNode,
 } from 'kysely';
 import { checkColumnLookup } from './config-checks.js';
-import type { CatalogRow, ColumnInfo } from './dialect-capabilities.js';
+import type { CatalogRow, ColumnInfo, IndexColumnRow } from './dialect-capabilities.js';
 import { asSelect, columnName, identifierName } from './query-nodes.js';
 import type { SharedState } from './shared-state.js';
 
@@ -89,6 +89,66 @@ export function readCatalog(
     pending = shared
       .run(shared.compile(node), [])
       .then((rows) => new Map(rows.map((r) => [String(r.name), r as unknown as CatalogRow])));
+    pending.catch(() => perDb.delete(key));
+    perDb.set(key, pending);
+  }
+  return pending;
+}
+
+/**
+ * The index whose leading columns are `columns`, each sorted as `descending` says or each the
+ * other way (the engine reads an index backwards), preferring the first: the index a keyset
+ * statement over those columns ranges on. Indexes the server ignores (MariaDB `IGNORED`, MySQL
+ * invisible), prefix parts and unsorted ones never serve. `undefined` when none is there.
+ *
+ * @example
+ * orderingIndex(rows, ['score', 'id'], [true, true]) // 'items_score_id_desc'
+ */
+export function orderingIndex(
+  rows: readonly IndexColumnRow[],
+  columns: readonly string[],
+  descending: readonly boolean[],
+): string | undefined {
+  const byIndex = new Map<string, IndexColumnRow[]>();
+  for (const row of rows) {
+    const list = byIndex.get(row.INDEX_NAME) ?? [];
+    list.push(row);
+    byIndex.set(row.INDEX_NAME, list);
+  }
+  let reversed: string | undefined;
+  for (const [name, list] of byIndex) {
+    if (list.some((r) => r.IGNORED === 'YES' || r.IS_VISIBLE === 'NO')) continue;
+    const parts = list.sort((a, b) => Number(a.SEQ_IN_INDEX) - Number(b.SEQ_IN_INDEX));
+    if (parts.length < columns.length) continue;
+    let same = true;
+    let opposite = true;
+    for (let k = 0; k < columns.length && (same || opposite); k += 1) {
+      const part = parts[k]!;
+      const served =
+        Number(part.SEQ_IN_INDEX) === k + 1 &&
+        part.COLUMN_NAME?.toLowerCase() === columns[k]!.toLowerCase() &&
+        part.SUB_PART === null &&
+        (part.COLLATION === 'A' || part.COLLATION === 'D');
+      const down = part.COLLATION === 'D';
+      same &&= served && down === descending[k];
+      opposite &&= served && down !== descending[k];
+    }
+    if (same) return name;
+    if (opposite) reversed ??= name;
+  }
+  return reversed;
+}
+
+/** The index columns of `table` (`indexQuery`), read once per database (per statement cache). */
+export function readIndexes(shared: SharedState, table: SourceTable): Promise<readonly IndexColumnRow[]> {
+  const query = shared.capabilities.indexQuery;
+  if (query === null) return Promise.resolve([]);
+  const perDb = shared.cache.indexes;
+  const key = catalogKey(table);
+  let pending = perDb.get(key);
+  if (!pending) {
+    const node = asSelect(query(table.name, table.schema).toOperationNode());
+    pending = shared.run(shared.compile(node), []).then((rows) => rows as unknown as IndexColumnRow[]);
     pending.catch(() => perDb.delete(key));
     perDb.set(key, pending);
   }

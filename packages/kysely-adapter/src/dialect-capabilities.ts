@@ -82,6 +82,22 @@ export interface RecordedText {
 }
 
 /**
+ * One column of one index, as `information_schema.statistics` lists it (MySQL and MariaDB name
+ * the columns in upper case); `IGNORED` (MariaDB) and `IS_VISIBLE` (MySQL) where the server has them.
+ */
+export interface IndexColumnRow {
+  readonly INDEX_NAME: string;
+  readonly SEQ_IN_INDEX: number | string;
+  readonly COLUMN_NAME: string | null;
+  /** `A`scending, `D`escending, or NULL (not sorted). */
+  readonly COLLATION: string | null;
+  /** The length of a prefix index's part, NULL for the whole column. */
+  readonly SUB_PART: number | string | null;
+  readonly IGNORED?: string;
+  readonly IS_VISIBLE?: string;
+}
+
+/**
  * How a SQL dialect differs where pagination cares. Every dialect starts from `baseCapabilities`
  * and overrides only what it does differently, as Kysely's `DialectAdapterBase` does.
  *
@@ -131,6 +147,16 @@ export interface DialectCapabilities {
   readonly textRejectsNul: boolean;
   /** The query reading the columns of `table`, or `null` when the dialect has no catalog. @default null */
   readonly catalogQuery: ((table: string, schema: string | undefined) => RawBuilder<CatalogRow>) | null;
+  /**
+   * The query listing the index columns of `table`, where a NULL block's statement names the
+   * ordering's index: MySQL and MariaDB read `x IS NULL AND id < ? ORDER BY id DESC` by `ref` on
+   * `x IS NULL` where NULLs are many, from the start of the NULL block to the bound (5 ms at
+   * depth 900k of 1M rows, 50 ms at 9M of 10M). With an index whose columns are the ordering's,
+   * the adapter sends `FORCE INDEX` with it, a range from the bound, for a query of one table
+   * without a WHERE of its own (with one, another index may serve it better: the statement is
+   * left to the optimizer). `null` elsewhere. @default null
+   */
+  readonly indexQuery: ((table: string, schema: string | undefined) => RawBuilder<IndexColumnRow>) | null;
   /** Maps a catalog type name (lower case) to a kind. @default a name-based guess (`int` -> number, ...) */
   readonly columnKind: (type: string) => ColumnKind;
   /**
@@ -253,6 +279,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   dateStorage: 'native',
   textRejectsNul: false,
   catalogQuery: null,
+  indexQuery: null,
   columnKind: genericKind,
   exactTimestampText: null,
   estimateCount: false,
@@ -514,6 +541,9 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   catalogQuery: (table: string, schema: string | undefined) =>
     sql<CatalogRow>`select column_name as name, lower(column_type) as type, (is_nullable = 'YES') as nullable
       from information_schema.columns
+      where table_schema = coalesce(${schema ?? null}, database()) and table_name = ${table}`,
+  indexQuery: (table: string, schema: string | undefined) =>
+    sql<IndexColumnRow>`select * from information_schema.statistics
       where table_schema = coalesce(${schema ?? null}, database()) and table_name = ${table}`,
   columnKind: mysqlKind,
   exactTimestampText: (column: OperationNode) => castNode(column, 'char'),

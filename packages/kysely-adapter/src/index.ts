@@ -6,6 +6,7 @@ export {
   type DialectCapabilities,
   type DialectName,
   dialectCapabilities,
+  type IndexColumnRow,
   mysqlCapabilities,
   postgresCapabilities,
   sqliteCapabilities,

@@ -30,8 +30,10 @@ import {
   columnInfo,
   firstTableName,
   integersExact,
+  orderingIndex,
   type QueryTables,
   queryTables,
+  readIndexes,
   textRecorded,
 } from './catalog.js';
 import { refuseUnrecorded, toParameter, toPosition, toRecordedPosition } from './column-codec.js';
@@ -52,6 +54,7 @@ import {
   planSegments,
   privateAlias,
   type Segment,
+  withIndexHint,
   withLimit,
 } from './window-compiler.js';
 
@@ -392,7 +395,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const templateOf = (s: number) =>
       shared.template(plan.windows, key + s, () => {
         const run = segments[s]!;
-        const base = this.#windowBase(fields, exact);
+        const index = plan.nullBlockIndex;
+        const nullBlock = run.some((segment) => segment.conditions.some((c) => c.op === 'null'));
+        const unhinted = this.#windowBase(fields, exact);
+        const base = index !== null && nullBlock ? withIndexHint(unhinted, index) : unhinted;
         const { exprs, nullable } = plan;
         return run.length === 1
           ? compileSegment(base, order, exprs, nullable, run[0]!, withOffset, shared.capabilities, bound)
@@ -623,8 +629,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
             info,
           };
         }),
-      ).then((fields) => ({
+      ).then(async (fields) => ({
         fields,
+        nullBlockIndex: await this.#nullBlockIndex(order, fields),
         // A compound orders by its result's columns: a private column holding another expression
         // than the term's (an exact text) would order differently.
         merged:
@@ -646,6 +653,29 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       cache.set(key, plan);
     }
     return plan;
+  }
+
+  /**
+   * The index a NULL block's statement names (`indexQuery`): one whose columns are the
+   * ordering's, for an ordering with a nullable term over plain columns of the query's one table,
+   * where the query has no WHERE, GROUP BY or set operation of its own (with one, another index
+   * may serve it better). `null` leaves the statement to the optimizer.
+   */
+  async #nullBlockIndex(order: readonly KeyTerm[], fields: readonly FieldPlan[]): Promise<string | null> {
+    const shared = this.#shared;
+    if (shared.capabilities.indexQuery === null || !fields.some((f) => f.info.nullable)) return null;
+    const core = this.#coreNode;
+    const { tables, complete } = this.#source;
+    const filtered = core.where ?? core.joins ?? core.groupBy ?? core.having ?? core.setOperations;
+    if (!complete || tables.length !== 1 || filtered !== undefined) return null;
+    const columns: string[] = [];
+    for (const field of fields) {
+      const column = columnName(field.expr);
+      if (column === undefined) return null;
+      columns.push(column);
+    }
+    const descending = order.map((term) => term.direction === 'desc');
+    return orderingIndex(await readIndexes(shared, tables[0]!), columns, descending) ?? null;
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { KeyTerm } from '@pagewise/core';
 import type { CompiledQuery, OperationNode } from 'kysely';
-import type { CatalogRow, ColumnInfo, DialectCapabilities } from './dialect-capabilities.js';
+import type { CatalogRow, ColumnInfo, DialectCapabilities, IndexColumnRow } from './dialect-capabilities.js';
 import { matchesShape } from './query-nodes.js';
 import type { PrivateColumnStripper } from './row-picker.js';
 import type { Segment } from './window-compiler.js';
@@ -36,6 +36,11 @@ export interface OrderPlan {
   readonly refused: number;
   readonly nullable: readonly boolean[];
   readonly exprs: readonly OperationNode[];
+  /**
+   * The index a NULL block's statement names (`indexQuery`): one whose columns are the
+   * ordering's, on the query's one table; `null` to leave the choice to the optimizer.
+   */
+  readonly nullBlockIndex: string | null;
   /** Whether a position is read from recorded text (`FieldPlan.recorded`). */
   readonly recorded: boolean;
   /** Whether rows carry private columns to strip (besides the exact text of rounded integers). */
@@ -132,6 +137,8 @@ export class StatementCache {
   readonly defaultPlanKeys = new Map<string | null, string>();
   /** @internal catalog reads per `schema.table` */
   readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
+  /** @internal index columns per `schema.table` (`indexQuery`) */
+  readonly indexes = new Map<string, Promise<readonly IndexColumnRow[]>>();
   readonly #shapes = new Map<string, ShapeCache>();
   /** Most recently used first. */
   readonly #recent: KnownShape[] = [];

@@ -24,7 +24,13 @@ import {
   postgresCapabilities,
   sqliteCapabilities,
 } from './dialect-capabilities.js';
-import { compileMerged, compileSegment, groupSegments, planSegments } from './window-compiler.js';
+import {
+  compileMerged,
+  compileSegment,
+  groupSegments,
+  planSegments,
+  withIndexHint,
+} from './window-compiler.js';
 
 const asc = (field: string): KeyTerm => ({ field, direction: 'asc', nulls: 'last' });
 const desc = (field: string): KeyTerm => ({ field, direction: 'desc', nulls: 'first' });
@@ -287,5 +293,23 @@ describe('SQLite: the rows tied with the bound are a range of their own, merged 
     expect(
       groupSegments(segments, [desc('created'), id('desc')], [false, false], postgresCapabilities, false),
     ).toEqual([segments]);
+  });
+});
+
+describe('withIndexHint', () => {
+  it("names the index after the table and its alias, MySQL's place for a hint", () => {
+    const db = kyselies.mysql;
+    const hinted = (node: ReturnType<ReturnType<typeof db.selectFrom>['toOperationNode']>) =>
+      (
+        db
+          .getExecutor()
+          .compileQuery(withIndexHint(node, 'items_score_id'), { queryId: 'x' }) as CompiledQuery
+      ).sql;
+    expect(hinted(db.selectFrom('items').selectAll().where('score', 'is', null).toOperationNode())).toBe(
+      'select * from `items` force index (`items_score_id`) where `score` is null',
+    );
+    expect(hinted(db.selectFrom('items as i').select('i.id').toOperationNode())).toBe(
+      'select `i`.`id` from `items` as `i` force index (`items_score_id`)',
+    );
   });
 });

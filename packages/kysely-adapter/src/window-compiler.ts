@@ -1,6 +1,7 @@
 import type { KeyTerm, PositionValue } from '@pagewise/core';
 import {
   AndNode,
+  FromNode,
   IdentifierNode,
   LimitNode,
   OffsetNode,
@@ -405,6 +406,18 @@ export function compileMerged(
     order.length,
     withOffset ? order.length + 1 : null,
   );
+}
+
+/**
+ * `base` reading its one table through `index` (`indexQuery`): `from t as a force index (i)`.
+ *
+ * @example
+ * // select * from `items` force index (`items_score_id`) where `score` is null and `id` < ? ...
+ */
+export function withIndexHint(base: SelectQueryNode, index: string): SelectQueryNode {
+  const table = base.from!.froms[0]!;
+  const hinted = RawNode.create(['', ' force index (', ')'], [table, IdentifierNode.create(index)]);
+  return { ...base, from: FromNode.create([hinted]) };
 }
 
 /** A private column alias for values the adapter selects itself. */
