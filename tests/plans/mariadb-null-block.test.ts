@@ -1,5 +1,5 @@
 import type { KeyTerm } from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromKysely, mysqlCapabilities } from '@pagewise/kysely-adapter';
 import { CompiledQuery, type LogEvent, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseTarget, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';
@@ -74,6 +74,24 @@ describeDatabase(target, 'NULL blocks where NULLs are many', () => {
     expect(rows.map((r) => r.row.id)).toEqual([2995, 2985, 2980]);
     const page = statements.find((s) => /`score` is null/.test(s.sql));
     expect(page?.sql).not.toMatch(/force index/);
+  });
+
+  it('a catalog that cannot list the indexes leaves the page without a hint, and right', async () => {
+    const unreadable = { ...mysqlCapabilities, indexQuery: () => sql<never>`select * from pw_no_such_table` };
+    // A Kysely instance of its own: the indexes read once are kept per instance.
+    const own: CompiledQuery[] = [];
+    const fresh = await target.open((event: LogEvent) => {
+      if (event.level === 'query') own.push(event.query);
+    });
+    try {
+      const query = fromKysely(fresh.db.selectFrom(table).selectAll(), { db: fresh.db, dialect: unreadable });
+      const rows = await query.fetch({ order: ORDER, after: [null, 3000], offset: 0, limit: 2 });
+      expect(rows.map((r) => r.row.id)).toEqual([2995, 2990]);
+      const page = own.find((s) => /`score` is null/.test(s.sql));
+      expect(page?.sql).not.toMatch(/force index/);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('EXPLAINs a statement as sent (the check reads the plan of real SQL)', async () => {

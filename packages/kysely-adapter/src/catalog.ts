@@ -139,7 +139,10 @@ export function orderingIndex(
   return reversed;
 }
 
-/** The index columns of `table` (`indexQuery`), read once per database (per statement cache). */
+/**
+ * The index columns of `table` (`indexQuery`), read once per database (per statement cache).
+ * A failed read answers none, so the page goes on without a hint, and is tried again next time.
+ */
 export function readIndexes(shared: SharedState, table: SourceTable): Promise<readonly IndexColumnRow[]> {
   const query = shared.capabilities.indexQuery;
   if (query === null) return Promise.resolve([]);
@@ -148,8 +151,13 @@ export function readIndexes(shared: SharedState, table: SourceTable): Promise<re
   let pending = perDb.get(key);
   if (!pending) {
     const node = asSelect(query(table.name, table.schema).toOperationNode());
-    pending = shared.run(shared.compile(node), []).then((rows) => rows as unknown as IndexColumnRow[]);
-    pending.catch(() => perDb.delete(key));
+    pending = shared.run(shared.compile(node), []).then(
+      (rows) => rows as unknown as IndexColumnRow[],
+      () => {
+        perDb.delete(key);
+        return [];
+      },
+    );
     perDb.set(key, pending);
   }
   return pending;
