@@ -390,10 +390,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     values[order.length] = single ? limit : window.offset + limit;
     values[order.length + 1] = window.offset;
     const key = `${mask}|${withOffset}|${exact}|`;
-    const bound: BoundParameter = (i, parameter) =>
-      shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
     const templateOf = (s: number) =>
       shared.template(plan.windows, key + s, () => {
+        const bound: BoundParameter = (i, parameter) =>
+          shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
         const run = segments[s]!;
         const index = plan.nullBlockIndex;
         const nullBlock = run.some((segment) => segment.conditions.some((c) => c.op === 'null'));

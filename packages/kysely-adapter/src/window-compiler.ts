@@ -130,20 +130,14 @@ export function groupSegments(
   // The terms whose NULLs an ORDER BY item without `IS NULL` key would put in the wrong place.
   const emulated = order.flatMap((term, i) => (nullable[i] && !nullsNative(term, capabilities) ? [i] : []));
   const runs: Segment[][] = [];
-  let run: Segment[] = [];
-  let nulls = new Set<number>();
+  // A segment holding such NULLs is a run of its own: no other arm can sort beside it.
+  let open = false;
   for (const segment of segments) {
-    const holds = emulated.filter((i) => mayBeNull(segment, i, nullable));
-    const joins = run.length === 0 || (holds.length === 0 && nulls.size === 0);
-    if (!joins) {
-      runs.push(run);
-      run = [];
-      nulls = new Set();
-    }
-    run.push(segment);
-    for (const i of holds) nulls.add(i);
+    const holds = emulated.some((i) => mayBeNull(segment, i, nullable));
+    if (open && !holds) runs.at(-1)!.push(segment);
+    else runs.push([segment]);
+    open = !holds;
   }
-  if (run.length > 0) runs.push(run);
   return runs;
 }
 
