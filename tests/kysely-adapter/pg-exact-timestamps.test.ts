@@ -282,6 +282,39 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
     expect(created).toHaveLength(1);
   });
 
+  it("pg copies only a query's own parsers: its statement's name and text are the config's prototype", async () => {
+    // pg copies each config's own properties one by one (`Object.getOwnPropertyDescriptors`).
+    const raw = new pg.Pool({ connectionString: url, max: 1 });
+    const configs: Array<Record<string, unknown>> = [];
+    const spied = new WeakSet<object>();
+    const connect = raw.connect.bind(raw) as () => Promise<pg.PoolClient>;
+    (raw as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+      const client = await connect();
+      if (!spied.has(client)) {
+        spied.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        (client as unknown as { query: (...args: unknown[]) => unknown }).query = (config, ...rest) => {
+          if (typeof config === 'object' && config !== null) configs.push(config as Record<string, unknown>);
+          return query(config, ...rest);
+        };
+      }
+      return client;
+    };
+    const db = new Kysely({ dialect: new PostgresDialect({ pool: nameStatements(raw) }) });
+    opened.push(db);
+    expect(await walk(db, 'created', 'desc')).toEqual(await walk(open(false), 'created', 'desc'));
+    const paged = configs.filter((c) => typeof c.text === 'string' && c.text.includes(TABLE));
+    expect(paged.length).toBeGreaterThan(3);
+    for (const config of paged) {
+      expect(Object.keys(config)).toEqual(['types']);
+      expect(config.name).toMatch(/^pagewise_\d+$/);
+    }
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_prepared_statements where name like 'pagewise_%'`.execute(db);
+    expect(rows[0]!.n).toBeGreaterThan(0);
+  });
+
   it('the probe runs once per database', async () => {
     const wrapped = open(true);
     sent = [];
