@@ -2,6 +2,7 @@ import { ConfigurationError, InvalidBoundError, isPositionValue, type PositionVa
 import type { ColumnInfo, ColumnKind, DialectCapabilities } from './dialect-capabilities.js';
 import { digitsAt } from './digits.js';
 import { ExactText } from './exact-text.js';
+import { daysFromCivil } from './postgres-date-text.js';
 
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
@@ -88,10 +89,45 @@ function isoTextDate(raw: string): Date | null {
 }
 
 /**
+ * `mysqlWallClock` of a calendar date or date-time (`2024-05-01`, `2024-05-01 12:00:00.123456`:
+ * a real day, hours to 23, minutes and seconds to 59) read by character codes, in integer
+ * arithmetic: a fifth of the regular expression's cost. `undefined` for any other text (zero
+ * dates, `24:00:00`), which the regular expression reads as before.
+ */
+function wallClockByCodes(raw: string): Date | undefined {
+  const n = raw.length;
+  if (n !== 10 && n !== 19 && (n < 21 || n > 26)) return undefined;
+  if (raw.charCodeAt(4) !== 45 || raw.charCodeAt(7) !== 45) return undefined;
+  const y = digitsAt(raw, 0, 4);
+  const mo = digitsAt(raw, 5, 7);
+  const d = digitsAt(raw, 8, 10);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) return undefined;
+  let h = 0;
+  let mi = 0;
+  let s = 0;
+  let ms = 0;
+  if (n > 10) {
+    if (raw.charCodeAt(10) !== 32 || raw.charCodeAt(13) !== 58 || raw.charCodeAt(16) !== 58) return undefined;
+    h = digitsAt(raw, 11, 13);
+    mi = digitsAt(raw, 14, 16);
+    s = digitsAt(raw, 17, 19);
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
+    if (n > 19) {
+      if (raw.charCodeAt(19) !== 46 || digitsAt(raw, 20, n) < 0) return undefined;
+      // The first three digits of the fraction, as milliseconds.
+      ms = digitsAt(raw, 20, Math.min(n, 23)) * 10 ** Math.max(0, 23 - n);
+    }
+  }
+  return new Date(((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms);
+}
+
+/**
  * The date position of MySQL's text for a date or date-time (`2024-05-01 12:00:00.123`): its
  * wall clock as UTC, to the millisecond. `null` for any other text.
  */
 export function mysqlWallClock(raw: string): Date | null {
+  const read = wallClockByCodes(raw);
+  if (read !== undefined) return read;
   const parts = MYSQL_DATETIME.exec(raw);
   if (parts === null) return null;
   const [y, mo, d, h = '0', mi = '0', s = '0', f = ''] = parts.slice(1);
