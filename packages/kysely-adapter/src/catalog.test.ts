@@ -33,6 +33,21 @@ describe('orderingIndex', () => {
     expect(orderingIndex(rows, ['SCORE', 'Id'], [false, false])).toBe('score_id');
   });
 
+  it('with columns a WHERE fixes, the index that begins with them, in any order, then the ordering', () => {
+    const rows = [
+      ...index('score_id', ['score D', 'id D']),
+      ...index('tenant_score_id', ['tenant', 'score D', 'id D']),
+      ...index('gone_tenant_score_id', ['gone', 'tenant', 'score D', 'id D']),
+      ...index('tenant_prefix', ['name', 'score D', 'id D'], { SUB_PART: 4 }),
+    ];
+    expect(orderingIndex(rows, columns, desc, ['tenant'])).toBe('tenant_score_id');
+    expect(orderingIndex(rows, columns, desc, ['TENANT', 'gone'])).toBe('gone_tenant_score_id');
+    // Every fixed column, each once, before the ordering; never a prefix part.
+    expect(orderingIndex(rows, columns, desc, ['tenant', 'kind'])).toBeUndefined();
+    expect(orderingIndex(rows, columns, desc, ['name'])).toBeUndefined();
+    expect(orderingIndex(rows, columns, desc)).toBe('score_id');
+  });
+
   it('never names an index that cannot range over the ordering', () => {
     // Mixed against the ordering, the columns in another order, too few columns, a prefix part,
     // an ignored (MariaDB) or invisible (MySQL) index, a column that is an expression.

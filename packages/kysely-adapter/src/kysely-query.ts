@@ -40,11 +40,19 @@ import { refuseUnrecorded, toParameter, toPosition, toRecordedPosition } from '.
 import { countKey } from './count-key.js';
 import { lookupParameter, lookupQuery } from './lookup-value.js';
 import { ADAPTER, type Row } from './options.js';
-import { columnName, directionOf, parameterize, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
+import {
+  columnName,
+  directionOf,
+  equalityColumns,
+  parameterize,
+  rowKeyOf,
+  selectionOf,
+  shapeKey,
+} from './query-nodes.js';
 import { PrivateColumnStripper } from './row-picker.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import type { SharedState } from './shared-state.js';
-import type { CompiledTemplate, FieldPlan, OrderPlan, ShapeCache } from './statement-cache.js';
+import type { CompiledTemplate, FieldPlan, IndexHint, OrderPlan, ShapeCache } from './statement-cache.js';
 import {
   type BoundParameter,
   compileMerged,
@@ -395,10 +403,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         const bound: BoundParameter = (i, parameter) =>
           shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
         const run = segments[s]!;
-        const index = plan.nullBlockIndex;
-        const nullBlock = run.some((segment) => segment.conditions.some((c) => c.op === 'null'));
+        const hint = plan.indexHint;
+        const hinted =
+          hint !== null &&
+          (hint.everyStatement || run.some((segment) => segment.conditions.some((c) => c.op === 'null')));
         const unhinted = this.#windowBase(fields, exact);
-        const base = index !== null && nullBlock ? withIndexHint(unhinted, index) : unhinted;
+        const base = hinted ? withIndexHint(unhinted, hint.index) : unhinted;
         const { exprs, nullable } = plan;
         return run.length === 1
           ? compileSegment(base, order, exprs, nullable, run[0]!, withOffset, shared.capabilities, bound)
@@ -631,7 +641,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         }),
       ).then(async (fields) => ({
         fields,
-        nullBlockIndex: await this.#nullBlockIndex(order, fields),
+        indexHint: await this.#indexHint(order, fields),
         // A compound orders by its result's columns: a private column holding another expression
         // than the term's (an exact text) would order differently.
         merged:
@@ -656,18 +666,22 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   }
 
   /**
-   * The index a NULL block's statement names (`indexQuery`): one whose columns are the
-   * ordering's, for an ordering with a nullable term over plain columns of the query's one table,
-   * where the query has no WHERE, GROUP BY or set operation of its own (with one, another index
-   * may serve it better). `null` leaves the statement to the optimizer.
+   * The index keyset statements name (`indexQuery`), for an ordering over plain columns of the
+   * query's one table, without JOIN, GROUP BY or set operation: with no WHERE, the index whose
+   * columns are the ordering's, for NULL blocks only (the values are a range already); with a
+   * WHERE of equalities only (`tenant = ?`), the index that begins with those columns and goes
+   * on with the ordering's, for every statement. Any other WHERE may be served better by another
+   * index: `null` leaves the statements to the optimizer.
    */
-  async #nullBlockIndex(order: readonly KeyTerm[], fields: readonly FieldPlan[]): Promise<string | null> {
+  async #indexHint(order: readonly KeyTerm[], fields: readonly FieldPlan[]): Promise<IndexHint | null> {
     const shared = this.#shared;
-    if (shared.capabilities.indexQuery === null || !fields.some((f) => f.info.nullable)) return null;
+    if (shared.capabilities.indexQuery === null) return null;
     const core = this.#coreNode;
     const { tables, complete } = this.#source;
-    const filtered = core.where ?? core.joins ?? core.groupBy ?? core.having ?? core.setOperations;
-    if (!complete || tables.length !== 1 || filtered !== undefined) return null;
+    const grouped = core.joins ?? core.groupBy ?? core.having ?? core.setOperations;
+    if (!complete || tables.length !== 1 || grouped !== undefined) return null;
+    const fixed = core.where === undefined ? [] : equalityColumns(core.where.where);
+    if (fixed === undefined || (fixed.length === 0 && !fields.some((f) => f.info.nullable))) return null;
     const columns: string[] = [];
     for (const field of fields) {
       const column = columnName(field.expr);
@@ -675,7 +689,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       columns.push(column);
     }
     const descending = order.map((term) => term.direction === 'desc');
-    return orderingIndex(await readIndexes(shared, tables[0]!), columns, descending) ?? null;
+    const index = orderingIndex(await readIndexes(shared, tables[0]!), columns, descending, fixed);
+    return index === undefined ? null : { index, everyStatement: fixed.length > 0 };
   }
 
   /**

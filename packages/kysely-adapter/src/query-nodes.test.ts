@@ -8,10 +8,10 @@ import {
   sql,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { matchesShape, parameterize, shapeKey } from './query-nodes.js';
+import { equalityColumns, matchesShape, parameterize, shapeKey } from './query-nodes.js';
 
 interface DB {
-  items: { id: number; name: string; created: Date };
+  items: { id: number; name: string; created: Date; tenant: number; gone: Date | null };
 }
 
 const db = new Kysely<DB>({
@@ -81,5 +81,50 @@ describe('matchesShape: a query recognised by one walk, as parameterize + shapeK
     expect(match(inline(3), inline(4))).toBeNull();
     const date = new Date(0);
     expect(match(inline(date), inline(date))).toBeNull();
+  });
+});
+
+describe('equalityColumns: the columns a WHERE of equalities fixes', () => {
+  const where = (query: { toOperationNode(): { where?: { where: OperationNode } } }) =>
+    equalityColumns(query.toOperationNode().where!.where);
+
+  it('reads column = value either way round, IS NULL, ANDs and parentheses', () => {
+    expect(where(db.selectFrom('items').where('tenant', '=', 1))).toEqual(['tenant']);
+    expect(where(db.selectFrom('items').where('tenant', '=', 1).where('gone', 'is', null))).toEqual([
+      'tenant',
+      'gone',
+    ]);
+    expect(
+      where(
+        db
+          .selectFrom('items')
+          .where((eb) => eb.and([eb(eb.val(1), '=', eb.ref('items.tenant')), eb('name', '=', 'a')])),
+      ),
+    ).toEqual(['tenant', 'name']);
+    // A parameterized shape (the statement cache's) is read the same way.
+    const node = parameterize(db.selectFrom('items').where('tenant', '=', 1).toOperationNode(), []) as {
+      where: { where: OperationNode };
+    };
+    expect(equalityColumns(node.where.where)).toEqual(['tenant']);
+  });
+
+  it('answers nothing for any other condition, anywhere in the AND', () => {
+    expect(where(db.selectFrom('items').where('tenant', '<', 1))).toBeUndefined();
+    expect(where(db.selectFrom('items').where('tenant', '=', 1).where('name', 'like', 'a%'))).toBeUndefined();
+    expect(where(db.selectFrom('items').where('gone', 'is not', null))).toBeUndefined();
+    expect(
+      where(
+        db
+          .selectFrom('items')
+          .where('tenant', '=', 1)
+          .where('gone', 'is', new Date(0) as never),
+      ),
+    ).toBeUndefined();
+    expect(
+      where(db.selectFrom('items').where((eb) => eb.or([eb('tenant', '=', 1), eb('tenant', '=', 2)]))),
+    ).toBeUndefined();
+    // Two columns compared with each other fix neither.
+    expect(where(db.selectFrom('items').where((eb) => eb('tenant', '=', eb.ref('id'))))).toBeUndefined();
+    expect(where(db.selectFrom('items').where(sql<boolean>`tenant = 1`))).toBeUndefined();
   });
 });

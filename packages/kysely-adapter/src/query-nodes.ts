@@ -1,11 +1,15 @@
 import {
   AliasNode,
+  AndNode,
+  BinaryOperationNode,
   ColumnNode,
   IdentifierNode,
   type KyselyPlugin,
   type OperationNode,
   OperationNodeTransformer,
+  OperatorNode,
   type OrderByItemNode,
+  ParensNode,
   PrimitiveValueListNode,
   RawNode,
   ReferenceNode,
@@ -139,6 +143,34 @@ export function shapeKey(node: OperationNode): string {
 
 export function identifierName(node: OperationNode | undefined): string | undefined {
   return node && IdentifierNode.is(node) ? node.name : undefined;
+}
+
+/**
+ * The columns a WHERE fixes when it is nothing but an AND of equalities between a column and a
+ * value (`tenant = ?`, `? = tenant`, `deleted_at is null`), parentheses allowed; `undefined` for
+ * any other condition.
+ *
+ * @example
+ * equalityColumns(db.selectFrom('t').where('tenant', '=', 1).where('gone', 'is', null).toOperationNode().where!.where)
+ * // ['tenant', 'gone']
+ */
+export function equalityColumns(node: OperationNode): string[] | undefined {
+  if (ParensNode.is(node)) return equalityColumns(node.node);
+  if (AndNode.is(node)) {
+    const left = equalityColumns(node.left);
+    const right = left && equalityColumns(node.right);
+    return right && [...left!, ...right];
+  }
+  if (!BinaryOperationNode.is(node) || !OperatorNode.is(node.operator)) return undefined;
+  const { leftOperand: left, rightOperand: right } = node;
+  const operator = node.operator.operator;
+  if (operator === 'is') {
+    const column = columnName(left);
+    return column !== undefined && ValueNode.is(right) && right.value === null ? [column] : undefined;
+  }
+  if (operator !== '=') return undefined;
+  const column = ValueNode.is(right) ? columnName(left) : ValueNode.is(left) ? columnName(right) : undefined;
+  return column === undefined ? undefined : [column];
 }
 
 export function columnName(node: OperationNode): string | undefined {

@@ -29,6 +29,15 @@ export interface FieldPlan {
   readonly info: ColumnInfo;
 }
 
+/**
+ * The index a plan's keyset statements name (`FORCE INDEX`): for NULL blocks only, or, where the
+ * query fixes columns by equality, for every statement.
+ */
+export interface IndexHint {
+  readonly index: string;
+  readonly everyStatement: boolean;
+}
+
 /** How one ordering is read and split into segments on one query shape. */
 export interface OrderPlan {
   readonly fields: readonly FieldPlan[];
@@ -36,11 +45,8 @@ export interface OrderPlan {
   readonly refused: number;
   readonly nullable: readonly boolean[];
   readonly exprs: readonly OperationNode[];
-  /**
-   * The index a NULL block's statement names (`indexQuery`): one whose columns are the
-   * ordering's, on the query's one table; `null` to leave the choice to the optimizer.
-   */
-  readonly nullBlockIndex: string | null;
+  /** The index keyset statements name (`indexQuery`); `null` to leave them to the optimizer. */
+  readonly indexHint: IndexHint | null;
   /** Whether a position is read from recorded text (`FieldPlan.recorded`). */
   readonly recorded: boolean;
   /** Whether rows carry private columns to strip (besides the exact text of rounded integers). */
