@@ -70,7 +70,8 @@ export function firstTableName(node: SelectQueryNode): string | undefined {
   return undefined;
 }
 
-function catalogKey(table: SourceTable): string {
+/** The key of `table` in the catalogs: `schema.table`. */
+export function catalogKey(table: SourceTable): string {
   return `${table.schema ?? ''}.${table.name}`;
 }
 

@@ -160,6 +160,12 @@ export interface DialectCapabilities {
    * statements are left to the optimizer. `null` elsewhere. @default null
    */
   readonly indexQuery: ((table: string, schema: string | undefined) => RawBuilder<IndexColumnRow>) | null;
+  /**
+   * Whether `error` says a statement named an index its table no longer has (MySQL's 1176,
+   * `ER_KEY_DOES_NOT_EXITS`: a migration dropped or renamed it while the process ran). The
+   * adapter then stops naming it and reads the page again without it. @default () => false
+   */
+  readonly indexGone: (error: unknown) => boolean;
   /** Maps a catalog type name (lower case) to a kind. @default a name-based guess (`int` -> number, ...) */
   readonly columnKind: (type: string) => ColumnKind;
   /**
@@ -283,6 +289,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   textRejectsNul: false,
   catalogQuery: null,
   indexQuery: null,
+  indexGone: () => false,
   columnKind: genericKind,
   exactTimestampText: null,
   estimateCount: false,
@@ -545,6 +552,7 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
     sql<CatalogRow>`select column_name as name, lower(column_type) as type, (is_nullable = 'YES') as nullable
       from information_schema.columns
       where table_schema = coalesce(${schema ?? null}, database()) and table_name = ${table}`,
+  indexGone: (error: unknown) => (error as { errno?: unknown } | null)?.errno === 1176,
   indexQuery: (table: string, schema: string | undefined) =>
     sql<IndexColumnRow>`select * from information_schema.statistics
       where table_schema = coalesce(${schema ?? null}, database()) and table_name = ${table}`,

@@ -27,6 +27,7 @@ import {
   sliceWindow,
 } from './builder-slice.js';
 import {
+  catalogKey,
   columnInfo,
   firstTableName,
   integersExact,
@@ -397,15 +398,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
     values[order.length] = single ? limit : window.offset + limit;
     values[order.length + 1] = window.offset;
-    const key = `${mask}|${withOffset}|${exact}|`;
+    const hint = plan.indexHint;
+    const gone = shared.cache.goneIndexes;
+    const named = hint !== null && !gone.has(`${hint.table} ${hint.index}`);
+    const key = `${mask}|${withOffset}|${exact}|${named}|`;
     const templateOf = (s: number) =>
       shared.template(plan.windows, key + s, () => {
         const bound: BoundParameter = (i, parameter) =>
           shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
         const run = segments[s]!;
-        const hint = plan.indexHint;
         const hinted =
-          hint !== null &&
+          named &&
           (hint.everyStatement || run.some((segment) => segment.conditions.some((c) => c.op === 'null')));
         const unhinted = this.#windowBase(fields, exact);
         const base = hinted ? withIndexHint(unhinted, hint.index) : unhinted;
@@ -414,8 +417,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           ? compileSegment(base, order, exprs, nullable, run[0]!, withOffset, shared.capabilities, bound)
           : compileMerged(base, order, exprs, plan.keys, run, withOffset, shared.capabilities, bound);
       });
-    if (!single) return this.#readEach(segments.length, templateOf, values, order.length, window, limit);
-    return shared.run(templateOf(0), values, this.#base);
+    const read = single
+      ? shared.run(templateOf(0), values, this.#base)
+      : this.#readEach(segments.length, templateOf, values, order.length, window, limit);
+    if (!named) return read;
+    // The index named is gone (a migration dropped or renamed it): never named again, the page read without it.
+    return read.catch((error: unknown) => {
+      if (!shared.capabilities.indexGone(error)) throw error;
+      gone.add(`${hint.table} ${hint.index}`);
+      shared.cache.indexes.delete(hint.table);
+      return this.#readSegments(plan, order, mask, segments, values, window, exact);
+    });
   }
 
   /** Several segments cannot share one SQL OFFSET: the first rows are skipped as they arrive. */
@@ -690,7 +702,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     }
     const descending = order.map((term) => term.direction === 'desc');
     const index = orderingIndex(await readIndexes(shared, tables[0]!), columns, descending, fixed);
-    return index === undefined ? null : { index, everyStatement: fixed.length > 0 };
+    return index === undefined
+      ? null
+      : { index, everyStatement: fixed.length > 0, table: catalogKey(tables[0]!) };
   }
 
   /**

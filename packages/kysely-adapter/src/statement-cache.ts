@@ -36,6 +36,8 @@ export interface FieldPlan {
 export interface IndexHint {
   readonly index: string;
   readonly everyStatement: boolean;
+  /** The table, as `StatementCache.goneIndexes` and the index catalog key it (`schema.table`). */
+  readonly table: string;
 }
 
 /** How one ordering is read and split into segments on one query shape. */
@@ -145,6 +147,8 @@ export class StatementCache {
   readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
   /** @internal index columns per `schema.table` (`indexQuery`) */
   readonly indexes = new Map<string, Promise<readonly IndexColumnRow[]>>();
+  /** @internal `schema.table index` of the indexes a statement named and the table no longer had */
+  readonly goneIndexes = new Set<string>();
   readonly #shapes = new Map<string, ShapeCache>();
   /** Most recently used first. */
   readonly #recent: KnownShape[] = [];
