@@ -104,10 +104,11 @@ describe('[sqlite] cursor pages inside tie groups', () => {
       const want = expected(order, (row, field) => (field === 'id' ? row.id : row.score));
       const byScore = (row: Row): PositionValue[] => [row.score, row.id];
       const alias = order.map((t) => (t.field === 'score' ? { ...t, field: 'points' } : t));
-      const shapes: Array<[string, Builder, KeyTerm[]]> = [
-        ['selected', db.selectFrom('t').selectAll(), order],
-        ['aliased', db.selectFrom('t').select(['id', 'title', 't.score as points']), alias],
-        ['not selected', db.selectFrom('t').select(['id', 'title']), order],
+      const all = () => true;
+      const shapes: Array<[string, Builder, KeyTerm[], (id: number) => boolean]> = [
+        ['selected', db.selectFrom('t').selectAll(), order, all],
+        ['aliased', db.selectFrom('t').select(['id', 'title', 't.score as points']), alias, all],
+        ['not selected', db.selectFrom('t').select(['id', 'title']), order, all],
         [
           'from a CTE',
           db
@@ -115,11 +116,22 @@ describe('[sqlite] cursor pages inside tie groups', () => {
             .selectFrom('c')
             .selectAll(),
           order,
+          all,
+        ],
+        // The query's own WHERE and its values in every arm (an OR, so its parentheses count too).
+        [
+          'filtered',
+          db
+            .selectFrom('t')
+            .selectAll()
+            .where((eb) => eb.or([eb('id', '>', 40), eb('title', '=', 't3')])),
+          order,
+          (id) => id > 40 || id === 3,
         ],
       ];
-      for (const [shape, builder, terms] of shapes) {
+      for (const [shape, builder, terms, keep] of shapes) {
         statements.length = 0;
-        expect(await walk(builder, terms, byScore), shape).toEqual(want);
+        expect(await walk(builder, terms, byScore), shape).toEqual(want.filter(keep));
         // Deep in a tie group, the page is one statement whose first arm is the tie group.
         const tied = statements.filter((s) => / = \? and "id" [<>] \? union all /.test(s.sql));
         expect(tied.length, shape).toBeGreaterThan(10);
