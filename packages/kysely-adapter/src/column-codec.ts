@@ -113,9 +113,10 @@ function wallClockByCodes(raw: string): Date | undefined {
     s = digitsAt(raw, 17, 19);
     if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
     if (n > 19) {
-      if (raw.charCodeAt(19) !== 46 || digitsAt(raw, 20, n) < 0) return undefined;
+      const fraction = digitsAt(raw, 20, n);
+      if (raw.charCodeAt(19) !== 46 || fraction < 0) return undefined;
       // The first three digits of the fraction, as milliseconds.
-      ms = digitsAt(raw, 20, Math.min(n, 23)) * 10 ** Math.max(0, 23 - n);
+      ms = n >= 23 ? Math.trunc(fraction / 10 ** (n - 23)) : fraction * 10 ** (23 - n);
     }
   }
   return new Date(((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms);

@@ -400,7 +400,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     values[order.length + 1] = window.offset;
     const hint = plan.indexHint;
     const gone = shared.cache.goneIndexes;
-    const named = hint !== null && !gone.has(`${hint.table} ${hint.index}`);
+    const named = hint !== null && !gone.has(hint.key);
     const key = `${mask}|${withOffset}|${exact}|${named}|`;
     const templateOf = (s: number) =>
       shared.template(plan.windows, key + s, () => {
@@ -424,7 +424,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     // The index named is gone (a migration dropped or renamed it): never named again, the page read without it.
     return read.catch((error: unknown) => {
       if (!shared.capabilities.indexGone(error)) throw error;
-      gone.add(`${hint.table} ${hint.index}`);
+      gone.add(hint.key);
       shared.cache.indexes.delete(hint.table);
       return this.#readSegments(plan, order, mask, segments, values, window, exact);
     });
@@ -702,9 +702,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     }
     const descending = order.map((term) => term.direction === 'desc');
     const index = orderingIndex(await readIndexes(shared, tables[0]!), columns, descending, fixed);
-    return index === undefined
-      ? null
-      : { index, everyStatement: fixed.length > 0, table: catalogKey(tables[0]!) };
+    if (index === undefined) return null;
+    const table = catalogKey(tables[0]!);
+    return { index, everyStatement: fixed.length > 0, table, key: `${table} ${index}` };
   }
 
   /**

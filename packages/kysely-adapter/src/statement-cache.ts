@@ -36,8 +36,10 @@ export interface FieldPlan {
 export interface IndexHint {
   readonly index: string;
   readonly everyStatement: boolean;
-  /** The table, as `StatementCache.goneIndexes` and the index catalog key it (`schema.table`). */
+  /** The table, as the index catalog keys it (`schema.table`). */
   readonly table: string;
+  /** `schema.table index`, as `StatementCache.goneIndexes` holds it once the index is gone. */
+  readonly key: string;
 }
 
 /** How one ordering is read and split into segments on one query shape. */

@@ -391,10 +391,9 @@ export function compileMerged(
       .slice(1)
       .map(({ with: _head, ...arm }) => SetOperationNode.create('union', arm, true)),
   };
-  // `groupSegments` lets no term into a run whose NULLs an item without `IS NULL` key misplaces.
-  const items = order.map((term, i) =>
-    OrderByItemNode.create(keys[i]!, RawNode.createWithSql(term.direction)),
-  );
+  // `groupSegments` lets into a run no arm holding NULLs of a term whose placement is emulated:
+  // for ORDER BY, every term's NULLs are native or excluded by the run's predicates.
+  const items = orderByItems(order, keys, () => 'segment', capabilities);
   return withLimit(
     SelectQueryNode.cloneWithOrderByItems(head, items),
     order.length,
