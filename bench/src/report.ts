@@ -378,7 +378,6 @@ export function renderReport(results: BenchResults, chartFile: string): string {
   return out.join('\n');
 }
 
-/** The SQLite or MariaDB section: raw prepared statement, hand-written Kysely, Pagewise, per ordering. */
 /** `x` rounded to `digits` decimals with its sign: `+5`, `-3`, `+0` (never `-0`). */
 function signed(x: number, digits: number): string {
   const text = Math.abs(x).toFixed(digits);
@@ -441,6 +440,7 @@ function placementSection(result: PlacementResult | null): string[] {
   ];
 }
 
+/** The SQLite or MariaDB section: raw prepared statement, hand-written Kysely, Pagewise, per ordering. */
 function dialectSection(result: DialectResult): string[] {
   const title = result.dialect === 'sqlite' ? 'SQLite (better-sqlite3)' : 'MariaDB (mysql2)';
   if (result.skipped !== null) return [`## ${title}`, '', `Not measured: ${result.skipped}.`, ''];

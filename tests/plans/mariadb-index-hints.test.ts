@@ -33,7 +33,7 @@ function seededTable(
   rows: number,
   values: string,
   indexes: Record<string, string>,
-): { readonly table: string; readonly statements: CompiledQuery[]; database(): TestDatabase } {
+): { readonly table: string; readonly statements: CompiledQuery[]; readonly database: TestDatabase } {
   const table = tableName(base);
   const statements: CompiledQuery[] = [];
   let database: TestDatabase | undefined;
@@ -62,28 +62,27 @@ function seededTable(
     await sql.raw(`drop table if exists \`${table}\``).execute(database.db);
     await database.close();
   });
-  return { table, statements, database: () => database! };
+  return {
+    table,
+    statements,
+    get database() {
+      return database!;
+    },
+  };
 }
 
 describeDatabase(target, 'NULL blocks where NULLs are many', () => {
-  const {
-    table,
-    statements,
-    database: opened,
-  } = seededTable(
+  const seeded = seededTable(
     'pw_null_block',
     'id integer primary key, score integer null, title varchar(20) not null',
     ROWS,
     "case when n % 5 = 0 then null else n % 1000 end, concat('t', n)",
     { score_id: 'score desc, id desc' },
   );
-  let database: TestDatabase;
-  beforeAll(() => {
-    database = opened();
-  });
+  const { table, statements } = seeded;
 
   it('a page deep in the NULL block is a range of the ordering index, with the same rows', async () => {
-    const query = fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db });
+    const query = fromKysely(seeded.database.db.selectFrom(table).selectAll(), { db: seeded.database.db });
     statements.length = 0;
     const rows = await query.fetch({ order: ORDER, after: [null, 3000], offset: 0, limit: 51 });
     // NULL scores are the multiples of 5, read by descending id below the bound.
@@ -93,14 +92,14 @@ describeDatabase(target, 'NULL blocks where NULLs are many', () => {
     expect(pages).toHaveLength(1);
     const statement = pages[0]!;
     expect(statement.sql).toMatch(/`score` is null and `id` < \?/);
-    const [plan] = await explain(database, statement);
+    const [plan] = await explain(seeded.database, statement);
     console.log(`EXPLAIN mariadb | NULL block, NULLs every fifth row | ${plan}`);
     expect(plan).toMatch(new RegExp(`^type=range key=${table}_score_id `));
   });
 
   it('a page of the NULL block from a filtered query is left to the optimizer, and right', async () => {
-    const filtered = database.db.selectFrom(table).selectAll().where('title', '<>', 't2990');
-    const query = fromKysely(filtered, { db: database.db });
+    const filtered = seeded.database.db.selectFrom(table).selectAll().where('title', '<>', 't2990');
+    const query = fromKysely(filtered, { db: seeded.database.db });
     statements.length = 0;
     const rows = await query.fetch({ order: ORDER, after: [null, 3000], offset: 0, limit: 3 });
     expect(rows.map((r) => r.row.id)).toEqual([2995, 2985, 2980]);
@@ -128,7 +127,7 @@ describeDatabase(target, 'NULL blocks where NULLs are many', () => {
 
   it('EXPLAINs a statement as sent (the check reads the plan of real SQL)', async () => {
     const plan = await explain(
-      database,
+      seeded.database,
       CompiledQuery.raw(`select * from \`${table}\` where id < ? order by id desc limit 1`, [10]),
     );
     expect(plan[0]).toMatch(/^type=range key=PRIMARY /);
@@ -141,49 +140,42 @@ describeDatabase(target, 'NULL blocks where NULLs are many', () => {
 // against 0.07 ms for the range; MariaDB's own choice by cost, which changes with the bound), unless
 // the statement names the index.
 describeDatabase(target, 'queries filtered by equality', () => {
-  const {
-    table,
-    statements,
-    database: opened,
-  } = seededTable(
+  const seeded = seededTable(
     'pw_tenant_pages',
     'id integer primary key, tenant integer not null, score integer null, deleted tinyint(1) null, title varchar(20) not null',
     60_000,
     "n % 2, case when n % 5 = 0 then null else n % 1000 end, null, concat('t', n)",
     { tenant_score_id: 'tenant, score desc, id desc', score_id: 'score desc, id desc' },
   );
-  let database: TestDatabase;
-  beforeAll(() => {
-    database = opened();
-  });
+  const { table, statements } = seeded;
 
   /** The tenant's ids after `[score, id]` in the ordering, as the rows say. */
   async function expectedAfter(tenant: number, score: number, id: number, limit: number): Promise<number[]> {
     const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where tenant = ${tenant}
       and score is not null and (score < ${score} or (score = ${score} and id < ${id}))
-      order by score desc, id desc limit ${limit}`.execute(database.db);
+      order by score desc, id desc limit ${limit}`.execute(seeded.database.db);
     return rows.map((r) => r.id);
   }
 
   it("a page in the middle of one tenant's rows is a range of the tenant's index, with the same rows", async () => {
-    const filtered = database.db.selectFrom(table).selectAll().where('tenant', '=', 0);
-    const query = fromKysely(filtered, { db: database.db });
+    const filtered = seeded.database.db.selectFrom(table).selectAll().where('tenant', '=', 0);
+    const query = fromKysely(filtered, { db: seeded.database.db });
     statements.length = 0;
     const rows = await query.fetch({ order: ORDER, after: [500, 6000], offset: 0, limit: 51 });
     expect(rows.map((r) => r.row.id)).toEqual(await expectedAfter(0, 500, 6000, 51));
     const pages = statements.filter((s) => /`score` <= \?/.test(s.sql));
     expect(pages).toHaveLength(1);
-    const [plan] = await explain(database, pages[0]!);
+    const [plan] = await explain(seeded.database, pages[0]!);
     console.log(`EXPLAIN mariadb | tenant = ?, -score, -id, bound mid-tenant | ${plan}`);
     expect(plan).toMatch(new RegExp(`^type=range key=${table}_tenant_score_id `));
   });
 
   it('a filtered column the index does not begin with leaves the statements to the optimizer', async () => {
-    const filtered = database.db
+    const filtered = seeded.database.db
       .selectFrom(table)
       .selectAll()
       .where((eb) => eb.and([eb('deleted', 'is', null), eb(eb.val(0), '=', eb.ref('tenant'))]));
-    const query = fromKysely(filtered, { db: database.db });
+    const query = fromKysely(filtered, { db: seeded.database.db });
     statements.length = 0;
     const rows = await query.fetch({ order: ORDER, after: [500, 6000], offset: 0, limit: 5 });
     expect(rows.map((r) => r.row.id)).toEqual(await expectedAfter(0, 500, 6000, 5));
@@ -193,12 +185,14 @@ describeDatabase(target, 'queries filtered by equality', () => {
 
   it('an index dropped while the process runs stops being named, and the page is read without it', async () => {
     const query = () =>
-      fromKysely(database.db.selectFrom(table).selectAll().where('tenant', '=', 1), { db: database.db });
+      fromKysely(seeded.database.db.selectFrom(table).selectAll().where('tenant', '=', 1), {
+        db: seeded.database.db,
+      });
     const page = (after: [number, number]) => query().fetch({ order: ORDER, after, offset: 0, limit: 5 });
     statements.length = 0;
     await page([700, 7001]);
     expect(statements.find((s) => /`score` <= \?/.test(s.sql))?.sql).toMatch(/force index/);
-    await sql.raw(`drop index \`${table}_tenant_score_id\` on \`${table}\``).execute(database.db);
+    await sql.raw(`drop index \`${table}_tenant_score_id\` on \`${table}\``).execute(seeded.database.db);
     statements.length = 0;
     const rows = await page([700, 7001]);
     expect(rows.map((r) => r.row.id)).toEqual(await expectedAfter(1, 700, 7001, 5));
@@ -211,8 +205,8 @@ describeDatabase(target, 'queries filtered by equality', () => {
   });
 
   it('a filter that is not an equality leaves every statement to the optimizer', async () => {
-    const filtered = database.db.selectFrom(table).selectAll().where('tenant', '<', 1);
-    const query = fromKysely(filtered, { db: database.db });
+    const filtered = seeded.database.db.selectFrom(table).selectAll().where('tenant', '<', 1);
+    const query = fromKysely(filtered, { db: seeded.database.db });
     statements.length = 0;
     const rows = await query.fetch({ order: ORDER, after: [500, 6000], offset: 0, limit: 5 });
     expect(rows.map((r) => r.row.id)).toEqual(await expectedAfter(0, 500, 6000, 5));

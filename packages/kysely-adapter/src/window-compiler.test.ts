@@ -283,16 +283,14 @@ describe('SQLite: the rows tied with the bound are a range of their own, merged 
     ]);
   });
 
-  it('leaves other dialects one statement per segment', () => {
-    const segments = planSegments(
-      [desc('created'), id('desc')],
-      [false, false],
-      ['t', 1],
-      postgresCapabilities,
+  it('leaves other dialects one statement per segment, split at no tie', () => {
+    const order = [asc('score'), id('asc')];
+    const segments = planSegments(order, [true, false], [5, 7], postgresCapabilities);
+    // The values past the bound (one keyset predicate), then the NULL block.
+    expect(segments.map((s) => s.keyset)).toEqual([0, null]);
+    expect(groupSegments(segments, order, [true, false], postgresCapabilities, false)).toEqual(
+      segments.map((segment) => [segment]),
     );
-    expect(
-      groupSegments(segments, [desc('created'), id('desc')], [false, false], postgresCapabilities, false),
-    ).toEqual([segments]);
   });
 });
 
