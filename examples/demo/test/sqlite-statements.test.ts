@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoDatabaseHandle, ensureSeeded, openDatabase } from '../src/database.js';
 import { type RunningDemo, serveDemo } from './harness.js';
 
-// The stock SqliteDialect prepares every query anew; a cursor page's statement costs SQLite more to
-// prepare than to read (a UNION ALL of two ranges, ~25-50 us against ~60 us for its rows). The demo
-// is what users copy: its SQLite database prepares each SQL text once.
+// The stock SqliteDialect prepares every query anew; a cursor page's statement (a UNION ALL of two
+// ranges) costs SQLite 25 us or more to prepare, every page. The demo is what users copy: its SQLite
+// database prepares each SQL text once.
 describe('demo on SQLite: each SQL text is prepared once', () => {
   let dir: string;
   let handle: DemoDatabaseHandle;
