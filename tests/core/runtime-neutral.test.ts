@@ -47,6 +47,8 @@ describe('runtime-neutral core', () => {
       Response,
       TextEncoder,
       TextDecoder,
+      btoa,
+      atob,
       console,
     });
     runInContext(code, context);

@@ -13,6 +13,11 @@ describe('base64url', () => {
     );
   });
 
+  test('long byte strings encode as Buffer does, past one String.fromCharCode chunk', () => {
+    const bytes = Uint8Array.from({ length: 10_001 }, (_, i) => (i * 7919) % 256);
+    expect(encodeBase64url(bytes)).toBe(Buffer.from(bytes).toString('base64url'));
+  });
+
   test('decodes what it encodes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
