@@ -38,6 +38,10 @@ export function positionFromText(
   type: string,
   kind: 'date' | 'timestamp-text',
 ): PositionValue | undefined {
+  if (kind === 'timestamp-text') {
+    const utc = utcPosition(text, type);
+    if (utc !== undefined) return utc;
+  }
   if (text === 'infinity' || text === '-infinity') {
     if (kind === 'timestamp-text') return text;
     return text === 'infinity' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
@@ -79,6 +83,42 @@ export function positionFromText(
   const clock = `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
   return `${shown}-${two(month)}-${two(day)} ${clock}.${fraction.padEnd(6, '0')}+00 ${utcBc ? 'BC' : 'AD'}`;
 }
+
+/** Whether the character at `at` is a decimal digit. */
+function digitAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return code >= 48 && code <= 57;
+}
+
+/**
+ * The position of a `timestamp` or a `timestamptz` of a UTC session (`+00`) as Postgres writes
+ * most of them, `2024-05-01 12:00:00[.f]`, read by character codes: what `positionFromText` makes
+ * of it through its regular expression (whose match and captures cost a page more than the rest
+ * of its positions), or `undefined` for any other text (BC, years past 9999, other offsets).
+ */
+function utcPosition(text: string, type: string): string | undefined {
+  const zoned = type === 'timestamp with time zone';
+  if (!zoned && type !== 'timestamp without time zone') return undefined;
+  const length = text.length;
+  const end = zoned ? length - 3 : length;
+  if (end < 19 || end > 26 || end === 20) return undefined;
+  for (const at of DATE_TIME_DIGITS) if (!digitAt(text, at)) return undefined;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32) return undefined;
+  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  if (
+    zoned &&
+    (text.charCodeAt(end) !== 43 || text.charCodeAt(end + 1) !== 48 || text.charCodeAt(end + 2) !== 48)
+  )
+    return undefined;
+  if (end === 19) return `${text.slice(0, 19)}.000000${zoned ? '+00' : ''} AD`;
+  if (text.charCodeAt(19) !== 46) return undefined;
+  for (let at = 20; at < end; at += 1) if (!digitAt(text, at)) return undefined;
+  const clock = end === 26 ? text.slice(0, 26) : text.slice(0, end) + '000000'.slice(end - 20);
+  return `${clock}${zoned ? '+00' : ''} AD`;
+}
+
+/** Where `YYYY-MM-DD HH:MM:SS` has its digits. */
+const DATE_TIME_DIGITS: readonly number[] = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 
 /** A catalog type as `positionFromText` reads it; the two common spellings without a regex. */
 function timestampShape(type: string): 'zoned' | 'local' | 'date' {
