@@ -1,6 +1,7 @@
 import {
   ConfigurationError,
   type CountResult,
+  type FetchedRows,
   InvalidBoundError,
   type KeyTerm,
   type OrderedQuery,
@@ -68,26 +69,48 @@ import {
 } from './window-compiler.js';
 
 /**
- * A fetched row whose position is read from the raw row when first asked for: a page's links need
- * those of its first and last rows only, and reading one (a `Date` parsed from SQLite's text)
- * costs about as much as the rest of the row's handling. A class, not an object literal with a
- * getter, which V8 makes ten times slower to build; `position` is on the prototype, so a spread
- * or `JSON.stringify` of the row object leaves it out.
+ * A keyset window's rows (stripped of private columns where the plan added some) with each
+ * position read from its raw row only when asked for: a page's links need those of its first and
+ * last rows only, and reading one (a `Date` parsed from SQLite's text) costs about as much as the
+ * rest of the row's handling.
  */
-class LazyWindowRow<O> implements WindowRow<O> {
-  readonly row: O;
-  readonly #raw: Row;
+class KeysetRows<O> implements FetchedRows<O> {
+  readonly rows: readonly O[];
+  readonly #raw: readonly Row[];
   readonly #read: (raw: Row) => readonly PositionValue[];
-  #position: readonly PositionValue[] | undefined;
 
-  constructor(row: O, raw: Row, read: (raw: Row) => readonly PositionValue[]) {
-    this.row = row;
+  constructor(rows: readonly O[], raw: readonly Row[], read: (raw: Row) => readonly PositionValue[]) {
+    this.rows = rows;
     this.#raw = raw;
     this.#read = read;
   }
 
+  position(index: number): readonly PositionValue[] {
+    const raw = this.#raw[index];
+    if (raw === undefined) throw new RangeError(`no row ${index} in a window of ${this.#raw.length}`);
+    return this.#read(raw);
+  }
+}
+
+/**
+ * A row of `fetch`'s answer, its position read from the window when first asked for. A class, not
+ * an object literal with a getter, which V8 makes ten times slower to build; `position` is on the
+ * prototype, so a spread or `JSON.stringify` of the row object leaves it out.
+ */
+class LazyWindowRow<O> implements WindowRow<O> {
+  readonly row: O;
+  readonly #window: FetchedRows<O>;
+  readonly #index: number;
+  #position: readonly PositionValue[] | undefined;
+
+  constructor(window: FetchedRows<O>, index: number) {
+    this.row = window.rows[index]!;
+    this.#window = window;
+    this.#index = index;
+  }
+
   get position(): readonly PositionValue[] {
-    this.#position ??= this.#read(this.#raw);
+    this.#position ??= this.#window.position(this.#index);
     return this.#position;
   }
 }
@@ -307,9 +330,26 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    */
   async fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<O>>> {
     if (window.order === null) return this.#fetchOffset(window);
+    const fetched = await this.#fetchKeyset(window, window.order);
+    const page = new Array<LazyWindowRow<O>>(fetched.rows.length);
+    for (let i = 0; i < page.length; i += 1) page[i] = new LazyWindowRow(fetched, i);
+    return page;
+  }
+
+  /** `fetch`'s window without a `WindowRow` per row: a keyset window as read, offsets through `fetch`. */
+  fetchRows(window: WindowSpec): Promise<FetchedRows<O>> {
+    const order = window.order;
+    return order === null ? this.#offsetRows(window) : this.#fetchKeyset(window, order);
+  }
+
+  async #offsetRows(window: WindowSpec): Promise<FetchedRows<O>> {
+    const page = await this.#fetchOffset(window);
+    return { rows: page.map((r) => r.row), position: (index) => page[index]!.position };
+  }
+
+  async #fetchKeyset(window: WindowSpec, order: readonly KeyTerm[]): Promise<KeysetRows<O>> {
     if (this.#slice !== null) refuseKeysetOnSlice(this.description);
     const shared = this.#shared;
-    const order = window.order;
     const bound = window.after;
     if (bound !== null && bound.length !== order.length) {
       throw new InvalidBoundError(ADAPTER, `expected ${order.length} bound values, got ${bound.length}`);
@@ -367,12 +407,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
                 p.exact === null || !exact ? undefined : row[p.exact.key],
               ),
       );
-    const page = new Array<LazyWindowRow<O>>(rows.length);
-    for (let i = 0; i < rows.length; i += 1) {
-      const row = rows[i]!;
-      page[i] = new LazyWindowRow<O>(visible[i] as O, row, positionOf);
-    }
-    return page;
+    return new KeysetRows(visible as readonly O[], rows, positionOf);
   }
 
   /**

@@ -7,10 +7,12 @@ import {
   samePosition,
 } from './cursor-codec.js';
 import {
+  type FetchedRows,
   isInvalidBoundError,
   type OrderedQuery,
   type PositionValue,
   type WindowRow,
+  type WindowSpec,
 } from './ordered-query.js';
 import { invertOrdering, type KeyTerm, type OrderTerm, settleNulls } from './ordering.js';
 
@@ -122,25 +124,39 @@ export async function fetchCursorWindow<Row>(
   const reverse = cursor?.reverse ?? false;
   const currentPosition = cursor?.position ?? null;
   const offset = cursor?.offset ?? 0;
+  const spec: WindowSpec = {
+    order: reverse ? (reversed ?? invertOrdering(order)) : order,
+    after: currentPosition,
+    offset,
+    limit: pageSize + 1,
+  };
   // `fetchWindow` inlined: the page waits on the adapter's promise itself, one async hop less.
-  let fetched: ReadonlyArray<WindowRow<Row>>;
+  let fetched: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>;
   try {
-    fetched = await query.fetch({
-      order: reverse ? (reversed ?? invertOrdering(order)) : order,
-      after: currentPosition,
-      offset,
-      limit: pageSize + 1,
-    });
+    fetched = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
   } catch (error) {
     throw notFoundIfInvalidBound(error, invalidMessage ?? 'Invalid cursor');
   }
-  const page = fetched.slice(0, pageSize);
-  const following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
-  if (reverse) page.reverse();
+  let rows: Row[];
+  let positions: PagePositions;
+  let following: readonly PositionValue[] | null;
+  if (isRowArray(fetched)) {
+    const page = fetched.slice(0, pageSize);
+    following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
+    if (reverse) page.reverse();
+    rows = page.map((r) => r.row);
+    positions = new LazyPositions(page);
+  } else {
+    // A copy: the adapter may read positions from the array it answered.
+    rows = fetched.rows.slice(0, pageSize);
+    following = fetched.rows.length > pageSize ? fetched.position(pageSize) : null;
+    if (reverse) rows.reverse();
+    positions = new FetchedPositions(fetched, rows.length, reverse);
+  }
   const started = currentPosition !== null || offset > 0;
   return withLazyPositions(
     {
-      rows: page.map((r) => r.row),
+      rows,
       pageSize,
       cursor,
       hasNext: reverse ? started : following !== null,
@@ -148,8 +164,14 @@ export async function fetchCursorWindow<Row>(
       nextPosition: reverse ? currentPosition : following,
       previousPosition: reverse ? following : currentPosition,
     },
-    page,
+    positions,
   );
+}
+
+function isRowArray<Row>(
+  fetched: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>,
+): fetched is ReadonlyArray<WindowRow<Row>> {
+  return Array.isArray(fetched);
 }
 
 /** The rows' positions by index, each read from its row only when asked for. */
@@ -165,8 +187,13 @@ interface PositionList {
  */
 export const LAZY_POSITIONS = Symbol('pagewise.lazyPositions');
 
+/** A page's positions by index, each read when asked for, and all of them as one frozen array. */
+interface PagePositions extends PositionList {
+  all(): ReadonlyArray<readonly PositionValue[]>;
+}
+
 /** The positions of a window's rows, each read from its row when asked for, all of them once. */
-class LazyPositions implements PositionList {
+class LazyPositions implements PagePositions {
   readonly #rows: ReadonlyArray<WindowRow<unknown>>;
   #all: ReadonlyArray<readonly PositionValue[]> | undefined;
 
@@ -189,8 +216,42 @@ class LazyPositions implements PositionList {
   }
 }
 
+/**
+ * The positions of a page cut from `FetchedRows`: the first `length` rows fetched, in reverse
+ * when the page was fetched backwards. Each is read from the adapter when asked for.
+ */
+class FetchedPositions implements PagePositions {
+  readonly #fetched: FetchedRows<unknown>;
+  readonly #reverse: boolean;
+  readonly length: number;
+  #all: ReadonlyArray<readonly PositionValue[]> | undefined;
+
+  constructor(fetched: FetchedRows<unknown>, length: number, reverse: boolean) {
+    this.#fetched = fetched;
+    this.length = length;
+    this.#reverse = reverse;
+  }
+
+  at(index: number): readonly PositionValue[] | undefined {
+    const i = index < 0 ? this.length + index : index;
+    if (i < 0 || i >= this.length) return undefined;
+    if (this.#all !== undefined) return this.#all[i];
+    return this.#fetched.position(this.#reverse ? this.length - 1 - i : i);
+  }
+
+  /** The frozen array of every position, built the first time it is asked for. */
+  all(): ReadonlyArray<readonly PositionValue[]> {
+    if (this.#all === undefined) {
+      const all = new Array<readonly PositionValue[]>(this.length);
+      for (let i = 0; i < this.length; i += 1) all[i] = this.at(i)!;
+      this.#all = Object.freeze(all);
+    }
+    return this.#all;
+  }
+}
+
 /** The `positions` getter of every lazy window: one function, not a closure per page. */
-function readPositions(this: { readonly [LAZY_POSITIONS]: LazyPositions }) {
+function readPositions(this: { readonly [LAZY_POSITIONS]: PagePositions }) {
   return this[LAZY_POSITIONS].all();
 }
 
@@ -198,17 +259,17 @@ function readPositions(this: { readonly [LAZY_POSITIONS]: LazyPositions }) {
 const POSITIONS_GETTER: PropertyDescriptor = Object.freeze({ enumerable: true, get: readPositions });
 
 /**
- * `fields` with `positions` as a getter over `rows` (an adapter may read a position only when
- * asked: links need the first and last rows', not all of them). The getter builds the frozen
+ * `fields` with `positions` as a getter over `positions` (an adapter may read a position only
+ * when asked: links need the first and last rows', not all of them). The getter builds the frozen
  * array of every position the first time someone reads it.
  */
 function withLazyPositions<T extends object>(
   fields: T,
-  rows: ReadonlyArray<WindowRow<unknown>>,
+  positions: PagePositions,
 ): T & { readonly positions: ReadonlyArray<readonly PositionValue[]> } {
   // Two `defineProperty` calls cost a quarter of one `defineProperties` with a descriptor map.
   Object.defineProperty(fields, 'positions', POSITIONS_GETTER);
-  Object.defineProperty(fields, LAZY_POSITIONS, { value: new LazyPositions(rows) });
+  Object.defineProperty(fields, LAZY_POSITIONS, { value: positions });
   return fields as T & { readonly positions: ReadonlyArray<readonly PositionValue[]> };
 }
 

@@ -43,6 +43,7 @@ export {
 } from './limit-offset-pagination.js';
 export {
   type CountResult,
+  type FetchedRows,
   InvalidBoundError,
   isInvalidBoundError,
   isPositionValue,

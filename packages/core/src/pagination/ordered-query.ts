@@ -40,6 +40,17 @@ export interface WindowRow<Row> {
   readonly position: readonly PositionValue[];
 }
 
+/**
+ * One window as its rows and a reader of their positions: what `fetch` answers, without an object
+ * per row (a cursor page's links read the positions of two of its rows).
+ */
+export interface FetchedRows<Row> {
+  /** The rows in window order; the caller copies what it keeps and never changes this array. */
+  readonly rows: readonly Row[];
+  /** The position of the row fetched at `index` (its index in `rows` as answered). */
+  position(index: number): readonly PositionValue[];
+}
+
 /** The result of a count: `exact` is false when the number is an estimate. */
 export interface CountResult {
   readonly value: number;
@@ -86,6 +97,11 @@ export interface OrderedQuery<Row> {
    * compared with the ordering fields (a tampered cursor), so paginators can answer 404.
    */
   fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<Row>>>;
+  /**
+   * `fetch`'s window as `FetchedRows`: the same rows and positions (and the same errors), no
+   * `WindowRow` object per row. Optional; cursor pages use it when the adapter has it.
+   */
+  fetchRows?(window: WindowSpec): Promise<FetchedRows<Row>>;
   /**
    * The first row of the query whose `field` equals `value` (a path parameter, as text), or
    * `null` when none does or when `value` cannot be of the field's type (then nothing runs: a
