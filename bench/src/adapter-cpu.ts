@@ -1,6 +1,8 @@
 /**
  * Per-page cost of a Kysely-adapter cursor page, this checkout side by side with other checkouts
- * (`--against DIR`, e.g. a `git worktree add /tmp/base <commit>` with its `pnpm install`), every
+ * (`--against DIR`, e.g. a `git worktree add /tmp/base <commit>` with its `pnpm install` and
+ * `pnpm build`: every checkout runs its built packages, or its sources under
+ * `tsx --conditions=@pagewise/source`, as this one does), every
  * variant interleaved round by round in one process so that the machine's load hits them alike.
  *
  * - `pg-replay`: Postgres results recorded once (at PG_URL) and replayed without I/O: what the
@@ -16,14 +18,13 @@
  *   Pagewise over `recordExactTimestamps` and over the stock pool.
  *
  *   PG_URL=postgres://postgres@127.0.0.1:5432/db pnpm --filter @pagewise/bench exec \
- *     tsx --conditions=@pagewise/source src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|pg-replay|sqlite|mysql]
+ *     tsx src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|pg-replay|sqlite|mysql]
  *
  * Prints, per variant, the median over rounds of the CPU time (user + system) per page in
  * microseconds, the median wall time, and the load average at start and end.
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import {
   type CompiledQuery,
@@ -43,6 +44,7 @@ import { kyselyKeysetPage } from './kysely-keyset.js';
 import { median, timePages } from './measure.js';
 import { MysqlWireReplay } from './mysql-wire-replay.js';
 import { cursorOrder } from './orderings.js';
+import { checkoutEntry } from './pagewise-build.js';
 import { type ProfileSummary, profilePages } from './profile.js';
 import { WireReplay } from './wire-replay.js';
 
@@ -74,7 +76,7 @@ const checkouts: Checkout[] = [
   { name: 'this', core: await import('@pagewise/core'), adapter: await import('@pagewise/kysely-adapter') },
 ];
 for (const dir of against) {
-  const load = (pkg: string) => import(pathToFileURL(`${dir}/packages/${pkg}/src/index.ts`).href);
+  const load = (pkg: string) => import(checkoutEntry(dir, pkg));
   checkouts.push({ name: dir, core: await load('core'), adapter: await load('kysely-adapter') });
 }
 

@@ -9,7 +9,7 @@
  * `count(*)`, and the estimated ones must say `countMode: 'estimated'` with a positive count.
  * Beside them, the floor: the same page through `pg` alone (`raw`) and with the same EXPLAIN on
  * the pool's other connection (`raw+explain`), what a second statement costs on this machine.
- * `--against DIR` (another checkout with its `pnpm install`, e.g. /work/main) adds that
+ * `--against DIR` (another checkout with its `pnpm install` and `pnpm build`) adds that
  * checkout's variants to the same rounds, so a change is compared under the same load.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +23,7 @@ import type { BenchDatabase } from './contenders.js';
 import { smallPool } from './database.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
 import { defaultDatabaseUrl } from './options.js';
+import { checkoutEntry } from './pagewise-build.js';
 
 type Core = typeof import('@pagewise/core');
 type Adapter = typeof import('@pagewise/kysely-adapter');
@@ -70,7 +71,7 @@ export function answerProblem(
 async function checkout(dir: string | null): Promise<{ core: Core; adapter: Adapter }> {
   if (dir === null)
     return { core: await import('@pagewise/core'), adapter: await import('@pagewise/kysely-adapter') };
-  const load = (pkg: string) => import(pathToFileURL(`${dir}/packages/${pkg}/src/index.ts`).href);
+  const load = (pkg: string) => import(checkoutEntry(dir, pkg));
   return { core: await load('core'), adapter: await load('kysely-adapter') };
 }
 
