@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   baseCapabilities,
@@ -108,5 +109,27 @@ describe('dialect capabilities', () => {
       [true, 'low'],
       [false, 'low'],
     ]);
+  });
+
+  it("writes MySQL's UTC wall clock of a Date bound: years 0 to 9999, nothing else", () => {
+    const text = (date: Date) => mysqlCapabilities.dateParameter!(date, 'datetime(3)');
+    // An independent reading of the ISO text: the date, a space, the clock to milliseconds.
+    const reference = (date: Date) => {
+      const match = /^(\d{4})-(\d\d-\d\d)T(\d\d:\d\d:\d\d\.\d{3})Z$/.exec(date.toISOString());
+      return match ? `${match[1]}-${match[2]} ${match[3]}` : null;
+    };
+    // Years -100 to 10100: inside and past both ends of MySQL's range.
+    const from = Date.parse('-000100-01-01T00:00:00.000Z');
+    const to = Date.parse('+010100-01-01T00:00:00.000Z');
+    fc.assert(
+      fc.property(fc.integer({ min: from, max: to }), (ms) => {
+        expect(text(new Date(ms))).toBe(reference(new Date(ms)));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(text(new Date('0001-01-01T00:00:00.000Z'))).toBe('0001-01-01 00:00:00.000');
+    expect(text(new Date('9999-12-31T23:59:59.999Z'))).toBe('9999-12-31 23:59:59.999');
+    expect(text(new Date('+010000-01-01T00:00:00.000Z'))).toBeNull();
+    expect(text(new Date('-000001-12-31T00:00:00.000Z'))).toBeNull();
   });
 });

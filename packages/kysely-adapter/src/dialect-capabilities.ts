@@ -514,8 +514,9 @@ function mysqlKind(type: string): ColumnKind {
 
 /** MySQL's text for an instant as a UTC wall clock (`0001-01-01 00:00:00.000`), years 0 to 9999. */
 function mysqlDateText(date: Date): string | null {
-  const match = /^(\d{4})-(\d\d-\d\d)T(\d\d:\d\d:\d\d\.\d{3})Z$/.exec(date.toISOString());
-  return match ? `${match[1]}-${match[2]} ${match[3]}` : null;
+  // `YYYY-MM-DDTHH:mm:ss.sssZ`, 24 characters for years 0 to 9999 (others are `±YYYYYY-...`).
+  const iso = date.toISOString();
+  return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 23)}` : null;
 }
 
 /**
