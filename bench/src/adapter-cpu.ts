@@ -20,6 +20,9 @@
  *   PG_URL=postgres://postgres@127.0.0.1:5432/db pnpm --filter @pagewise/bench exec \
  *     tsx src/adapter-cpu.ts [--against DIR]... [--rounds 15] [--pages 200] [--only pg|pg-replay|sqlite|mysql]
  *
+ * Compare two `--against` checkouts, not this one with another: this one measured 10-12% faster
+ * per replayed page than another checkout of the very same code, loaded alike (both built).
+ *
  * Prints, per variant, the median over rounds of the CPU time (user + system) per page in
  * microseconds, the median wall time, and the load average at start and end.
  */

@@ -49,7 +49,7 @@ function memoryRows(count: number): BenchRow[] {
 }
 
 /** Results of real queries by SQL text, recorded once and replayed without I/O. */
-type Tape = Map<string, QueryResult<unknown>>;
+export type Tape = Map<string, QueryResult<unknown>>;
 
 function tapeKey(query: CompiledQuery): string {
   return `${query.sql}\u0000${JSON.stringify(query.parameters, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))}`;
@@ -135,7 +135,8 @@ class ReplayDriver implements Driver {
   async destroy(): Promise<void> {}
 }
 
-class RecordingDialect extends PostgresDialect {
+/** A Postgres dialect whose queries run on `config`'s pool and land on `tape`. */
+export class RecordingDialect extends PostgresDialect {
   readonly #tape: Tape;
   constructor(config: PostgresDialectConfig, tape: Tape) {
     super(config);
@@ -146,7 +147,8 @@ class RecordingDialect extends PostgresDialect {
   }
 }
 
-class ReplayDialect extends PostgresDialect {
+/** A Postgres dialect that answers every query from `tape`, without I/O. */
+export class ReplayDialect extends PostgresDialect {
   readonly #tape: Tape;
   constructor(tape: Tape) {
     super({ pool: async () => Promise.reject(new Error('CPU bench: the replay dialect has no pool')) });
