@@ -35,6 +35,12 @@ describe('positionFromText', () => {
         );
         expect(utc).toBe(east);
         expect(utc).toBe(`${isoText(y, mo, d, h, mi, s, 0)}.${String(micro).padStart(6, '0')}+00 AD`);
+        const precise = positionFromText(
+          `${isoText(y, mo, d, h, mi, s, micro)}+00`,
+          'timestamp(6) with time zone',
+          'timestamp-text',
+        );
+        expect(precise).toBe(utc);
         expect(positionFromText(isoText(y, mo, d, h, mi, s, micro), LOCAL, 'timestamp-text')).toBe(
           `${isoText(y, mo, d, h, mi, s, 0)}.${String(micro).padStart(6, '0')} AD`,
         );

@@ -91,14 +91,15 @@ function digitAt(text: string, at: number): boolean {
 }
 
 /**
- * The position of a `timestamp` or a `timestamptz` of a UTC session (`+00`) as Postgres writes
+ * The position of a `timestamp(n)` or a `timestamptz(n)` of a UTC session (`+00`) as Postgres writes
  * most of them, `2024-05-01 12:00:00[.f]`, read by character codes: what `positionFromText` makes
  * of it through its regular expression (whose match and captures cost a page more than the rest
  * of its positions), or `undefined` for any other text (BC, years past 9999, other offsets).
  */
 function utcPosition(text: string, type: string): string | undefined {
-  const zoned = type === 'timestamp with time zone';
-  if (!zoned && type !== 'timestamp without time zone') return undefined;
+  const shape = timestampShape(type);
+  if (shape === 'date') return undefined;
+  const zoned = shape === 'zoned';
   const length = text.length;
   const end = zoned ? length - 3 : length;
   if (end < 19 || end > 26 || end === 20) return undefined;
