@@ -1,4 +1,5 @@
 import type { PositionValue } from '@pagewise/core';
+import { digitsAt } from './digits.js';
 import { ExactText } from './exact-text.js';
 import { daysFromCivil } from './postgres-date-text.js';
 
@@ -84,12 +85,6 @@ export function positionFromText(
   return `${shown}-${two(month)}-${two(day)} ${clock}.${fraction.padEnd(6, '0')}+00 ${utcBc ? 'BC' : 'AD'}`;
 }
 
-/** Whether the character at `at` is a decimal digit. */
-function digitAt(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  return code >= 48 && code <= 57;
-}
-
 /**
  * The position of a `timestamp(n)` or a `timestamptz(n)` of a UTC session (`+00`) as Postgres writes
  * most of them, `2024-05-01 12:00:00[.f]`, read by character codes: what `positionFromText` makes
@@ -99,27 +94,27 @@ function digitAt(text: string, at: number): boolean {
 function utcPosition(text: string, type: string): string | undefined {
   const shape = timestampShape(type);
   if (shape === 'date') return undefined;
-  const zoned = shape === 'zoned';
-  const length = text.length;
-  const end = zoned ? length - 3 : length;
-  if (end < 19 || end > 26 || end === 20) return undefined;
-  for (const at of DATE_TIME_DIGITS) if (!digitAt(text, at)) return undefined;
-  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32) return undefined;
-  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
-  if (
-    zoned &&
-    (text.charCodeAt(end) !== 43 || text.charCodeAt(end + 1) !== 48 || text.charCodeAt(end + 2) !== 48)
-  )
-    return undefined;
-  if (end === 19) return `${text.slice(0, 19)}.000000${zoned ? '+00' : ''} AD`;
-  if (text.charCodeAt(19) !== 46) return undefined;
-  for (let at = 20; at < end; at += 1) if (!digitAt(text, at)) return undefined;
-  const clock = end === 26 ? text.slice(0, 26) : text.slice(0, end) + '000000'.slice(end - 20);
-  return `${clock}${zoned ? '+00' : ''} AD`;
+  const offset = shape === 'zoned' ? '+00' : '';
+  const end = text.length - offset.length;
+  if (end < 19 || end > 26 || end === 20 || !text.endsWith(offset)) return undefined;
+  const shaped =
+    text.charCodeAt(4) === 45 && // -
+    text.charCodeAt(7) === 45 &&
+    text.charCodeAt(10) === 32 && // space
+    text.charCodeAt(13) === 58 && // :
+    text.charCodeAt(16) === 58 &&
+    digitsAt(text, 0, 4) >= 0 &&
+    digitsAt(text, 5, 7) >= 0 &&
+    digitsAt(text, 8, 10) >= 0 &&
+    digitsAt(text, 11, 13) >= 0 &&
+    digitsAt(text, 14, 16) >= 0 &&
+    digitsAt(text, 17, 19) >= 0;
+  if (!shaped) return undefined;
+  if (end === 19) return `${text.slice(0, 19)}.000000${offset} AD`;
+  // A fraction of 1 to 6 digits, to six.
+  if (text.charCodeAt(19) !== 46 || digitsAt(text, 20, end) < 0) return undefined;
+  return `${text.slice(0, end).padEnd(26, '0')}${offset} AD`;
 }
-
-/** Where `YYYY-MM-DD HH:MM:SS` has its digits. */
-const DATE_TIME_DIGITS: readonly number[] = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 
 /** A catalog type as `positionFromText` reads it; the two common spellings without a regex. */
 function timestampShape(type: string): 'zoned' | 'local' | 'date' {
