@@ -143,3 +143,27 @@ it('fetch reads a row position only when asked: a bad value in a row no link sta
     await sql`update items set tag = 2 where id = 2`.execute(db);
   }
 });
+
+it('fetchRows answers the rows and positions of fetch, for keyset and offset windows alike', async () => {
+  const query = fromKysely(db.selectFrom('items').select(['id', 'created']), { db, uniqueKey: 'id' });
+  const order = [
+    { field: 'created', direction: 'desc', nulls: 'last' },
+    { field: 'id', direction: 'desc', nulls: 'last' },
+  ] as const;
+  const first = await query.fetch({ order: [...order], after: null, offset: 0, limit: 40 });
+  const after = first[30]!.position;
+  for (const window of [
+    { order: [...order], after, offset: 0, limit: 7 },
+    { order: [...order], after, offset: 2, limit: 7 },
+    { order: null, after: null, offset: 5, limit: 7 },
+  ]) {
+    const rows = await query.fetch(window);
+    const fetched = await query.fetchRows(window);
+    expect(rows).toHaveLength(7);
+    expect(fetched.rows).toEqual(rows.map((r) => r.row));
+    expect(fetched.rows.map((_, i) => fetched.position(i))).toEqual(rows.map((r) => r.position));
+  }
+  // Past the window: no position to read.
+  const window = await query.fetchRows({ order: [...order], after, offset: 0, limit: 3 });
+  expect(() => window.position(3)).toThrow(RangeError);
+});

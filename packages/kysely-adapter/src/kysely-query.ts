@@ -2,6 +2,7 @@ import {
   ConfigurationError,
   type CountResult,
   type FetchedRows,
+  fetchedRowsOf,
   InvalidBoundError,
   type KeyTerm,
   type OrderedQuery,
@@ -343,8 +344,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   }
 
   async #offsetRows(window: WindowSpec): Promise<FetchedRows<O>> {
-    const page = await this.#fetchOffset(window);
-    return { rows: page.map((r) => r.row), position: (index) => page[index]!.position };
+    return fetchedRowsOf(await this.#fetchOffset(window));
   }
 
   async #fetchKeyset(window: WindowSpec, order: readonly KeyTerm[]): Promise<KeysetRows<O>> {

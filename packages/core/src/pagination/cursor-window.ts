@@ -8,6 +8,7 @@ import {
 } from './cursor-codec.js';
 import {
   type FetchedRows,
+  fetchedRowsOf,
   isInvalidBoundError,
   type OrderedQuery,
   type PositionValue,
@@ -131,28 +132,17 @@ export async function fetchCursorWindow<Row>(
     limit: pageSize + 1,
   };
   // `fetchWindow` inlined: the page waits on the adapter's promise itself, one async hop less.
-  let fetched: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>;
+  let answer: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>;
   try {
-    fetched = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
+    answer = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
   } catch (error) {
     throw notFoundIfInvalidBound(error, invalidMessage ?? 'Invalid cursor');
   }
-  let rows: Row[];
-  let positions: PagePositions;
-  let following: readonly PositionValue[] | null;
-  if (isRowArray(fetched)) {
-    const page = fetched.slice(0, pageSize);
-    following = fetched.length > pageSize ? fetched[pageSize]!.position : null;
-    if (reverse) page.reverse();
-    rows = page.map((r) => r.row);
-    positions = new LazyPositions(page);
-  } else {
-    // A copy: the adapter may read positions from the array it answered.
-    rows = fetched.rows.slice(0, pageSize);
-    following = fetched.rows.length > pageSize ? fetched.position(pageSize) : null;
-    if (reverse) rows.reverse();
-    positions = new FetchedPositions(fetched, rows.length, reverse);
-  }
+  const fetched = 'rows' in answer ? answer : fetchedRowsOf(answer);
+  // A copy: the adapter may read positions from the array it answered.
+  const rows = fetched.rows.slice(0, pageSize);
+  const following = fetched.rows.length > pageSize ? fetched.position(pageSize) : null;
+  if (reverse) rows.reverse();
   const started = currentPosition !== null || offset > 0;
   return withLazyPositions(
     {
@@ -164,14 +154,8 @@ export async function fetchCursorWindow<Row>(
       nextPosition: reverse ? currentPosition : following,
       previousPosition: reverse ? following : currentPosition,
     },
-    positions,
+    new LazyPositions(fetched, rows.length, reverse),
   );
-}
-
-function isRowArray<Row>(
-  fetched: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>,
-): fetched is ReadonlyArray<WindowRow<Row>> {
-  return Array.isArray(fetched);
 }
 
 /** The rows' positions by index, each read from its row only when asked for. */
@@ -187,40 +171,11 @@ interface PositionList {
  */
 export const LAZY_POSITIONS = Symbol('pagewise.lazyPositions');
 
-/** A page's positions by index, each read when asked for, and all of them as one frozen array. */
-interface PagePositions extends PositionList {
-  all(): ReadonlyArray<readonly PositionValue[]>;
-}
-
-/** The positions of a window's rows, each read from its row when asked for, all of them once. */
-class LazyPositions implements PagePositions {
-  readonly #rows: ReadonlyArray<WindowRow<unknown>>;
-  #all: ReadonlyArray<readonly PositionValue[]> | undefined;
-
-  constructor(rows: ReadonlyArray<WindowRow<unknown>>) {
-    this.#rows = rows;
-  }
-
-  get length(): number {
-    return this.#rows.length;
-  }
-
-  at(index: number): readonly PositionValue[] | undefined {
-    return this.#rows.at(index)?.position;
-  }
-
-  /** The frozen array of every position, built the first time it is asked for. */
-  all(): ReadonlyArray<readonly PositionValue[]> {
-    if (this.#all === undefined) this.#all = Object.freeze(this.#rows.map((r) => r.position));
-    return this.#all;
-  }
-}
-
 /**
  * The positions of a page cut from `FetchedRows`: the first `length` rows fetched, in reverse
  * when the page was fetched backwards. Each is read from the adapter when asked for.
  */
-class FetchedPositions implements PagePositions {
+class LazyPositions implements PositionList {
   readonly #fetched: FetchedRows<unknown>;
   readonly #reverse: boolean;
   readonly length: number;
@@ -251,7 +206,7 @@ class FetchedPositions implements PagePositions {
 }
 
 /** The `positions` getter of every lazy window: one function, not a closure per page. */
-function readPositions(this: { readonly [LAZY_POSITIONS]: PagePositions }) {
+function readPositions(this: { readonly [LAZY_POSITIONS]: LazyPositions }) {
   return this[LAZY_POSITIONS].all();
 }
 
@@ -265,7 +220,7 @@ const POSITIONS_GETTER: PropertyDescriptor = Object.freeze({ enumerable: true, g
  */
 function withLazyPositions<T extends object>(
   fields: T,
-  positions: PagePositions,
+  positions: LazyPositions,
 ): T & { readonly positions: ReadonlyArray<readonly PositionValue[]> } {
   // Two `defineProperty` calls cost a quarter of one `defineProperties` with a descriptor map.
   Object.defineProperty(fields, 'positions', POSITIONS_GETTER);

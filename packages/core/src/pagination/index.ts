@@ -44,6 +44,7 @@ export {
 export {
   type CountResult,
   type FetchedRows,
+  fetchedRowsOf,
   InvalidBoundError,
   isInvalidBoundError,
   isPositionValue,

@@ -51,6 +51,17 @@ export interface FetchedRows<Row> {
   position(index: number): readonly PositionValue[];
 }
 
+/**
+ * `fetch`'s answer as `FetchedRows`: what an adapter without a `fetchRows` of its own answers
+ * through `fetch`, read as one that has it.
+ *
+ * @example
+ * const { rows, position } = fetchedRowsOf(await query.fetch(window));
+ */
+export function fetchedRowsOf<Row>(page: ReadonlyArray<WindowRow<Row>>): FetchedRows<Row> {
+  return { rows: page.map((r) => r.row), position: (index) => page[index]!.position };
+}
+
 /** The result of a count: `exact` is false when the number is an estimate. */
 export interface CountResult {
   readonly value: number;
