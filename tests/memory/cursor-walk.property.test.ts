@@ -1,7 +1,8 @@
-import { ApiRequest, CursorPagination, type OrderTerm } from '@pagewise/core';
+import { CursorPagination, type OrderTerm } from '@pagewise/core';
 import { fromArray } from '@pagewise/memory-adapter';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { cursorPage } from '../support/cursor-pages.js';
 
 interface Row {
   readonly id: number;
@@ -57,14 +58,8 @@ function expectedOrder(rows: readonly Row[], terms: ReadonlyArray<OrderTerm>): n
     .map((row) => row.id);
 }
 
-async function load(pagination: CursorPagination, rows: readonly Row[], url: string) {
-  const page = await pagination.paginateQueryset(fromArray(rows), new ApiRequest({ url }));
-  return {
-    ids: page!.map((row) => row.id),
-    next: pagination.getNextLink(),
-    previous: pagination.getPreviousLink(),
-  };
-}
+const load = (pagination: CursorPagination, rows: readonly Row[], url: string) =>
+  cursorPage(pagination, fromArray(rows), url);
 
 describe('memory adapter: cursor walks', () => {
   test('every row exactly once in order, reverse walk, and previous-of-next is the same page', async () => {

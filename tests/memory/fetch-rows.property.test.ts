@@ -1,5 +1,4 @@
 import {
-  ApiRequest,
   CursorPagination,
   type FetchedRows,
   type OrderedQuery,
@@ -9,6 +8,7 @@ import {
 import { fromArray } from '@pagewise/memory-adapter';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { type CursorPageIds, cursorPage } from '../support/cursor-pages.js';
 
 // Cursor pages read an adapter's `fetchRows` (rows, and positions by index) where it has one, and
 // `fetch` (a WindowRow per row) otherwise. Both must make the same pages and links, forward and
@@ -77,15 +77,6 @@ const orderingArbitrary = fc.uniqueArray(
   { minLength: 1, maxLength: 2, selector: (t) => t.field },
 );
 
-async function load(pagination: CursorPagination, query: OrderedQuery<Row>, url: string) {
-  const page = await pagination.paginateQueryset(query, new ApiRequest({ url }));
-  return {
-    ids: page!.map((row) => row.id),
-    next: pagination.getNextLink(),
-    previous: pagination.getPreviousLink(),
-  };
-}
-
 describe('cursor pages over fetchRows', () => {
   test('the same pages and links as over fetch, both ways, with and without a unique key', async () => {
     await fc.assert(
@@ -107,8 +98,8 @@ describe('cursor pages over fetchRows', () => {
             for (let guard = 0; url !== null; guard += 1) {
               expect(guard).toBeLessThanOrEqual(rows.length + 1);
               const before = reads.length;
-              const page = await load(pagination, lean, url);
-              expect(page).toEqual(await load(pagination, plain, url));
+              const page: CursorPageIds = await cursorPage(pagination, lean, url);
+              expect(page).toEqual(await cursorPage(pagination, plain, url));
               // With a unique key a page reads the positions its links stand on, not every row's.
               if (keyed) expect(reads.length - before).toBeLessThanOrEqual(3);
               last = url;
