@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { ApiRequest, CursorPagination } from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { databaseTarget, describeDatabase, tableName } from '../support/databases.js';
 import { conformanceCases, sqlBackend } from './conformance-suite.js';
@@ -7,6 +9,38 @@ import { sqlMatrixBackend, typeMatrixCases } from './type-matrix.js';
 // Postgres through `nameStatements`: every page is a named prepared statement, rerun with new
 // values, so the suite and the type matrix check that named statements answer as unnamed ones.
 const target = databaseTarget('postgres-named-statements');
+const PLANNED = tableName('pw_generic_plans');
+
+/**
+ * Walks `pages` cursor pages of `PLANNED` (newest first) on one connection, each query from
+ * `query`, and answers how Postgres planned the keyset statement those pages ran: the count of
+ * generic and custom plans, and its text.
+ */
+async function keysetPlans(
+  // biome-ignore lint/suspicious/noExplicitAny: the test table is created at run time.
+  db: Kysely<any>,
+  // biome-ignore lint/suspicious/noExplicitAny: see above.
+  query: (connection: Kysely<any>) => SelectQueryBuilder<any, any, { id: number }>,
+  pages: number,
+) {
+  const pagination = new CursorPagination({ pageSize: 5, ordering: ['-created', '-id'] });
+  return db.connection().execute(async (connection) => {
+    let url: string | null = 'http://testserver/items';
+    const ids: number[] = [];
+    for (let i = 0; i < pages && url !== null; i += 1) {
+      const page: Array<{ id: number }> | null = await pagination.paginateQueryset(
+        fromKysely(query(connection), { db: connection }),
+        new ApiRequest({ url }),
+      );
+      ids.push(...page!.map((row) => row.id));
+      url = (pagination.getPaginatedResponse(page!).data as { next: string | null }).next;
+    }
+    const { rows } = await sql<{ statement: string; generic: string; custom: string }>`
+      select statement, generic_plans as generic, custom_plans as custom from pg_prepared_statements
+      where statement like ${`%${PLANNED}%<%`}`.execute(connection);
+    return { ids, plans: rows.map((r) => ({ ...r, generic: Number(r.generic), custom: Number(r.custom) })) };
+  });
+}
 
 describeDatabase(target, 'conformance', () => {
   conformanceCases(target.name, async () =>
@@ -30,6 +64,44 @@ describeDatabase(target, 'conformance', () => {
         { name: expect.stringMatching(/^pagewise_\d+$/), statement: 'select $1::int as one' },
       ]);
     } finally {
+      await close();
+    }
+  });
+
+  it('cursor pages past the first run on one generic plan: their LIMIT is a number, not a parameter', async () => {
+    const { db, close } = await target.open();
+    try {
+      await sql`drop table if exists ${sql.table(PLANNED)}`.execute(db);
+      await sql`create table ${sql.table(PLANNED)} (id integer primary key, created timestamptz not null, tenant integer not null)`.execute(
+        db,
+      );
+      await sql`insert into ${sql.table(PLANNED)} select g, timestamptz '2024-01-01' + (g / 3) * interval '1 second', g % 2 from generate_series(1, 20000) g`.execute(
+        db,
+      );
+      // Enough rows that a plan for an unknown LIMIT (Postgres assumes a tenth of them) costs
+      // more than one for 6 rows: with `limit $4`, the plan would be custom every time.
+      await sql`create index on ${sql.table(PLANNED)} (created desc, id desc)`.execute(db);
+      await sql`analyze ${sql.table(PLANNED)}`.execute(db);
+      const all = await keysetPlans(db, (c) => c.selectFrom(PLANNED).select(['id', 'created']), 12);
+      // The pages are right: newest first, ties by id, no row lost or repeated.
+      expect(all.ids).toEqual(Array.from({ length: 60 }, (_, i) => 20000 - i));
+      // After five custom plans Postgres keeps the generic one: planned once, not per page.
+      expect(all.plans).toEqual([
+        expect.objectContaining({ statement: expect.stringMatching(/ limit 6$/), custom: 5, generic: 6 }),
+      ]);
+      // A query with parameters of its own (a filter whose values may be skewed) keeps its
+      // LIMIT a parameter: Postgres plans each page for its values, as it did before.
+      const tenant = await keysetPlans(
+        db,
+        (c) => c.selectFrom(PLANNED).select(['id', 'created']).where('tenant', '=', 1),
+        12,
+      );
+      expect(tenant.ids).toEqual(Array.from({ length: 60 }, (_, i) => 19999 - 2 * i));
+      expect(tenant.plans.filter((plan) => plan.statement.includes('"tenant"'))).toEqual([
+        expect.objectContaining({ statement: expect.stringMatching(/ limit \$\d+$/), generic: 0 }),
+      ]);
+    } finally {
+      await sql`drop table if exists ${sql.table(PLANNED)}`.execute(db);
       await close();
     }
   });

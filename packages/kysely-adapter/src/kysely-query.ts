@@ -436,7 +436,15 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const hint = plan.indexHint;
     const gone = shared.cache.goneIndexes;
     const named = hint !== null && !gone.has(hint.key);
-    const key = `${mask}|${withOffset}|${exact}|${named}|`;
+    const written =
+      single &&
+      !withOffset &&
+      mask.includes('1') &&
+      this.#base.length === 0 &&
+      shared.capabilities.literalLimit
+        ? writtenLimit(plan.writtenLimits, limit)
+        : undefined;
+    const key = `${mask}|${withOffset}|${exact}|${named}|${written ?? ''}|`;
     const templateOf = (s: number) =>
       shared.template(plan.windows, key + s, () => {
         const bound: BoundParameter = (i, parameter) =>
@@ -449,7 +457,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         const base = hinted ? withIndexHint(unhinted, hint.index) : unhinted;
         const { exprs, nullable } = plan;
         return run.length === 1
-          ? compileSegment(base, order, exprs, nullable, run[0]!, withOffset, shared.capabilities, bound)
+          ? compileSegment(
+              base,
+              order,
+              exprs,
+              nullable,
+              run[0]!,
+              withOffset,
+              shared.capabilities,
+              bound,
+              written,
+            )
           : compileMerged(base, order, exprs, plan.keys, run, withOffset, shared.capabilities, bound);
       });
     const read = single
@@ -704,6 +722,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         exactFields: fields.flatMap((f) => (f.exact === null ? [] : [f.readKey])),
         segments: new Map(),
         windows: new Map(),
+        writtenLimits: new Set(),
         stripper: new PrivateColumnStripper(),
       }));
       plan.catch(() => cache.delete(key));
@@ -820,4 +839,21 @@ function holdsRounded(rows: readonly Row[], keys: readonly string[]): boolean {
     }
   }
   return false;
+}
+
+/** The LIMITs a plan writes as numbers: the page sizes in use, not every size a client asks for. */
+const MAX_WRITTEN_LIMITS = 8;
+/** Above it a LIMIT stays a parameter (a window read to the end is `Number.MAX_SAFE_INTEGER`). */
+const MAX_WRITTEN_LIMIT = 10_000;
+
+/**
+ * `limit` when a plan's keyset statements may write it as a number (`literalLimit`): one of the
+ * first `MAX_WRITTEN_LIMITS` limits the plan saw, each at most `MAX_WRITTEN_LIMIT`, so the
+ * statements (and the names `nameStatements` gives them) stay few. `undefined`: a parameter.
+ */
+function writtenLimit(seen: Set<number>, limit: number): number | undefined {
+  if (seen.has(limit)) return limit;
+  if (limit > MAX_WRITTEN_LIMIT || seen.size >= MAX_WRITTEN_LIMITS) return undefined;
+  seen.add(limit);
+  return limit;
 }

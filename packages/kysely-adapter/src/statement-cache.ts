@@ -66,8 +66,10 @@ export interface OrderPlan {
   readonly keys: readonly OperationNode[];
   /** The statements of a window per pattern of NULL bound values: each a run of segments. */
   readonly segments: Map<string, Segment[][]>;
-  /** The window statements of this plan: keyset ones by NULL pattern, offset, exact text and segment; offset ones by `o|`. */
+  /** The window statements of this plan: keyset ones by NULL pattern, offset, exact text, written LIMIT and segment; offset ones by `o|`. */
   readonly windows: Map<string, CompiledTemplate>;
+  /** The LIMITs keyset statements write as numbers (`literalLimit`), at most `MAX_WRITTEN_LIMITS`. */
+  readonly writtenLimits: Set<number>;
   /** Copies rows without the private columns (`added`, or integers' exact text). */
   readonly stripper: PrivateColumnStripper;
 }

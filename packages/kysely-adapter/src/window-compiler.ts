@@ -275,13 +275,21 @@ export function withWhere(query: SelectQueryNode, predicates: readonly Operation
   return { ...query, where: WhereNode.create(combined) };
 }
 
-/** LIMIT (and OFFSET) as parameters, so one compiled statement serves every page. */
+/**
+ * LIMIT (and OFFSET) as parameters, so one compiled statement serves every page; with `written`,
+ * LIMIT as that number (`literalLimit`), checked to be a whole number first.
+ */
 export function withLimit(
   query: SelectQueryNode,
   limitSlot: number,
   offsetSlot: number | null,
+  written?: number,
 ): SelectQueryNode {
-  const limited = SelectQueryNode.cloneWithLimit(query, LimitNode.create(slot(limitSlot)));
+  if (written !== undefined && !(Number.isSafeInteger(written) && written >= 0)) {
+    throw new TypeError(`a written LIMIT must be a whole number, got ${written}`);
+  }
+  const limit = written === undefined ? slot(limitSlot) : ValueNode.createImmediate(written);
+  const limited = SelectQueryNode.cloneWithLimit(query, LimitNode.create(limit));
   return offsetSlot === null
     ? limited
     : SelectQueryNode.cloneWithOffset(limited, OffsetNode.create(slot(offsetSlot)));
@@ -291,7 +299,7 @@ export function withLimit(
  * The query of one segment: `base` (no ORDER BY/LIMIT) filtered by the segment's conditions and
  * keyset predicate, ordered by its free terms. Parameters are `Slot`s: bound value `i` is slot
  * `i` (passed through `bound`, which may cast it for its column), the limit slot `order.length`,
- * the offset slot `order.length + 1`.
+ * the offset slot `order.length + 1`; with `writtenLimit`, the LIMIT is that number instead.
  *
  * @example
  * // Postgres, order [created desc, id desc], keyset from 0:
@@ -306,6 +314,7 @@ export function compileSegment(
   withOffset: boolean,
   capabilities: DialectCapabilities,
   bound: BoundParameter = (_, parameter) => parameter,
+  writtenLimit?: number,
 ): SelectQueryNode {
   const params = order.map((_, i) => bound(i, slot(i)));
   const predicates = segmentPredicates(segment, order, exprs, params, capabilities);
@@ -337,7 +346,7 @@ export function compileSegment(
   );
   const filtered = withWhere(base, predicates);
   const ordered = items.length > 0 ? SelectQueryNode.cloneWithOrderByItems(filtered, items) : filtered;
-  return withLimit(ordered, order.length, withOffset ? order.length + 1 : null);
+  return withLimit(ordered, order.length, withOffset ? order.length + 1 : null, writtenLimit);
 }
 
 /** The parameter of bound value `index`, as its column compares with it (a cast, or itself). */
