@@ -85,9 +85,16 @@ describeDatabase(target, 'conformance', () => {
       const all = await keysetPlans(db, (c) => c.selectFrom(PLANNED).select(['id', 'created']), 12);
       // The pages are right: newest first, ties by id, no row lost or repeated.
       expect(all.ids).toEqual(Array.from({ length: 60 }, (_, i) => 20000 - i));
-      // After five custom plans Postgres keeps the generic one: planned once, not per page.
+      // After five custom plans Postgres keeps the generic one: planned once, not per page. On an
+      // ordinary table the row comparison goes without its leading bound (`"created" <= $1 and`,
+      // kept for partitioned and foreign tables), whose second estimate of a tenth makes the
+      // generic plan of a large table look dearer than planning each page.
       expect(all.plans).toEqual([
-        expect.objectContaining({ statement: expect.stringMatching(/ limit 6$/), custom: 5, generic: 6 }),
+        expect.objectContaining({
+          statement: expect.stringMatching(/ where \("created", "id"\) < \(\$1, \$2\) order by .* limit 6$/),
+          custom: 5,
+          generic: 6,
+        }),
       ]);
       // A query with parameters of its own (a filter whose values may be skewed) keeps its
       // LIMIT a parameter: Postgres plans each page for its values, as it did before.

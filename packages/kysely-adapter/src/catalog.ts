@@ -97,6 +97,17 @@ export function readCatalog(
 }
 
 /**
+ * Whether every table `source` reads is an ordinary table as the catalog says (Postgres
+ * `relkind` `r`): no derived table or CTE, no partitioned or foreign table, no view. `false`
+ * where the catalog does not say.
+ */
+export async function plainTables(shared: SharedState, source: QueryTables): Promise<boolean> {
+  if (!source.complete || source.tables.length === 0) return false;
+  const catalogs = await Promise.all(source.tables.map((table) => readCatalog(shared, table)));
+  return catalogs.every((rows) => rows.size > 0 && [...rows.values()].every((row) => row.relkind === 'r'));
+}
+
+/**
  * The index whose leading columns are `fixed` (columns a WHERE fixes by equality, in any order)
  * then `columns`, each of those sorted as `descending` says or each the other way (the engine
  * reads an index backwards), preferring the first: the index a keyset statement over those

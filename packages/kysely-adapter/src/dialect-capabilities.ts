@@ -63,6 +63,11 @@ export interface CatalogRow {
   readonly nullable: boolean | number | bigint | string;
   /** An enum's labels as a JSON array, in declaration order. @default undefined */
   readonly labels?: string | null;
+  /**
+   * The kind of the column's table where the catalog says (Postgres `relkind`: `r` an ordinary
+   * table, `p` partitioned, `f` foreign, `v` a view). @default undefined
+   */
+  readonly relkind?: string | null;
 }
 
 /**
@@ -116,7 +121,10 @@ export interface DialectCapabilities {
    * A row-value comparison is preceded by a range bound on its first term:
    * `created <= $1 AND (created, id) < ($1, $2)`. Postgres prunes partitions and postgres_fdw
    * ships a WHERE only through such a plain comparison (it prunes on neither a row comparison nor
-   * ships one); on a plain table the plan is the same index range. @default false
+   * ships one); on a plain table the plan is the same index range. Where the catalog says every
+   * table of the query is an ordinary one (`relkind` `r`), the bound is left out: there it
+   * changes no plan, and without its second estimate of a tenth Postgres finds the generic plan
+   * of a named statement cheap enough to keep (`literalLimit`). @default false
    */
   readonly rowValueLeadingBound: boolean;
   /**
@@ -442,6 +450,7 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
       .join('.');
     return sql<CatalogRow>`select a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
       not a.attnotnull as nullable,
+      (select cast(c.relkind as text) from pg_class c where c.oid = a.attrelid) as relkind,
       (select cast(json_agg(e.enumlabel order by e.enumsortorder) as text) from pg_enum e
         where e.enumtypid = a.atttypid) as labels
       from pg_attribute a

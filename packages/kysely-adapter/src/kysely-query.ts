@@ -34,6 +34,7 @@ import {
   firstTableName,
   integersExact,
   orderingIndex,
+  plainTables,
   type QueryTables,
   queryTables,
   readIndexes,
@@ -464,11 +465,11 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
               nullable,
               run[0]!,
               withOffset,
-              shared.capabilities,
+              plan.capabilities,
               bound,
               written,
             )
-          : compileMerged(base, order, exprs, plan.keys, run, withOffset, shared.capabilities, bound);
+          : compileMerged(base, order, exprs, plan.keys, run, withOffset, plan.capabilities, bound);
       });
     const read = single
       ? shared.run(templateOf(0), values, this.#base)
@@ -707,6 +708,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       ).then(async (fields) => ({
         fields,
         indexHint: await this.#indexHint(order, fields),
+        capabilities:
+          capabilities.rowValueLeadingBound && (await plainTables(this.#shared, this.#source))
+            ? { ...capabilities, rowValueLeadingBound: false }
+            : capabilities,
         // A compound orders by its result's columns: a private column holding another expression
         // than the term's (an exact text) would order differently.
         merged:

@@ -51,6 +51,11 @@ export interface OrderPlan {
   readonly exprs: readonly OperationNode[];
   /** The index keyset statements name (`indexQuery`); `null` to leave them to the optimizer. */
   readonly indexHint: IndexHint | null;
+  /**
+   * The dialect's capabilities as this plan's statements use them: `rowValueLeadingBound` off
+   * where every table of the query is an ordinary one (`plainTables`).
+   */
+  readonly capabilities: DialectCapabilities;
   /** Whether a position is read from recorded text (`FieldPlan.recorded`). */
   readonly recorded: boolean;
   /** Whether rows carry private columns to strip (besides the exact text of rounded integers). */
