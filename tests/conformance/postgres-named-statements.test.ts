@@ -37,8 +37,13 @@ async function keysetPlans(
     }
     const { rows } = await sql<{ statement: string; generic: string; custom: string }>`
       select statement, generic_plans as generic, custom_plans as custom from pg_prepared_statements
-      where statement like ${`%${PLANNED}%<%`}`.execute(connection);
-    return { ids, plans: rows.map((r) => ({ ...r, generic: Number(r.generic), custom: Number(r.custom) })) };
+      where statement like ${`%${PLANNED}%`}`.execute(connection);
+    const plans = rows.map((r) => ({ ...r, generic: Number(r.generic), custom: Number(r.custom) }));
+    return {
+      ids,
+      first: plans.filter((plan) => !plan.statement.includes('<')),
+      plans: plans.filter((plan) => plan.statement.includes('<')),
+    };
   });
 }
 
@@ -48,27 +53,31 @@ describeDatabase(target, 'conformance', () => {
   );
   typeMatrixCases(async () => sqlMatrixBackend(await target.open()), target.name);
 
-  it('statements with parameters are prepared under a name; those without run as before', async () => {
+  it('statements with parameters and single queries without are prepared under a name; others run as before', async () => {
     const { db, close } = await target.open();
     try {
       const texts = await db.connection().execute(async (connection) => {
         await sql`select ${1}::int as one`.execute(connection);
         await sql`select ${2}::int as one`.execute(connection);
+        await sql`select 3 as one`.execute(connection);
+        await sql`select 3 as one`.execute(connection);
+        // Several statements in one text, and DDL, cannot or need not be prepared.
+        await sql.raw('select 4 as one; select 5 as one').execute(connection);
+        await sql`create temp table pw_named_ddl (one integer)`.execute(connection);
         const { rows } = await sql<{ name: string; statement: string }>`
-          select name, statement from pg_prepared_statements where statement like ${'%as one%'}`.execute(
-          connection,
-        );
-        return rows;
+          select name, statement from pg_prepared_statements order by prepare_time`.execute(connection);
+        return rows.filter((row) => row.statement.includes('as one'));
       });
       expect(texts).toEqual([
         { name: expect.stringMatching(/^pagewise_\d+$/), statement: 'select $1::int as one' },
+        { name: expect.stringMatching(/^pagewise_\d+$/), statement: 'select 3 as one' },
       ]);
     } finally {
       await close();
     }
   });
 
-  it('cursor pages past the first run on one generic plan: their LIMIT is a number, not a parameter', async () => {
+  it('cursor pages run on one generic plan: their LIMIT is a number, not a parameter', async () => {
     const { db, close } = await target.open();
     try {
       await sql`drop table if exists ${sql.table(PLANNED)}`.execute(db);
@@ -94,6 +103,14 @@ describeDatabase(target, 'conformance', () => {
           statement: expect.stringMatching(/ where \("created", "id"\) < \(\$1, \$2\) order by .* limit 6$/),
           custom: 5,
           generic: 6,
+        }),
+      ]);
+      // The first page has no parameter left: one statement, planned once.
+      expect(all.first).toEqual([
+        expect.objectContaining({
+          statement: expect.stringMatching(/^select "id", "created" from "\w+" order by .* limit 6$/),
+          custom: 0,
+          generic: 1,
         }),
       ]);
       // A query with parameters of its own (a filter whose values may be skewed) keeps its

@@ -438,11 +438,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const gone = shared.cache.goneIndexes;
     const named = hint !== null && !gone.has(hint.key);
     const written =
-      single &&
-      !withOffset &&
-      mask.includes('1') &&
-      this.#base.length === 0 &&
-      shared.capabilities.literalLimit
+      single && !withOffset && this.#base.length === 0 && shared.capabilities.literalLimit
         ? writtenLimit(plan.writtenLimits, limit)
         : undefined;
     const key = `${mask}|${withOffset}|${exact}|${named}|${written ?? ''}|`;

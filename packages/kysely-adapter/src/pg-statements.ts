@@ -76,6 +76,15 @@ class RecordingTypes implements QueryTypes {
   }
 }
 
+/**
+ * A text without parameters that is one query (`select ...` or `with ...`, no `;` anywhere): a
+ * first cursor page (`... order by "created" desc limit 51`), prepared as a named statement like
+ * any other. DDL and several statements in one text run as before.
+ */
+function oneSelect(text: string): boolean {
+  return /^\s*(select|with)\s/i.test(text) && !text.includes(';');
+}
+
 /** Options of `nameStatements`. */
 export interface NameStatementsOptions {
   /**
@@ -108,8 +117,9 @@ export interface NameStatementsOptions {
  * prepared statement: Postgres parses it once per connection, and after five runs may switch it
  * to a generic plan; the stock driver sends each query unnamed, parsed and planned anew (about
  * 5-10% of a cursor page's time over a fast connection). Names are given in order of first use
- * (`pagewise_1`, `pagewise_2`, ...), one per SQL text, so no two texts ever share one. Statements
- * without parameters (DDL, several statements in one text) run as before.
+ * (`pagewise_1`, `pagewise_2`, ...), one per SQL text, so no two texts ever share one. A query
+ * without parameters is named too when it is one `select` or `with` (no `;`): Postgres then plans
+ * it once. Other statements without parameters (DDL, several statements in one text) run as before.
  *
  * A prepared statement keeps the result type its table had: after `ALTER TABLE` changes a column
  * it selects, Postgres answers "cached plan must not change result type" until the connection is
@@ -160,7 +170,9 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
         parameters?: ReadonlyArray<unknown>,
       ): Promise<PostgresQueryResult<R>> & PostgresCursor<R> {
         const statement =
-          typeof text === 'string' && parameters && parameters.length > 0 ? statementOf(text) : undefined;
+          typeof text === 'string' && ((parameters !== undefined && parameters.length > 0) || oneSelect(text))
+            ? statementOf(text)
+            : undefined;
         if (typeof text !== 'string' || (statement === undefined && own === undefined)) {
           return client.query(text as string, parameters as unknown[]) as never;
         }
