@@ -22,8 +22,9 @@ async function keysetPlans(
   // biome-ignore lint/suspicious/noExplicitAny: see above.
   query: (connection: Kysely<any>) => SelectQueryBuilder<any, any, { id: number }>,
   pages: number,
+  ordering: readonly string[] = ['-created', '-id'],
 ) {
-  const pagination = new CursorPagination({ pageSize: 5, ordering: ['-created', '-id'] });
+  const pagination = new CursorPagination({ pageSize: 50, ordering: [...ordering] });
   return db.connection().execute(async (connection) => {
     let url: string | null = 'http://testserver/items';
     const ids: number[] = [];
@@ -84,33 +85,55 @@ describeDatabase(target, 'conformance', () => {
       await sql`create table ${sql.table(PLANNED)} (id integer primary key, created timestamptz not null, tenant integer not null)`.execute(
         db,
       );
-      await sql`insert into ${sql.table(PLANNED)} select g, timestamptz '2024-01-01' + (g / 3) * interval '1 second', g % 2 from generate_series(1, 20000) g`.execute(
+      // Timestamps scattered over ids, as in the bench table, and enough rows that a generic
+      // plan for an unknown LIMIT (Postgres assumes a tenth of the rows) or for two default
+      // estimates of a third costs more than planning 51 rows: then the plan is custom every time.
+      await sql`insert into ${sql.table(PLANNED)} select g, timestamptz '2024-01-01' + ((g * 7919) % 20000 / 3) * interval '1 second', g % 2 from generate_series(1, 20000) g`.execute(
         db,
       );
-      // Enough rows that a plan for an unknown LIMIT (Postgres assumes a tenth of them) costs
-      // more than one for 6 rows: with `limit $4`, the plan would be custom every time.
       await sql`create index on ${sql.table(PLANNED)} (created desc, id desc)`.execute(db);
+      await sql`create index on ${sql.table(PLANNED)} (created desc, id asc)`.execute(db);
       await sql`analyze ${sql.table(PLANNED)}`.execute(db);
+      const second = (g: number) => Math.floor(((g * 7919) % 20000) / 3);
+      const ids = Array.from({ length: 20000 }, (_, i) => i + 1);
+      const newest = (idOrder: 1 | -1, tenant?: number) =>
+        ids
+          .filter((g) => tenant === undefined || g % 2 === tenant)
+          .sort((a, b) => second(b) - second(a) || idOrder * (a - b))
+          .slice(0, 600);
+      const limit51 = / where \("created", "id"\) < \(\$1, \$2\) order by .* limit 51$/;
       const all = await keysetPlans(db, (c) => c.selectFrom(PLANNED).select(['id', 'created']), 12);
       // The pages are right: newest first, ties by id, no row lost or repeated.
-      expect(all.ids).toEqual(Array.from({ length: 60 }, (_, i) => 20000 - i));
+      expect(all.ids).toEqual(newest(-1));
       // After five custom plans Postgres keeps the generic one: planned once, not per page. On an
       // ordinary table the row comparison goes without its leading bound (`"created" <= $1 and`,
-      // kept for partitioned and foreign tables), whose second estimate of a tenth makes the
-      // generic plan of a large table look dearer than planning each page.
+      // kept for partitioned and foreign tables), whose second estimate of a third made the
+      // generic plan look dearer than planning each page.
       expect(all.plans).toEqual([
-        expect.objectContaining({
-          statement: expect.stringMatching(/ where \("created", "id"\) < \(\$1, \$2\) order by .* limit 6$/),
-          custom: 5,
-          generic: 6,
-        }),
+        expect.objectContaining({ statement: expect.stringMatching(limit51), custom: 5, generic: 6 }),
       ]);
       // The first page has no parameter left: one statement, planned once.
       expect(all.first).toEqual([
         expect.objectContaining({
-          statement: expect.stringMatching(/^select "id", "created" from "\w+" order by .* limit 6$/),
+          statement: expect.stringMatching(/^select "id", "created" from "\w+" order by .* limit 51$/),
           custom: 0,
           generic: 1,
+        }),
+      ]);
+      // Mixed directions (the expanded form): the tie is tested as `not (created = $2 and not
+      // (id > $3))`, estimated near all rows, where `(created < $2 or ...)` took another third.
+      const mixed = await keysetPlans(db, (c) => c.selectFrom(PLANNED).select(['id', 'created']), 12, [
+        '-created',
+        'id',
+      ]);
+      expect(mixed.ids).toEqual(newest(1));
+      expect(mixed.plans.filter((plan) => plan.statement.includes('"id" asc'))).toEqual([
+        expect.objectContaining({
+          statement: expect.stringMatching(
+            / where "created" <= \$1 and not \("created" = \$2 and not \("id" > \$3\)\) order by .* limit 51$/,
+          ),
+          custom: 5,
+          generic: 6,
         }),
       ]);
       // A query with parameters of its own (a filter whose values may be skewed) keeps its
@@ -120,7 +143,7 @@ describeDatabase(target, 'conformance', () => {
         (c) => c.selectFrom(PLANNED).select(['id', 'created']).where('tenant', '=', 1),
         12,
       );
-      expect(tenant.ids).toEqual(Array.from({ length: 60 }, (_, i) => 19999 - 2 * i));
+      expect(tenant.ids).toEqual(newest(-1, 1));
       expect(tenant.plans.filter((plan) => plan.statement.includes('"tenant"'))).toEqual([
         expect.objectContaining({ statement: expect.stringMatching(/ limit \$\d+$/), generic: 0 }),
       ]);

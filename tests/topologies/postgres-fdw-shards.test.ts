@@ -226,7 +226,11 @@ describeWithPgInstances('postgres_fdw shards: coordinator + 2 shard servers', ()
     const remote = remoteSql(plan);
     expect(remote).toHaveLength(2);
     for (const line of remote) {
-      expect(line).toMatch(/WHERE \(\(created <= '[^']+'\)\) AND \(\(\(created < '[^']+'\)/);
+      // The tie test as the adapter writes it for Postgres (`negatedTies`), normalised by the planner:
+      // `not (created = $2 and not (id < $3))` ships as `created <> ... OR id < ...`.
+      expect(line).toMatch(
+        /WHERE \(\(created <= '[^']+'\)\) AND \(\(\(created <> '[^']+'\) OR \(id < \d+\)\)\)/,
+      );
       expect(line).toMatch(/id < \d+/);
     }
     for (const n of foreignRows(plan)) expect(n).toBeLessThanOrEqual(PAGE + 1);

@@ -148,6 +148,15 @@ export interface DialectCapabilities {
    */
   readonly literalLimit: boolean;
   /**
+   * The expanded form tests the bound's tie as `a <= $1 AND NOT (a = $1 AND NOT (b > $2))`, the
+   * same rows as `a <= $1 AND (a < $1 OR (a = $1 AND b > $2))` in SQL's three-valued logic (the
+   * leading bound holds): Postgres ranges on `a <= $1` alone either way, and estimates the negated
+   * tie near all rows, where the OR took another third and made the generic plan of a named
+   * statement look dearer than planning each page (`literalLimit`). Not for MySQL and MariaDB,
+   * whose range optimizer reads the OR as two ranges of the index. @default false
+   */
+  readonly negatedTies: boolean;
+  /**
    * Where NULL sorts without a `NULLS` clause: `'high'` (above every value, Postgres) or `'low'`
    * (below every value, SQLite and MySQL). @default 'low'
    */
@@ -300,6 +309,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   name: 'sql',
   rowValueSeek: false,
   literalLimit: false,
+  negatedTies: false,
   rowValueLeadingBound: false,
   mergedSegments: false,
   nativeNulls: 'low',
@@ -438,6 +448,7 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   name: 'postgres',
   rowValueSeek: true,
   literalLimit: true,
+  negatedTies: true,
   rowValueLeadingBound: true,
   nativeNulls: 'high',
   nullsOrderingSyntax: true,

@@ -123,7 +123,12 @@ describe('planSegments + compileSegment', () => {
         [1, 2, 3],
       ),
     ).toEqual([
-      'select * from "t" where "a" >= $1 and ("a" > $2 or ("a" = $3 and ("b" < $4 or ("b" = $5 and "id" < $6)))) order by "a" asc, "b" desc, "id" desc limit $7',
+      'select * from "t" where "a" >= $1 and not ("a" = $2 and not ("b" < $3 or ("b" = $4 and "id" < $5))) order by "a" asc, "b" desc, "id" desc limit $6',
+    ]);
+    expect(
+      compile('postgres', postgresCapabilities, [desc('created'), id('asc')], [false, false], ['t', 1]),
+    ).toEqual([
+      'select * from "t" where "created" <= $1 and not ("created" = $2 and not ("id" > $3)) order by "created" desc, "id" asc limit $4',
     ]);
   });
 

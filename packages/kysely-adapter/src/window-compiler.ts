@@ -168,7 +168,8 @@ function beyond(term: KeyTerm): string {
 /**
  * `(a, b) > ($1, $2)` when every direction agrees and the dialect seeks on row values (preceded
  * by `a >= $1 AND` with `rowValueLeadingBound`); otherwise
- * `a >= $1 AND (a > $1 OR (a = $1 AND b > $2))`, whose leading bound is the index range.
+ * `a >= $1 AND (a > $1 OR (a = $1 AND b > $2))`, whose leading bound is the index range
+ * (`a >= $1 AND NOT (a = $1 AND NOT (b > $2))` with `negatedTies`).
  */
 function keysetPredicate(
   order: readonly KeyTerm[],
@@ -198,12 +199,18 @@ function keysetPredicate(
     return raw`${leading} and ${comparison}`;
   }
   let nested: OperationNode | null = null;
-  for (let j = order.length - 1; j >= from; j -= 1) {
+  for (let j = order.length - 1; j > from; j -= 1) {
     const strict = RawNode.create(['', ` ${beyond(order[j]!)} `, ''], [exprs[j]!, params[j]!]);
     nested = nested === null ? strict : raw`(${strict} or (${exprs[j]!} = ${params[j]!} and ${nested}))`;
   }
   const leading = RawNode.create(['', ` ${beyond(first)}= `, ''], [exprs[from]!, params[from]!]);
-  return raw`${leading} and ${nested!}`;
+  const tie = raw`${exprs[from]!} = ${params[from]!}`;
+  if (capabilities.negatedTies) {
+    const rest = order.length - from > 2 ? nested! : raw`(${nested!})`;
+    return raw`${leading} and not (${tie} and not ${rest})`;
+  }
+  const strict = RawNode.create(['', ` ${beyond(first)} `, ''], [exprs[from]!, params[from]!]);
+  return raw`${leading} and (${strict} or (${tie} and ${nested!}))`;
 }
 
 function condition(
