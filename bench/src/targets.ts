@@ -168,7 +168,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     "with shared getters and `apiView`'s methods on a prototype instead of closures stored per request: the demo feed's " +
     'GC fell from 75 to 14 us per request; `tests/reliability/young-garbage.test.ts`); and in the bench, the scanning ' +
     "contenders sampled apart from the keyset pages, the HTTP servers on the built packages, and Pagewise's statements " +
-    "run through Kysely beside each page, which splits a page into Pagewise's own JavaScript and everything below it.";
+    "run through Kysely beside each page, which splits a page into Pagewise's own JavaScript and everything below it; " +
+    'then keyset statements Postgres plans once per connection instead of every page (the LIMIT written as a number, ' +
+    'no leading bound over ordinary tables, the tie negated for mixed directions: `literalLimit`, `negatedTies`).';
   const jsPlan = `${done} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(input.profile, ['pagewise core', 'kysely adapter'])}.`;
   out.push({
     id: 'cursor-vs-raw',
@@ -179,13 +181,18 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     note: [
       `Pagewise's SQL replayed through pg costs ${fmt(uniformLayers.sql)}x (uniform) / ${fmt(mixedLayers.sql)}x (mixed) the unnamed raw SQL` +
         (positionColumn === null ? '' : ` (it adds \`${positionColumn}\` per row)`) +
-        `; the JavaScript side adds ${fmt(uniformLayers.jsUs, 0)} us (uniform) / ${fmt(mixedLayers.jsUs, 0)} us (mixed) per page, ` +
+        `; the JavaScript side adds ${fmt(uniformLayers.jsUs, 0)} us (uniform) / ${fmt(mixedLayers.jsUs, 0)} us (mixed) per page ` +
+        "(less the planning Pagewise's named statements save, which the unnamed replay pays), " +
         `of which Pagewise's own (the page over its SQL through the same Kysely instance) ${fmt(uniformLayers.ownUs, 0)} us / ${fmt(mixedLayers.ownUs, 0)} us, ` +
         `beside ${fmt(uniformLayers.handUs, 0)} us / ${fmt(mixedLayers.handUs, 0)} us for the hand-written Kysely page over the same SQL sent raw (medians over depths). ` +
         `Without I/O the Kysely-adapter page costs ${fmt(cpu('kysely-cursor-fresh'), 0)} us of CPU (fresh \`fromKysely\`), ${fmt(cpu('kysely-cursor-reused'), 0)} us reused.`,
       slowOrderings.length > 0
         ? `Slow SQL plans (a sequential scan) for ${slowOrderings.join(', ')}: see "Slow Pagewise SQL".`
         : '',
+      'Planning: Pagewise\'s keyset statements (`limit 51` written, see "SQL Pagewise sent") keep one generic plan per ' +
+        'connection after five runs; the raw named statement, as users write it with `limit $3`, is planned on every ' +
+        'page (its generic plan assumes a LIMIT of a tenth of the table and never wins, `pg_prepared_statements`), ' +
+        '30-50 us of the server per page (`pgbench -M prepared`): the raw column would gain as much with its LIMIT written.',
       pgProfile,
       ratios.every((r) => r.ratio <= 1.3) ? '' : jsPlan,
     ]
