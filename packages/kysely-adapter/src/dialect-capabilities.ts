@@ -123,7 +123,7 @@ export interface DialectCapabilities {
    * ships a WHERE only through such a plain comparison (it prunes on neither a row comparison nor
    * ships one); on a plain table the plan is the same index range. Where the catalog says every
    * table of the query is an ordinary one (`relkind` `r`), the bound is left out: there it
-   * changes no plan, and without its second estimate of a tenth Postgres finds the generic plan
+   * changes no plan, and without its second default estimate (a third) Postgres finds the generic plan
    * of a named statement cheap enough to keep (`literalLimit`). @default false
    */
   readonly rowValueLeadingBound: boolean;
