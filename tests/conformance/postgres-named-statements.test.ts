@@ -1,4 +1,4 @@
-import { ApiRequest, CursorPagination } from '@pagewise/core';
+import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { expect, it } from 'vitest';
@@ -22,9 +22,9 @@ async function keysetPlans(
   // biome-ignore lint/suspicious/noExplicitAny: see above.
   query: (connection: Kysely<any>) => SelectQueryBuilder<any, any, { id: number }>,
   pages: number,
-  ordering: readonly string[] = ['-created', '-id'],
+  ordering: OrderingInput = ['-created', '-id'],
 ) {
-  const pagination = new CursorPagination({ pageSize: 50, ordering: [...ordering] });
+  const pagination = new CursorPagination({ pageSize: 50, ordering });
   return db.connection().execute(async (connection) => {
     let url: string | null = 'http://testserver/items';
     const ids: number[] = [];
@@ -82,17 +82,18 @@ describeDatabase(target, 'conformance', () => {
     const { db, close } = await target.open();
     try {
       await sql`drop table if exists ${sql.table(PLANNED)}`.execute(db);
-      await sql`create table ${sql.table(PLANNED)} (id integer primary key, created timestamptz not null, tenant integer not null)`.execute(
+      await sql`create table ${sql.table(PLANNED)} (id integer primary key, created timestamptz not null, tenant integer not null, score integer)`.execute(
         db,
       );
       // Timestamps scattered over ids, as in the bench table, and enough rows that a generic
       // plan for an unknown LIMIT (Postgres assumes a tenth of the rows) or for two default
       // estimates of a third costs more than planning 51 rows: then the plan is custom every time.
-      await sql`insert into ${sql.table(PLANNED)} select g, timestamptz '2024-01-01' + ((g * 7919) % 20000 / 3) * interval '1 second', g % 2 from generate_series(1, 20000) g`.execute(
+      await sql`insert into ${sql.table(PLANNED)} select g, timestamptz '2024-01-01' + ((g * 7919) % 20000 / 3) * interval '1 second', g % 2, case when g % 5 = 0 then null else (g * 48271) % 1000 end from generate_series(1, 20000) g`.execute(
         db,
       );
       await sql`create index on ${sql.table(PLANNED)} (created desc, id desc)`.execute(db);
       await sql`create index on ${sql.table(PLANNED)} (created desc, id asc)`.execute(db);
+      await sql`create index on ${sql.table(PLANNED)} (score desc nulls last, id desc)`.execute(db);
       await sql`analyze ${sql.table(PLANNED)}`.execute(db);
       const second = (g: number) => Math.floor(((g * 7919) % 20000) / 3);
       const ids = Array.from({ length: 20000 }, (_, i) => i + 1);
@@ -134,6 +135,32 @@ describeDatabase(target, 'conformance', () => {
           ),
           custom: 5,
           generic: 6,
+        }),
+      ]);
+      // A nullable ordering reads its scored rows, then (when they run out) its NULL block, in
+      // statements of their own: the first one reads the whole page, its LIMIT written too.
+      const nullable = await keysetPlans(db, (c) => c.selectFrom(PLANNED).select(['id', 'created']), 12, [
+        { field: 'score', direction: 'desc', nulls: 'last' },
+        '-id',
+      ]);
+      const score = (g: number) => (g * 48271) % 1000;
+      expect(nullable.ids).toEqual(
+        ids
+          .filter((g) => g % 5 !== 0)
+          .sort((a, b) => score(b) - score(a) || b - a)
+          .slice(0, 600),
+      );
+      expect(nullable.plans.filter((plan) => plan.statement.includes('"score"'))).toEqual([
+        expect.objectContaining({
+          statement: expect.stringMatching(/ where \("score", "id"\) < \(\$1, \$2\) order by .* limit 51$/),
+          custom: 5,
+          generic: 6,
+        }),
+      ]);
+      expect(nullable.first.filter((plan) => plan.statement.includes('"score"'))).toEqual([
+        expect.objectContaining({
+          statement: expect.stringMatching(/ is not null order by .* limit 51$/),
+          generic: 1,
         }),
       ]);
       // A query with parameters of its own (a filter whose values may be skewed) keeps its

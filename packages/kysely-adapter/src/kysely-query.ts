@@ -437,13 +437,15 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const hint = plan.indexHint;
     const gone = shared.cache.goneIndexes;
     const named = hint !== null && !gone.has(hint.key);
+    // The first statement reads `limit` rows when no row is skipped (a single statement, or the
+    // first of several, which read what the ones before left): its LIMIT may be written.
     const written =
-      single && !withOffset && this.#base.length === 0 && shared.capabilities.literalLimit
+      window.offset === 0 && this.#base.length === 0 && shared.capabilities.literalLimit
         ? writtenLimit(plan.writtenLimits, limit)
         : undefined;
-    const key = `${mask}|${withOffset}|${exact}|${named}|${written ?? ''}|`;
+    const key = `${mask}|${withOffset}|${exact}|${named}|`;
     const templateOf = (s: number) =>
-      shared.template(plan.windows, key + s, () => {
+      shared.template(plan.windows, s === 0 && written !== undefined ? `${key}${written}|0` : key + s, () => {
         const bound: BoundParameter = (i, parameter) =>
           shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
         const run = segments[s]!;
@@ -463,7 +465,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
               withOffset,
               plan.capabilities,
               bound,
-              written,
+              s === 0 ? written : undefined,
             )
           : compileMerged(base, order, exprs, plan.keys, run, withOffset, plan.capabilities, bound);
       });
