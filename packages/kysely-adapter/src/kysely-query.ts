@@ -856,7 +856,9 @@ const MAX_WRITTEN_LIMIT = 10_000;
  */
 function writtenLimit(seen: Set<number>, limit: number): number | undefined {
   if (seen.has(limit)) return limit;
-  if (limit > MAX_WRITTEN_LIMIT || seen.size >= MAX_WRITTEN_LIMITS) return undefined;
+  // Only a whole number is ever written into SQL text: anything else stays a bound parameter.
+  if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_WRITTEN_LIMIT) return undefined;
+  if (seen.size >= MAX_WRITTEN_LIMITS) return undefined;
   seen.add(limit);
   return limit;
 }

@@ -284,7 +284,7 @@ export function withWhere(query: SelectQueryNode, predicates: readonly Operation
 
 /**
  * LIMIT (and OFFSET) as parameters, so one compiled statement serves every page; with `written`,
- * LIMIT as that number (`literalLimit`), checked to be a whole number first.
+ * LIMIT as that number (`literalLimit`; `writtenLimit` admits whole numbers only).
  */
 export function withLimit(
   query: SelectQueryNode,
@@ -292,9 +292,6 @@ export function withLimit(
   offsetSlot: number | null,
   written?: number,
 ): SelectQueryNode {
-  if (written !== undefined && !(Number.isSafeInteger(written) && written >= 0)) {
-    throw new TypeError(`a written LIMIT must be a whole number, got ${written}`);
-  }
   const limit = written === undefined ? slot(limitSlot) : ValueNode.createImmediate(written);
   const limited = SelectQueryNode.cloneWithLimit(query, LimitNode.create(limit));
   return offsetSlot === null
