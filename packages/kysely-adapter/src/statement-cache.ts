@@ -29,13 +29,9 @@ export interface FieldPlan {
   readonly info: ColumnInfo;
 }
 
-/**
- * The index a plan's keyset statements name (`FORCE INDEX`): for NULL blocks only, or, where the
- * query fixes columns by equality, for every statement.
- */
+/** The index a plan's keyset statements name (`FORCE INDEX`). */
 export interface IndexHint {
   readonly index: string;
-  readonly everyStatement: boolean;
   /** The table, as the index catalog keys it (`schema.table`). */
   readonly table: string;
   /** `schema.table index`, as `StatementCache.goneIndexes` holds it once the index is gone. */
