@@ -4,8 +4,10 @@
  * wrapped by `recordExactTimestamps`, a fresh `fromKysely` per page as a handler builds it) split
  * into its phases, beside the same page's statement run by `executeQuery` on the same Kysely
  * instance ("replay") and the keyset query hand-written in Kysely (stock pool), round-robin, each
- * round starting one contender further on. The pool under Pagewise's wrapper notes when mysql2 is
- * handed the statement and when its answer comes back, so a page splits into:
+ * round starting one contender further on. The phases are read on a second Kysely instance
+ * (`marked`), whose pool under Pagewise's wrapper notes when mysql2 is handed the statement and
+ * when its answer comes back (which costs its pages some time: the `pagewise` contender, unmarked,
+ * is the one to compare with the hand-written page), so a page splits into:
  *
  * - `request`: `new ApiRequest({ url })`; `build`: the handler's `fromKysely(db.selectFrom(...))`;
  * - `before send`: from `paginateQueryset` to the statement handed to mysql2 (cursor, plan,
@@ -14,11 +16,15 @@
  * - `after rows`: the callback to `paginateQueryset`'s page (dates, rows, positions, links);
  * - `response`: `getPaginatedResponse`.
  *
- * The replay splits alike, so "Pagewise over replay" per phase is Pagewise's own JavaScript there.
+ * The replay runs on the marked instance too and splits alike, so "Pagewise over replay" per phase
+ * is Pagewise's own JavaScript there.
  * CPU per page (user + system of this process) is the mean over the timed rounds.
  *
  *   BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/pagewise_bench pnpm --filter @pagewise/bench exec \
- *     tsx src/page-phases.ts [--rounds 3000] [--depth 10000]
+ *     tsx src/page-phases.ts [--rounds 3000] [--depth 10000 (0: the first page)] [--profile N]
+ *
+ * `--profile N` then samples N pages of Pagewise and N of the hand-written page, each alone (V8's
+ * profiler, `BENCH_PROFILE_TOP` functions), and prints their self time per area and function.
  *
  * Needs the table `pnpm bench` seeds on MariaDB.
  */
@@ -31,6 +37,7 @@ import { COLUMNS } from './bench-table.js';
 import { type KeysetRow, kyselyKeysetPage } from './kysely-keyset.js';
 import { median } from './measure.js';
 import { pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
+import { profilePages } from './profile.js';
 
 const TABLE = 'pagewise_bench_items';
 const ORDERING = ['-created', '-id'];
@@ -89,41 +96,53 @@ async function main(args: readonly string[]): Promise<void> {
   };
   const rounds = Number(option('--rounds', '3000'));
   const depth = Number(option('--depth', '10000'));
+  const profile = Number(option('--profile', '0'));
   const uri = process.env.BENCH_MYSQL_URL || process.env.MYSQL_URL;
   if (!uri) throw new Error('set BENCH_MYSQL_URL (the database `pnpm bench` seeded)');
   const poolOptions = { uri, timezone: 'Z', connectionLimit: 2 } as const;
   const marks: Marks = { sent: 0, answered: 0 };
+  // The phases are read on an instance of their own, whose marks cost its pages some time: the
+  // `pagewise` contender runs unmarked, as a user's page does, beside the hand-written page.
   // biome-ignore lint/suspicious/noExplicitAny: the table name is chosen at run time.
   const pagewiseDb = new Kysely<any>({
+    dialect: new MysqlDialect({ pool: recordExactTimestamps(createPool(poolOptions)) }),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  const markedDb = new Kysely<any>({
     dialect: new MysqlDialect({ pool: recordExactTimestamps(marking(createPool(poolOptions), marks)) }),
   });
   // biome-ignore lint/suspicious/noExplicitAny: as above.
   const handDb = new Kysely<any>({ dialect: new MysqlDialect({ pool: createPool(poolOptions) }) });
-  const admin = createPool({ ...poolOptions, connectionLimit: 1 }).promise();
-  const [found] = (await admin.query(
-    `SELECT ${COLUMNS.join(', ')} FROM ${TABLE} ORDER BY created DESC, id DESC LIMIT 1 OFFSET ?`,
-    [depth - 1],
-  )) as unknown as [KeysetRow[]];
-  await admin.end();
-  const before = found[0];
-  if (before === undefined) throw new Error(`${TABLE} has no row ${depth}: seed it with pnpm bench`);
+  // The row before the page; depth 0 is the first page (no cursor).
+  let before: KeysetRow | null = null;
+  if (depth > 0) {
+    const admin = createPool({ ...poolOptions, connectionLimit: 1 }).promise();
+    const [found] = (await admin.query(
+      `SELECT ${COLUMNS.join(', ')} FROM ${TABLE} ORDER BY created DESC, id DESC LIMIT 1 OFFSET ?`,
+      [depth - 1],
+    )) as unknown as [KeysetRow[]];
+    await admin.end();
+    before = found[0] ?? null;
+    if (before === null) throw new Error(`${TABLE} has no row ${depth}: seed it with pnpm bench`);
+  }
 
-  const build = () =>
-    fromKysely(pagewiseDb.selectFrom(TABLE).select([...COLUMNS]), { db: pagewiseDb, uniqueKey: UNIQUE_KEY });
-  const cursor = await pagewiseCursorAfter(
-    fromKysely(
-      pagewiseDb
-        .selectFrom(TABLE)
-        .select([...COLUMNS])
-        .where('id', '=', before.id),
-      {
-        db: pagewiseDb,
-        uniqueKey: UNIQUE_KEY,
-      },
-    ),
-    ORDERING,
-  );
-  const url = `http://127.0.0.1/items?cursor=${cursor}`;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  const build = (db: Kysely<any>) =>
+    fromKysely(db.selectFrom(TABLE).select([...COLUMNS]), { db, uniqueKey: UNIQUE_KEY });
+  const cursor =
+    before === null
+      ? null
+      : await pagewiseCursorAfter(
+          fromKysely(
+            pagewiseDb
+              .selectFrom(TABLE)
+              .select([...COLUMNS])
+              .where('id', '=', before.id),
+            { db: pagewiseDb, uniqueKey: UNIQUE_KEY },
+          ),
+          ORDERING,
+        );
+  const url = cursor === null ? 'http://127.0.0.1/items' : `http://127.0.0.1/items?cursor=${cursor}`;
   const pagination = new CursorPagination({ pageSize: 50, ordering: ORDERING });
   // The statements of one page, seen through Kysely's log on a page of its own (plans cached first).
   let statements: CompiledQuery[] = [];
@@ -155,10 +174,17 @@ async function main(args: readonly string[]): Promise<void> {
     {
       name: 'pagewise',
       run: async () => {
+        const page = await pagination.paginateQueryset(build(pagewiseDb), new ApiRequest({ url }));
+        pagination.getPaginatedResponse(page!);
+      },
+    },
+    {
+      name: 'pagewise, marked',
+      run: async () => {
         const a = performance.now();
         const request = new ApiRequest({ url });
         const b = performance.now();
-        const query = build();
+        const query = build(markedDb);
         const c = performance.now();
         const page = await pagination.paginateQueryset(query, request);
         const d = performance.now();
@@ -174,10 +200,10 @@ async function main(args: readonly string[]): Promise<void> {
       },
     },
     {
-      name: 'replay',
+      name: 'replay, marked',
       run: async () => {
         const c = performance.now();
-        for (const statement of sent) await pagewiseDb.executeQuery(statement);
+        for (const statement of sent) await markedDb.executeQuery(statement);
         const d = performance.now();
         if (!timed) return;
         note('replay', 'before send', marks.sent - c);
@@ -211,7 +237,21 @@ async function main(args: readonly string[]): Promise<void> {
       cpu.set(name, cpu.get(name)! + used.user + used.system);
     }
   }
-  await Promise.all([pagewiseDb.destroy(), handDb.destroy()]);
+  const profiles = [];
+  for (const name of profile > 0 ? ['pagewise', 'hand-written Kysely'] : []) {
+    const { run } = contenders.find((c) => c.name === name)!;
+    profiles.push(
+      await profilePages(
+        name,
+        async () => {
+          await run();
+          return [];
+        },
+        profile,
+      ),
+    );
+  }
+  await Promise.all([pagewiseDb.destroy(), markedDb.destroy(), handDb.destroy()]);
 
   console.log(
     `MariaDB cursor page, depth ${depth}, ${rounds} rounds round-robin; load ${loadStart.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
@@ -221,13 +261,20 @@ async function main(args: readonly string[]): Promise<void> {
       `${name.padEnd(20)} wall median ${median(wall.get(name)!).toFixed(0).padStart(5)} us   CPU mean ${(cpu.get(name)! / rounds).toFixed(0).padStart(5)} us`,
     );
   }
-  console.log(`\nphase (median us)     ${'pagewise'.padStart(9)} ${'replay'.padStart(9)}`);
+  console.log(`\nphase (median us, marked) ${'pagewise'.padStart(9)} ${'replay'.padStart(9)}`);
   for (const phase of PHASES) {
     const of = (who: string) => {
       const list = phases.get(`${who}:${phase}`);
       return list === undefined ? '' : median(list).toFixed(1);
     };
-    console.log(`${phase.padEnd(21)} ${of('pagewise').padStart(9)} ${of('replay').padStart(9)}`);
+    console.log(`${phase.padEnd(25)} ${of('pagewise').padStart(9)} ${of('replay').padStart(9)}`);
+  }
+  for (const summary of profiles) {
+    console.log(
+      `\nprofile ${summary.subject}: ${summary.cpuUsPerPage.toFixed(1)} us sampled per page; ${summary.areas.map((a) => `${a.area} ${a.usPerPage.toFixed(1)}`).join(', ')}`,
+    );
+    for (const entry of summary.top)
+      console.log(`  ${entry.usPerPage.toFixed(1).padStart(6)} us  ${entry.fn}`);
   }
 }
 
