@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiRequest, CursorPagination } from '@pagewise/core';
+import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/core';
 import { fromKysely, recordExactTimestamps, reusePreparedStatements } from '@pagewise/kysely-adapter';
 import Database from 'better-sqlite3';
 import { type CompiledQuery, Kysely, type KyselyConfig, MysqlDialect, SqliteDialect } from 'kysely';
@@ -459,6 +459,26 @@ async function kyselyDialectPage(
   return [...scored, ...(await nullBlock(limit - scored.length, null))];
 }
 
+/**
+ * The Pagewise cursor of the page after the row `id` of `table` in `ordering`, read through
+ * `db` as a page's next link would carry it.
+ *
+ * @example
+ * await cursorAfterRow(db, 'pagewise_bench_items', 115841, ['-created', '-id'])
+ */
+export function cursorAfterRow(
+  db: AnyDb,
+  table: string,
+  id: number,
+  ordering: OrderingInput,
+): Promise<string> {
+  const row = db
+    .selectFrom(table)
+    .select([...COLUMNS])
+    .where('id', '=', id);
+  return pagewiseCursorAfter(fromKysely(row, { db, uniqueKey: UNIQUE_KEY }), ordering);
+}
+
 const ORDER_BY: Record<OrderingName, string> = {
   uniform: 'created DESC, id DESC',
   mixed: 'created DESC, id ASC',
@@ -520,18 +540,7 @@ export async function measureDialect(options: DialectBenchOptions): Promise<Dial
       for (const ordering of ORDERINGS) {
         const before = depth === 0 ? null : await setup.raw.rowAt(ORDER_BY[ordering.name], depth - 1);
         const cursor =
-          before === null
-            ? null
-            : await pagewiseCursorAfter(
-                fromKysely(
-                  pagewiseDb
-                    .selectFrom(table)
-                    .select([...COLUMNS])
-                    .where('id', '=', before.id),
-                  { db: pagewiseDb, uniqueKey: UNIQUE_KEY },
-                ),
-                ordering.pagewise,
-              );
+          before === null ? null : await cursorAfterRow(pagewiseDb, table, before.id, ordering.pagewise);
         const statement = rawStatement(ordering.name, table, before, pageSize + 1, setup.style);
         const pagination = new CursorPagination({ pageSize, ordering: ordering.pagewise });
         const url = cursor === null ? 'http://127.0.0.1/items' : `http://127.0.0.1/items?cursor=${cursor}`;

@@ -34,9 +34,10 @@ import { fromKysely, recordExactTimestamps } from '@pagewise/kysely-adapter';
 import { type CompiledQuery, Kysely, MysqlDialect, type MysqlPool } from 'kysely';
 import { createPool } from 'mysql2';
 import { COLUMNS } from './bench-table.js';
+import { cursorAfterRow } from './dialect-bench.js';
 import { type KeysetRow, kyselyKeysetPage } from './kysely-keyset.js';
 import { median } from './measure.js';
-import { pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
+import { UNIQUE_KEY } from './orderings.js';
 import { profilePages } from './profile.js';
 
 const TABLE = 'pagewise_bench_items';
@@ -129,19 +130,7 @@ async function main(args: readonly string[]): Promise<void> {
   // biome-ignore lint/suspicious/noExplicitAny: as above.
   const build = (db: Kysely<any>) =>
     fromKysely(db.selectFrom(TABLE).select([...COLUMNS]), { db, uniqueKey: UNIQUE_KEY });
-  const cursor =
-    before === null
-      ? null
-      : await pagewiseCursorAfter(
-          fromKysely(
-            pagewiseDb
-              .selectFrom(TABLE)
-              .select([...COLUMNS])
-              .where('id', '=', before.id),
-            { db: pagewiseDb, uniqueKey: UNIQUE_KEY },
-          ),
-          ORDERING,
-        );
+  const cursor = before === null ? null : await cursorAfterRow(pagewiseDb, TABLE, before.id, ORDERING);
   const url = cursor === null ? 'http://127.0.0.1/items' : `http://127.0.0.1/items?cursor=${cursor}`;
   const pagination = new CursorPagination({ pageSize: 50, ordering: ORDERING });
   // The statements of one page, seen through Kysely's log on a page of its own (plans cached first).
