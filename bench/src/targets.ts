@@ -262,7 +262,10 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       `Kysely page over the raw statement ${fmt(overUs('kysely-hand', 'raw'), 0)} us.`;
     const phases =
       d.dialect === 'mariadb'
-        ? ' `src/page-phases.ts` splits the uniform page at depth 10k in place into request, build, before the send, ' +
+        ? " Pagewise's statements name the ordering's index (`FORCE INDEX`), which spares MariaDB weighing every other " +
+          "index the bound could use (the raw and hand-written statements, as users write them, do not: hence Pagewise's " +
+          'statements under the raw one).' +
+          ' `src/page-phases.ts` splits the uniform page at depth 10k in place into request, build, before the send, ' +
           'round trip, after the rows and response, beside its statement replayed through the same Kysely instance and ' +
           "the hand-written page: Pagewise's own JavaScript is spread over the phases before the send and after the rows, " +
           'no single one of them the difference (see "Where Pagewise\'s JavaScript runs" for why code there costs several ' +
