@@ -170,7 +170,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     "contenders sampled apart from the keyset pages, the HTTP servers on the built packages, and Pagewise's statements " +
     "run through Kysely beside each page, which splits a page into Pagewise's own JavaScript and everything below it; " +
     'then keyset statements Postgres plans once per connection instead of every page (the LIMIT written as a number, ' +
-    'no leading bound over ordinary tables, the tie negated for mixed directions: `literalLimit`, `negatedTies`).';
+    'no leading bound over ordinary tables, the tie negated for mixed directions: `literalLimit`, `negatedTies`); then ' +
+    "MySQL/MariaDB keyset statements that name the ordering's index on every page (`FORCE INDEX`), which spares " +
+    "MariaDB's optimizer weighing every other index first.";
   const jsPlan = `${done} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(input.profile, ['pagewise core', 'kysely adapter'])}.`;
   out.push({
     id: 'cursor-vs-raw',

@@ -221,8 +221,9 @@ describeDatabase(target, 'queries filtered by equality', () => {
 // ordering's index serves both. MariaDB finds that index by itself, but weighs every index the
 // bound could use first (the primary key, each index beginning with the ordering's column) and
 // again for the ORDER BY ... LIMIT: `SHOW PROFILE` of the benchmark's page at depth 10k (1M
-// rows, two indexes on `created`) spends 81 us in Statistics and 100 us in Preparing, against 26
-// and 22 us when the statement names the index. The adapter names it on every statement.
+// rows, two indexes on `created`) spends 48-54 us in Statistics and 41-44 us in Preparing (means
+// of 90 statements), against 27-28 and 20-21 us when the statement names the index. The adapter
+// names it on every statement.
 describeDatabase(target, 'queries without WHERE', () => {
   const seeded = seededTable(
     'pw_unfiltered_pages',
