@@ -274,4 +274,18 @@ describeDatabase(target, 'queries without WHERE', () => {
     const [plan] = await explain(seeded.database, pages[0]!);
     expect(plan).toMatch(new RegExp(`^type=index key=${table}_created_id `));
   });
+
+  it('names none where no index serves the ordering (`title` has one of its own, without `id`)', async () => {
+    const query = fromKysely(seeded.database.db.selectFrom(table).selectAll(), { db: seeded.database.db });
+    const order: readonly KeyTerm[] = [
+      { field: 'title', direction: 'desc', nulls: 'last' },
+      { field: 'id', direction: 'desc', nulls: 'last', unique: true },
+    ];
+    statements.length = 0;
+    const rows = await query.fetch({ order, after: ['t5', 5], offset: 0, limit: 3 });
+    // Titles compare as text: 't49999' < 't5' is not a row here (20,000 rows), 't4999' is the next below 't5'.
+    expect(rows.map((r) => r.row.id)).toEqual([4999, 4998, 4997]);
+    const page = statements.find((s) => /order by `title` desc, `id` desc/.test(s.sql));
+    expect(page?.sql).not.toMatch(/force index/);
+  });
 });
