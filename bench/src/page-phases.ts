@@ -209,6 +209,27 @@ async function main(args: readonly string[]): Promise<void> {
         }).execute(),
     },
   ];
+  // The same rows before any timing: Pagewise's page, its replayed statement and the hand-written page.
+  const ids = (rows: ReadonlyArray<{ id: unknown }>) =>
+    rows
+      .slice(0, 50)
+      .map((r) => Number(r.id))
+      .join(',');
+  const want = ids(
+    (await kyselyKeysetPage(handDb, TABLE, 'uniform', before, 51, {
+      rowValues: false,
+      nullsLast: false,
+    }).execute()) as {
+      id: unknown;
+    }[],
+  );
+  const pagewiseRows = await pagination.paginateQueryset(build(pagewiseDb), new ApiRequest({ url }));
+  const replayed = (await markedDb.executeQuery<{ id: unknown }>(sent.at(-1)!)).rows;
+  if (sent.length !== 1 || ids(pagewiseRows as { id: unknown }[]) !== want || ids(replayed) !== want) {
+    throw new Error(
+      'page-phases: Pagewise, its replayed statement and the hand-written page read different rows',
+    );
+  }
   const wall = new Map(contenders.map(({ name }) => [name, [] as number[]]));
   const cpu = new Map(contenders.map(({ name }) => [name, 0]));
   const loadStart = loadavg()[0]!;
