@@ -178,10 +178,12 @@ function keysetPredicate(
   from: number,
   capabilities: DialectCapabilities,
 ): OperationNode {
+  /** Term `j` compared with its bound by `op`: `a > $1`. */
+  const compare = (j: number, op: string) => RawNode.create(['', ` ${op} `, ''], [exprs[j]!, params[j]!]);
   const terms = order.slice(from);
   const first = terms[0]!;
-  if (terms.length === 1)
-    return RawNode.create(['', ` ${beyond(first)} `, ''], [exprs[from]!, params[from]!]);
+  if (terms.length === 1) return compare(from, beyond(first));
+  const leading = compare(from, `${beyond(first)}=`);
   const uniform = terms.every((t) => t.direction === first.direction);
   if (uniform && capabilities.rowValueSeek) {
     const columns = terms.map((_, k) => exprs[from + k]!);
@@ -194,23 +196,19 @@ function keysetPredicate(
       ')',
     ];
     const comparison = RawNode.create(fragments, [...columns, ...values]);
-    if (!capabilities.rowValueLeadingBound) return comparison;
-    const leading = RawNode.create(['', ` ${beyond(first)}= `, ''], [exprs[from]!, params[from]!]);
-    return raw`${leading} and ${comparison}`;
+    return capabilities.rowValueLeadingBound ? raw`${leading} and ${comparison}` : comparison;
   }
-  let nested: OperationNode | null = null;
-  for (let j = order.length - 1; j > from; j -= 1) {
-    const strict = RawNode.create(['', ` ${beyond(order[j]!)} `, ''], [exprs[j]!, params[j]!]);
-    nested = nested === null ? strict : raw`(${strict} or (${exprs[j]!} = ${params[j]!} and ${nested}))`;
+  // The terms after the first, innermost last: `(b > $2 or (b = $2 and c > $3))`.
+  const last = order.length - 1;
+  let rest = compare(last, beyond(order[last]!));
+  for (let j = last - 1; j > from; j -= 1) {
+    rest = raw`(${compare(j, beyond(order[j]!))} or (${compare(j, '=')} and ${rest}))`;
   }
-  const leading = RawNode.create(['', ` ${beyond(first)}= `, ''], [exprs[from]!, params[from]!]);
-  const tie = raw`${exprs[from]!} = ${params[from]!}`;
+  const tie = compare(from, '=');
   if (capabilities.negatedTies) {
-    const rest = order.length - from > 2 ? nested! : raw`(${nested!})`;
-    return raw`${leading} and not (${tie} and not ${rest})`;
+    return raw`${leading} and not (${tie} and not ${terms.length > 2 ? rest : raw`(${rest})`})`;
   }
-  const strict = RawNode.create(['', ` ${beyond(first)} `, ''], [exprs[from]!, params[from]!]);
-  return raw`${leading} and (${strict} or (${tie} and ${nested!}))`;
+  return raw`${leading} and (${compare(from, beyond(first))} or (${tie} and ${rest}))`;
 }
 
 function condition(
