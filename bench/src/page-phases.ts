@@ -223,9 +223,13 @@ async function main(args: readonly string[]): Promise<void> {
       id: unknown;
     }[],
   );
+  const [statement, ...more] = sent;
+  if (statement === undefined || more.length > 0) {
+    throw new Error(`page-phases: a page of one statement was expected, it sent ${sent.length}`);
+  }
   const pagewiseRows = await pagination.paginateQueryset(build(pagewiseDb), new ApiRequest({ url }));
-  const replayed = (await markedDb.executeQuery<{ id: unknown }>(sent.at(-1)!)).rows;
-  if (sent.length !== 1 || ids(pagewiseRows as { id: unknown }[]) !== want || ids(replayed) !== want) {
+  const replayed = (await markedDb.executeQuery<{ id: unknown }>(statement)).rows;
+  if (ids(pagewiseRows as { id: unknown }[]) !== want || ids(replayed) !== want) {
     throw new Error(
       'page-phases: Pagewise, its replayed statement and the hand-written page read different rows',
     );
