@@ -66,8 +66,12 @@ import {
   planSegments,
   privateAlias,
   type Segment,
+  stopPredicate,
+  TIE_COLUMN,
   withIndexHint,
   withLimit,
+  withTieGroups,
+  withWhere,
 } from './window-compiler.js';
 
 /**
@@ -80,11 +84,19 @@ class KeysetRows<O> implements FetchedRows<O> {
   readonly rows: readonly O[];
   readonly #raw: readonly Row[];
   readonly #read: (raw: Row) => readonly PositionValue[];
+  /** Where the rows carry their tie groups (`withTieGroups`): whether positions can tie at all. */
+  readonly tied: ((a: number, b: number) => boolean) | undefined;
 
-  constructor(rows: readonly O[], raw: readonly Row[], read: (raw: Row) => readonly PositionValue[]) {
+  constructor(
+    rows: readonly O[],
+    raw: readonly Row[],
+    read: (raw: Row) => readonly PositionValue[],
+    ties: boolean,
+  ) {
     this.rows = rows;
     this.#raw = raw;
     this.#read = read;
+    this.tied = ties ? (a, b) => tieGroup(raw, a) === tieGroup(raw, b) : undefined;
   }
 
   position(index: number): readonly PositionValue[] {
@@ -352,8 +364,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     if (this.#slice !== null) refuseKeysetOnSlice(this.description);
     const shared = this.#shared;
     const bound = window.after;
-    if (bound !== null && bound.length !== order.length) {
-      throw new InvalidBoundError(ADAPTER, `expected ${order.length} bound values, got ${bound.length}`);
+    const stop = window.before ?? null;
+    const wrong = bound !== null && bound.length !== order.length ? bound : stop;
+    if (wrong !== null && wrong.length !== order.length) {
+      throw new InvalidBoundError(ADAPTER, `expected ${order.length} bound values, got ${wrong.length}`);
     }
     const found = this.#planOf(order);
     const plan = found instanceof Promise ? await found : found;
@@ -372,6 +386,16 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       values[i] =
         value === null ? null : toParameter(fields[i]!.info, value, order[i]!.field, shared.capabilities);
     }
+    // The far bound's values follow the limit and offset slots; its NULLs shape the statement.
+    let stopMask = '';
+    if (stop !== null) {
+      for (let i = 0; i < order.length; i += 1) {
+        const value = stop[i] ?? null;
+        stopMask += value === null ? '0' : '1';
+        values[order.length + 2 + i] =
+          value === null ? null : toParameter(fields[i]!.info, value, order[i]!.field, shared.capabilities);
+      }
+    }
     let segments = plan.segments.get(mask);
     if (segments === undefined) {
       const { capabilities } = shared;
@@ -379,21 +403,19 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       segments = groupSegments(planned, order, nullable, capabilities, plan.merged);
       plan.segments.set(mask, segments);
     }
-    let exact = false;
-    let rows = this.#checked(
-      plan,
-      await this.#readSegments(plan, order, mask, segments, values, window, exact),
-    );
+    const ties = plan.ties;
+    const shape: WindowShape = { mask, stopMask, ties, exact: false };
+    let rows = this.#checked(plan, await this.#readSegments(plan, order, shape, segments, values, window));
     // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
     // one is read again with their exact text, never paged by a rounded position.
-    if (plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields)) {
-      exact = true;
+    const exact = plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields);
+    if (exact) {
       rows = this.#checked(
         plan,
-        await this.#readSegments(plan, order, mask, segments, values, window, exact),
+        await this.#readSegments(plan, order, { ...shape, exact }, segments, values, window),
       );
     }
-    const visible = plan.added || exact ? plan.stripper.strip(rows) : rows;
+    const visible = plan.added || exact || ties ? plan.stripper.strip(rows) : rows;
     const capabilities = shared.capabilities;
     const positionOf = (row: Row): readonly PositionValue[] =>
       fields.map(
@@ -408,7 +430,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
                 p.exact === null || !exact ? undefined : row[p.exact.key],
               ),
       );
-    return new KeysetRows(visible as readonly O[], rows, positionOf);
+    return new KeysetRows(visible as readonly O[], rows, positionOf, ties);
   }
 
   /**
@@ -420,12 +442,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   #readSegments(
     plan: OrderPlan,
     order: readonly KeyTerm[],
-    mask: string,
+    shape: WindowShape,
     segments: readonly (readonly Segment[])[],
     values: unknown[],
     window: WindowSpec,
-    exact: boolean,
   ): Promise<Row[]> {
+    const { mask, stopMask, ties, exact } = shape;
     const shared = this.#shared;
     const fields = plan.fields;
     const single = segments.length === 1;
@@ -443,39 +465,50 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       window.offset === 0 && this.#base.length === 0 && shared.capabilities.literalLimit
         ? writtenLimit(plan.writtenLimits, limit)
         : undefined;
-    const key = `${mask}|${withOffset}|${exact}|${named}|`;
+    const key = `${mask}|${stopMask}|${ties}|${withOffset}|${exact}|${named}|`;
     const templateOf = (s: number) =>
       shared.template(plan.windows, s === 0 && written !== undefined ? `${key}${written}|0` : key + s, () => {
         const bound: BoundParameter = (i, parameter) =>
           shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
         const run = segments[s]!;
         const unhinted = this.#windowBase(fields, exact);
-        const base = named ? withIndexHint(unhinted, hint.index) : unhinted;
+        const hinted = named ? withIndexHint(unhinted, hint.index) : unhinted;
         const { exprs, nullable } = plan;
-        return run.length === 1
-          ? compileSegment(
-              base,
-              order,
-              exprs,
-              nullable,
-              run[0]!,
-              withOffset,
-              plan.capabilities,
-              bound,
-              s === 0 ? written : undefined,
-            )
-          : compileMerged(base, order, exprs, plan.keys, run, withOffset, plan.capabilities, bound);
+        const stopNulls = [...stopMask].map((m) => m === '0');
+        const base =
+          stopMask === ''
+            ? hinted
+            : withWhere(hinted, [stopPredicate(order, exprs, nullable, stopNulls, plan.capabilities, bound)]);
+        const statement =
+          run.length === 1
+            ? compileSegment(
+                base,
+                order,
+                exprs,
+                nullable,
+                run[0]!,
+                withOffset,
+                plan.capabilities,
+                bound,
+                s === 0 ? written : undefined,
+              )
+            : compileMerged(base, order, exprs, plan.keys, run, withOffset, plan.capabilities, bound);
+        if (!ties) return statement;
+        // The statement's result columns, as a derived table names them.
+        const keys = fields.map((f) => IdentifierNode.create(f.readKey));
+        const items = orderByItems(order, keys, (i) => (nullable[i] ? false : 'column'), plan.capabilities);
+        return withTieGroups(statement, keys, items);
       });
     const read = single
       ? shared.run(templateOf(0), values, this.#base)
-      : this.#readEach(segments.length, templateOf, values, order.length, window, limit);
+      : this.#readEach(segments.length, templateOf, values, order.length, window, limit, ties);
     if (!named) return read;
     // The index named is gone (a migration dropped or renamed it): never named again, the page read without it.
     return read.catch((error: unknown) => {
       if (!shared.capabilities.indexGone(error)) throw error;
       gone.add(hint.key);
       shared.cache.indexes.delete(hint.table);
-      return this.#readSegments(plan, order, mask, segments, values, window, exact);
+      return this.#readSegments(plan, order, shape, segments, values, window);
     });
   }
 
@@ -487,18 +520,28 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     limitSlot: number,
     window: WindowSpec,
     limit: number,
+    ties: boolean,
   ): Promise<Row[]> {
     const rows: Row[] = [];
     let toSkip = window.offset;
+    // Each statement ranks its own rows from 1; no row of one ties with a row of another (their
+    // segments exclude each other), so the groups of each are moved past the ones before.
+    let groups = 0;
     for (let s = 0; s < count; s += 1) {
       const template = templateOf(s);
       values[limitSlot] = toSkip + limit - rows.length;
       const result = await this.#shared.run(template, values, this.#base);
+      let most = groups;
       // A result is never spread into push, which overflows the stack when large.
       for (const row of result) {
+        if (ties) {
+          row[TIE_COLUMN] = groups + Number(row[TIE_COLUMN]);
+          most = Math.max(most, row[TIE_COLUMN] as number);
+        }
         if (toSkip > 0) toSkip -= 1;
         else rows.push(row);
       }
+      groups = most;
       if (rows.length >= limit) break;
     }
     return rows;
@@ -718,6 +761,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         nullable: fields.map((f) => f.info.nullable),
         exprs: fields.map((f) => f.expr),
         added: fields.some((f) => f.select !== null),
+        // Without a unique term positions can tie, and only the database knows which do.
+        ties: !order.some((term) => term.unique === true || term.field === this.uniqueKey),
         recorded: fields.some((f) => f.recorded),
         exactFields: fields.flatMap((f) => (f.exact === null ? [] : [f.readKey])),
         segments: new Map(),
@@ -859,4 +904,21 @@ function writtenLimit(seen: Set<number>, limit: number): number | undefined {
   if (seen.size >= MAX_WRITTEN_LIMITS) return undefined;
   seen.add(limit);
   return limit;
+}
+
+/** How one keyset window's statements are shaped, beyond its plan: the parts of their cache key. */
+interface WindowShape {
+  /** The near bound's NULLs (`s`: no bound). */
+  readonly mask: string;
+  /** The far bound's NULLs (`''`: no far bound). */
+  readonly stopMask: string;
+  /** Whether rows carry their tie groups (an ordering without a unique term). */
+  readonly ties: boolean;
+  /** Whether integers the driver rounds are read as exact text too. */
+  readonly exact: boolean;
+}
+
+/** The tie group of the row at `index`, as text: drivers answer the rank as a number, bigint or string. */
+function tieGroup(rows: readonly Row[], index: number): string {
+  return String(rows[index]![TIE_COLUMN]);
 }

@@ -56,6 +56,11 @@ export interface OrderPlan {
   readonly recorded: boolean;
   /** Whether rows carry private columns to strip (besides the exact text of rounded integers). */
   readonly added: boolean;
+  /**
+   * Whether positions can tie (no term is unique: DRF's offset scheme), so rows carry the tie
+   * groups the database ranks them in (`withTieGroups`).
+   */
+  readonly ties: boolean;
   /** Row keys of the integer fields whose values the driver may round (see `FieldPlan.exact`). */
   readonly exactFields: readonly string[];
   /**

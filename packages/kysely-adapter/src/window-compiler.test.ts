@@ -28,8 +28,12 @@ import {
   compileMerged,
   compileSegment,
   groupSegments,
+  orderByItems,
   planSegments,
+  stopPredicate,
   withIndexHint,
+  withTieGroups,
+  withWhere,
 } from './window-compiler.js';
 
 const asc = (field: string): KeyTerm => ({ field, direction: 'asc', nulls: 'last' });
@@ -313,6 +317,79 @@ describe('withIndexHint', () => {
     );
     expect(hinted(db.selectFrom('items as i').select('i.id').toOperationNode())).toBe(
       'select `i`.`id` from `items` as `i` force index (`items_score_id`)',
+    );
+  });
+});
+
+describe('stopPredicate', () => {
+  /** The WHERE of a window before `nulls`' bound, with no near bound. */
+  function before(
+    dialect: keyof typeof kyselies,
+    capabilities: DialectCapabilities,
+    order: KeyTerm[],
+    nullable: boolean[],
+    nulls: boolean[],
+  ): string {
+    const db = kyselies[dialect];
+    const exprs = order.map((t) => ReferenceNode.create(ColumnNode.create(t.field)));
+    const node = withWhere(db.selectFrom('t').selectAll().toOperationNode(), [
+      stopPredicate(order, exprs, nullable, nulls, capabilities),
+    ]);
+    return (db.getExecutor().compileQuery(node, { queryId: 'x' }) as CompiledQuery).sql;
+  }
+
+  it('bounds the far end as an index range: the first term led by <= or >=, its tie negated on Postgres', () => {
+    expect(
+      before('postgres', postgresCapabilities, [desc('created'), id('desc')], [false, false], [false, false]),
+    ).toBe('select * from "t" where "created" >= $1 and not ("created" = $2 and not ("id" > $3))');
+    expect(
+      before(
+        'mysql',
+        mysqlCapabilities,
+        [asc('a'), desc('b'), id('desc')],
+        [false, false, false],
+        [false, false, false],
+      ),
+    ).toBe(
+      'select * from `t` where `a` <= ? and (`a` < ? or (`a` = ? and (`b` > ? or (`b` = ? and `id` > ?))))',
+    );
+  });
+
+  it("keeps each term's NULL placement: NULLs first lie before every value, NULLs last after", () => {
+    // score NULLs first (descending), bound 5: NULL scores come before it, so no leading range.
+    expect(
+      before('postgres', postgresCapabilities, [desc('score'), id('desc')], [true, false], [false, false]),
+    ).toBe('select * from "t" where (("score" is null or "score" > $1) or ("score" = $2 and "id" > $3))');
+    // Bound inside the NULL block of a NULLs-last term: every value comes before it.
+    expect(
+      before('sqlite', sqliteCapabilities, [asc('score'), id('asc')], [true, false], [true, false]),
+    ).toBe('select * from "t" where ("score" is not null or ("score" is null and "id" < ?))');
+    // Inside the NULL block of a NULLs-first term: only the NULLs before the bound's row.
+    expect(
+      before('sqlite', sqliteCapabilities, [desc('score'), id('desc')], [true, false], [true, false]),
+    ).toBe('select * from "t" where "score" is null and "id" > ?');
+  });
+});
+
+describe('withTieGroups', () => {
+  it("ranks the statement's own rows by the ordering's columns and orders them again", () => {
+    const db = kyselies.postgres;
+    const order = [asc('title')];
+    const keys = [ReferenceNode.create(ColumnNode.create('title'))];
+    const statement = db
+      .with('recent', (q) => q.selectFrom('t').selectAll())
+      .selectFrom('recent')
+      .selectAll()
+      .orderBy('title')
+      .limit(3)
+      .toOperationNode();
+    const node = withTieGroups(
+      statement,
+      keys,
+      orderByItems(order, keys, () => 'column', postgresCapabilities),
+    );
+    expect((db.getExecutor().compileQuery(node, { queryId: 'x' }) as CompiledQuery).sql).toBe(
+      'with "recent" as (select * from "t") select "w".*, dense_rank() over (order by "title") as "__pagewise_tie" from (select * from "recent" order by "title" limit $1) as "w" order by "title" asc',
     );
   });
 });

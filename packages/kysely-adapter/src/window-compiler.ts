@@ -1,5 +1,6 @@
 import type { KeyTerm, PositionValue } from '@pagewise/core';
 import {
+  AliasNode,
   AndNode,
   FromNode,
   IdentifierNode,
@@ -9,8 +10,10 @@ import {
   OrderByItemNode,
   ParensNode,
   RawNode,
+  SelectionNode,
   SelectQueryNode,
   SetOperationNode,
+  TableNode,
   ValueNode,
   WhereNode,
 } from 'kysely';
@@ -410,6 +413,91 @@ export function compileMerged(
     order.length,
     withOffset ? order.length + 1 : null,
   );
+}
+
+/**
+ * The far bound of a window between two cursors: rows strictly before it in `order`. Its values
+ * are the slots after the limit and offset (`order.length + 2 + i`, each passed through `bound`);
+ * `nulls[i]` says the bound holds NULL in term `i`. Written as the expanded comparison with each
+ * term's NULL placement, `a < $1 or (a = $1 and b < $2)`, led by `a <= $1` when no NULL of the
+ * first term sorts before the bound, so the index range has both ends (and, with `negatedTies`,
+ * its tie negated as `keysetPredicate` writes it, which keeps Postgres from turning the OR into a
+ * bitmap scan and a sort). The column's collation compares, as it does for the near bound.
+ *
+ * @example
+ * // [created desc, id desc] before [t, 7]:
+ * // "created" >= $5 and ("created" > $5 or ("created" = $5 and "id" > $6))
+ */
+export function stopPredicate(
+  order: readonly KeyTerm[],
+  exprs: readonly OperationNode[],
+  nullable: readonly boolean[],
+  nulls: readonly boolean[],
+  capabilities: Pick<DialectCapabilities, 'negatedTies'>,
+  bound: BoundParameter = (_, parameter) => parameter,
+): OperationNode {
+  const params = order.map((_, i) => bound(i, slot(order.length + 2 + i)));
+  /** Term `i` compared with its bound value by `<` (`>` descending), `orEqual` adding `=`. */
+  const short = (i: number, orEqual = '') =>
+    RawNode.create(
+      ['', ` ${order[i]!.direction === 'asc' ? '<' : '>'}${orEqual} `, ''],
+      [exprs[i]!, params[i]!],
+    );
+  /** Term `i` strictly before its bound value, or `null` when no row's can be (NULLs first, bound NULL). */
+  const before = (i: number): OperationNode | null => {
+    const expr = exprs[i]!;
+    if (nulls[i]) return order[i]!.nulls === 'first' ? null : raw`${expr} is not null`;
+    return order[i]!.nulls === 'first' && nullable[i] ? raw`(${expr} is null or ${short(i)})` : short(i);
+  };
+  const equal = (i: number): OperationNode =>
+    nulls[i] ? raw`${exprs[i]!} is null` : raw`${exprs[i]!} = ${params[i]!}`;
+  /** Terms `from` on: strictly before the bound, or tied with it and strictly before on the next. */
+  const from = (k: number): OperationNode => {
+    let predicate: OperationNode = before(order.length - 1) ?? raw`1 = 0`;
+    for (let i = order.length - 2; i >= k; i -= 1) {
+      const strictly = before(i);
+      const tie = raw`${equal(i)} and ${predicate}`;
+      predicate = strictly === null ? tie : raw`(${strictly} or (${tie}))`;
+    }
+    return predicate;
+  };
+  const first = order[0]!;
+  if (nulls[0] || order.length === 1 || (first.nulls === 'first' && nullable[0])) return from(0);
+  const rest = from(1);
+  return capabilities.negatedTies
+    ? raw`${short(0, '=')} and not (${equal(0)} and not (${rest}))`
+    : raw`${short(0, '=')} and (${short(0)} or (${equal(0)} and ${rest}))`;
+}
+
+/** The column each row's tie group is answered in (`withTieGroups`); a private column, stripped. */
+export const TIE_COLUMN = '__pagewise_tie';
+
+/**
+ * `statement` read with each row's tie group: `dense_rank()` over the ordering's columns, so rows
+ * share a group exactly when the database compares their positions equal (its collation's
+ * equality: 'a' and 'A ' under a case-insensitive PAD SPACE one). The ranking runs over the
+ * statement's own rows only, as a derived table, which keeps its index range and LIMIT; `keys`
+ * name the ordering's columns of its result and `items` order it again.
+ *
+ * @example
+ * // select "w".*, dense_rank() over (order by "title") as "__pagewise_tie"
+ * //   from (select ... order by "title" limit $2) as "w" order by "title"
+ */
+export function withTieGroups(
+  statement: SelectQueryNode,
+  keys: readonly OperationNode[],
+  items: readonly OrderByItemNode[],
+): SelectQueryNode {
+  const fragments = ['dense_rank() over (order by ', ...keys.slice(1).map(() => ', '), ')'];
+  const rank = RawNode.create(fragments, keys);
+  const { with: head, ...body } = statement;
+  const derived = AliasNode.create(body as SelectQueryNode, IdentifierNode.create('w'));
+  const outer = SelectQueryNode.cloneWithSelections(SelectQueryNode.createFrom([derived]), [
+    SelectionNode.createSelectAllFromTable(TableNode.create('w')),
+    SelectionNode.create(AliasNode.create(rank, IdentifierNode.create(TIE_COLUMN))),
+  ]);
+  const ordered = SelectQueryNode.cloneWithOrderByItems(outer, items);
+  return head === undefined ? ordered : { ...ordered, with: head };
 }
 
 /**

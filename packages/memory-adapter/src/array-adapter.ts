@@ -128,7 +128,12 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
       start = this.#firstAfter(order, entries, window.after);
     }
     start += window.offset;
-    const end = window.limit === null ? entries.length : start + window.limit;
+    let end = window.limit === null ? entries.length : start + window.limit;
+    const before = window.before ?? null;
+    if (before !== null) {
+      this.#checkBound(order, before, entries);
+      end = Math.min(end, this.#firstAfter(order, entries, before, true));
+    }
     return entries.slice(start, end).map((entry) => ({
       row: entry.row,
       position: this.#position(order, entry),
@@ -195,17 +200,19 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
     }
   }
 
-  /** Binary search for the first entry strictly after `bound`. */
+  /** Binary search for the first entry strictly after `bound` (`orEqual`: at or after it). */
   #firstAfter(
     order: readonly KeyTerm[],
     entries: readonly Entry<Row>[],
     bound: readonly PositionValue[],
+    orEqual = false,
   ): number {
+    const least = orEqual ? -1 : 0;
     let lo = 0;
     let hi = entries.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (comparePositions(order, this.#position(order, entries[mid]!), bound) <= 0) lo = mid + 1;
+      if (comparePositions(order, this.#position(order, entries[mid]!), bound) <= least) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -1,9 +1,8 @@
 import { ConfigurationError, NotFound } from '../errors.js';
-import { comparePositions } from './compare-values.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from './cursor-codec.js';
 import { fetchWindow, readCursor } from './cursor-window.js';
 import type { OrderedQuery, PositionValue, WindowRow } from './ordered-query.js';
-import { invertOrdering, type KeyTerm } from './ordering.js';
+import { invertOrdering } from './ordering.js';
 import { type CursorOrderingOptions, checkCount, resolveKeyOrder } from './paginate-cursor.js';
 
 /** The Relay connection arguments (`first`/`after` forward, `last`/`before` backward). */
@@ -48,17 +47,6 @@ function boundOf(cursor: Cursor | null): readonly PositionValue[] | null {
   // Offsets only exist without a unique key, which connections refuse; a token carrying one is forged.
   if (cursor.offset !== 0) throw new NotFound('Invalid cursor');
   return cursor.position;
-}
-
-/** The rows of `fetched` strictly before `stop` in `order` (the far bound of a two-cursor window). */
-function until<Row>(
-  fetched: ReadonlyArray<WindowRow<Row>>,
-  order: readonly KeyTerm[],
-  stop: readonly PositionValue[] | null,
-): ReadonlyArray<WindowRow<Row>> {
-  if (stop === null) return fetched;
-  const end = fetched.findIndex((r) => comparePositions(order, r.position, stop) >= 0);
-  return end === -1 ? fetched : fetched.slice(0, end);
 }
 
 /**
@@ -106,15 +94,17 @@ export async function connectionFromQuery<Row>(
   let rows: ReadonlyArray<WindowRow<Row>>;
   let hasNextPage: boolean;
   let hasPreviousPage: boolean;
+  // Both cursors bound the statement: the database decides which rows lie between them.
   if (last !== null && first === null) {
     // Backward: the `last + 1` rows just before `before`, read in reverse; the extra one is the
     // look-ahead that says whether edges remain before them.
-    const reversed = invertOrdering(order);
-    const fetched = until(
-      await fetchWindow(query, { order: reversed, after: before, offset: 0, limit: last + 1 }),
-      reversed,
-      after,
-    );
+    const fetched = await fetchWindow(query, {
+      order: invertOrdering(order),
+      after: before,
+      before: after,
+      offset: 0,
+      limit: last + 1,
+    });
     rows = fetched.slice(0, last).reverse();
     hasPreviousPage = fetched.length > last;
     hasNextPage = before !== null;
@@ -122,11 +112,13 @@ export async function connectionFromQuery<Row>(
     // Forward: `first` (or `maxPageSize`) rows after `after`; with `last` as well, enough rows to
     // know whether more than `last` edges lie between the cursors.
     const take = first ?? maxPageSize;
-    const fetched = until(
-      await fetchWindow(query, { order, after, offset: 0, limit: Math.max(take, last ?? 0) + 1 }),
+    const fetched = await fetchWindow(query, {
       order,
+      after,
       before,
-    );
+      offset: 0,
+      limit: Math.max(take, last ?? 0) + 1,
+    });
     const kept = fetched.slice(0, take);
     rows = last === null ? kept : kept.slice(Math.max(0, kept.length - last));
     hasNextPage = fetched.length > take;

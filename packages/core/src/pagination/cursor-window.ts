@@ -162,6 +162,11 @@ export async function fetchCursorWindow<Row>(
 interface PositionList {
   readonly length: number;
   at(index: number): readonly PositionValue[] | undefined;
+  /**
+   * Whether the rows at page indexes `a` and `b` tie as the backend compares them; `length` (a
+   * forward page) or `-1` (a reverse one) is the look-ahead row. Absent: positions compare by value.
+   */
+  readonly tied?: ((a: number, b: number) => boolean) | undefined;
 }
 
 /**
@@ -179,19 +184,31 @@ class LazyPositions implements PositionList {
   readonly #fetched: FetchedRows<unknown>;
   readonly #reverse: boolean;
   readonly length: number;
+  /** The backend's ties, by page index (the look-ahead row included: see `PositionList`). */
+  readonly tied: ((a: number, b: number) => boolean) | undefined;
   #all: ReadonlyArray<readonly PositionValue[]> | undefined;
 
   constructor(fetched: FetchedRows<unknown>, length: number, reverse: boolean) {
     this.#fetched = fetched;
     this.length = length;
     this.#reverse = reverse;
+    // A closure only where the backend reports ties (an ordering without a unique term).
+    this.tied =
+      fetched.tied === undefined
+        ? undefined
+        : (a, b) => fetched.tied!(this.#fetchedIndex(a), this.#fetchedIndex(b));
+  }
+
+  /** The index in the fetched rows of page index `index`: the page is their first rows, maybe reversed. */
+  #fetchedIndex(index: number): number {
+    return this.#reverse ? this.length - 1 - index : index;
   }
 
   at(index: number): readonly PositionValue[] | undefined {
     const i = index < 0 ? this.length + index : index;
     if (i < 0 || i >= this.length) return undefined;
     if (this.#all !== undefined) return this.#all[i];
-    return this.#fetched.position(this.#reverse ? this.length - 1 - i : i);
+    return this.#fetched.position(this.#fetchedIndex(i));
   }
 
   /** The frozen array of every position, built the first time it is asked for. */
@@ -252,9 +269,11 @@ export function nextCursorOf(page: CursorWindowFields): Cursor | null {
   if (!page.hasNext) return null;
   const { cursor } = page;
   const positions = positionsOf(page);
-  const compare =
-    positions.length > 0 && cursor?.reverse && cursor.offset !== 0 ? positions.at(-1)! : page.nextPosition;
-  let { offset, position, found } = walkPastTies(positions, compare, -1);
+  const fromLast = positions.length > 0 && cursor?.reverse && cursor.offset !== 0;
+  // `nextPosition` is the look-ahead row's on a forward page, else the cursor's bound.
+  const compare = fromLast ? positions.at(-1)! : page.nextPosition;
+  const at = fromLast ? positions.length - 1 : cursor?.reverse ? undefined : positions.length;
+  let { offset, position, found } = walkPastTies(positions, compare, at, -1);
   if (positions.length > 0 && !found) {
     if (!page.hasPrevious) {
       offset = page.pageSize;
@@ -276,17 +295,24 @@ export function nextCursorOf(page: CursorWindowFields): Cursor | null {
 /**
  * DRF's walk past the rows tied with `compare`, from the page's last row backwards (`step` -1) or
  * its first row forwards (`step` 1): the first position that differs and how many rows it skipped.
+ * `at` is the page index of the row `compare` is (`undefined` for the cursor's bound, which no
+ * row of the page ties with: they all lie strictly past it). Rows tie as the backend says where
+ * it says (`tied`: its collation's equality), else by value.
  */
 function walkPastTies(
   positions: PositionList,
   compare: readonly PositionValue[] | null,
+  at: number | undefined,
   step: 1 | -1,
 ): { offset: number; position: readonly PositionValue[] | null; found: boolean } {
   let offset = 0;
+  const tied = positions.tied;
   for (let i = step === 1 ? 0 : positions.length - 1; i >= 0 && i < positions.length; i += step) {
     const current = positions.at(i)!;
-    if (!samePosition(current, compare)) return { offset, position: current, found: true };
+    const same = tied !== undefined && at !== undefined ? tied(i, at) : samePosition(current, compare);
+    if (!same) return { offset, position: current, found: true };
     compare = current;
+    at = i;
     offset += 1;
   }
   return { offset, position: null, found: false };
@@ -297,11 +323,11 @@ export function previousCursorOf(page: CursorWindowFields): Cursor | null {
   if (!page.hasPrevious) return null;
   const { cursor } = page;
   const positions = positionsOf(page);
-  const compare =
-    positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0
-      ? positions.at(0)!
-      : page.previousPosition;
-  let { offset, position, found } = walkPastTies(positions, compare, 1);
+  const fromFirst = positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0;
+  // `previousPosition` is the look-ahead row's on a reverse page, else the cursor's bound.
+  const compare = fromFirst ? positions.at(0)! : page.previousPosition;
+  const at = fromFirst ? 0 : cursor?.reverse ? -1 : undefined;
+  let { offset, position, found } = walkPastTies(positions, compare, at, 1);
   if (positions.length > 0 && !found) {
     if (!page.hasNext) {
       offset = page.pageSize;

@@ -16,6 +16,13 @@ export interface WindowSpec {
    * `null` starts from the first row.
    */
   readonly after: readonly PositionValue[] | null;
+  /**
+   * The far bound of a window between two cursors: only rows strictly before these values in
+   * `order`. Adapters compare it where they compare `after` (in SQL, under each column's
+   * collation), so which rows a window holds is the backend's decision, never JavaScript's.
+   * Absent or `null`: no far bound.
+   */
+  readonly before?: readonly PositionValue[] | null;
   /** Rows to skip after the bound (page offsets; the residual offset of cursors with ties). */
   readonly offset: number;
   /** Rows to return at most; `null` returns every row (an unpaginated list, one query). */
@@ -49,6 +56,13 @@ export interface FetchedRows<Row> {
   readonly rows: readonly Row[];
   /** The position of the row fetched at `index` (its index in `rows` as answered). */
   position(index: number): readonly PositionValue[];
+  /**
+   * Whether the rows fetched at `a` and `b` hold equal positions as the backend compares them:
+   * under a case-insensitive or padding collation 'a' and 'A ' tie where their values differ.
+   * Only an ordering without a unique term can tie (DRF's position + offset scheme counts the
+   * ties); an adapter whose equality is JavaScript's may leave it out.
+   */
+  readonly tied?: ((a: number, b: number) => boolean) | undefined;
 }
 
 /**
