@@ -242,23 +242,40 @@ describe('exact timestamp bounds', () => {
   const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   const daysIn = (y: number, m: number) =>
     [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+  /**
+   * Seconds of a UTC wall clock through `Date`, an independent calendar; years past its range
+   * are moved into it by whole 400-year cycles of 146097 days.
+   */
+  const wallSeconds = (year: number, month: number, day: number, h: number, mi: number, s: number) => {
+    const cycles = Math.trunc(year / 400);
+    const date = new Date(Date.UTC(2000, month - 1, day, h, mi, s));
+    date.setUTCFullYear(year - cycles * 400);
+    return date.getTime() / 1000 + cycles * 146097 * 86400;
+  };
+  // 4714-11-24 00:00:00 BC and 294276-12-31 23:59:59, as written and in UTC.
+  const MIN = wallSeconds(-4713, 11, 24, 0, 0, 0);
+  const MAX = wallSeconds(294276, 12, 31, 23, 59, 59);
   const reference = (text: string): boolean => {
     const p = GRAMMAR.exec(text);
     if (!p) return false;
     const n = (i: number) => Number(p[i] ?? 0);
     const bc = p[10] === ' BC';
     if (n(7) > 15 || n(8) > 59 || n(9) > 59) return false;
-    if (n(1) < 1 || n(1) > (bc ? 4713 : 294276)) return false;
+    if (n(1) < 1) return false;
     const year = bc ? 1 - n(1) : n(1);
-    return (
+    const onCalendar =
       n(2) >= 1 &&
       n(2) <= 12 &&
       n(3) >= 1 &&
       n(3) <= daysIn(year, n(2)) &&
       n(4) <= 23 &&
       n(5) <= 59 &&
-      n(6) <= 59
-    );
+      n(6) <= 59;
+    if (!onCalendar) return false;
+    const local = wallSeconds(year, n(2), n(3), n(4), n(5), n(6));
+    const sign = /[+-]\d\d/.exec(text.slice(10))?.[0][0] === '-' ? -1 : 1;
+    const utc = local - sign * (n(7) * 3600 + n(8) * 60 + n(9));
+    return local >= MIN && local <= MAX && utc >= MIN && utc <= MAX;
   };
   const accepts = (text: string): boolean => {
     try {
@@ -272,9 +289,9 @@ describe('exact timestamp bounds', () => {
 
   it('accepts exactly the texts of the timestamp grammar within range', () => {
     const pieces = [
-      ['2024', '0001', '294276', '294277', '4713', '4714', '12345', '123', '1234567', '0000', '2000'],
-      ['-01', '-02', '-12', '-13', '-00', '-1', '-0a'],
-      ['-01', '-28', '-29', '-30', '-31', '-32', '-00', '-1'],
+      ['2024', '0001', '294276', '294277', '4713', '4714', '4715', '12345', '123', '1234567', '0000', '2000'],
+      ['-01', '-02', '-11', '-12', '-13', '-00', '-1', '-0a'],
+      ['-01', '-23', '-24', '-28', '-29', '-30', '-31', '-32', '-00', '-1'],
       [
         '',
         ' ',
@@ -282,6 +299,8 @@ describe('exact timestamp bounds', () => {
         't',
         ' 00:00:00',
         'T23:59:59',
+        ' 23:30:00',
+        ' 00:30:00',
         ' 24:00:00',
         ' 12:60:00',
         ' 12:00:60',
@@ -329,6 +348,14 @@ describe('exact timestamp bounds', () => {
       '2023-02-29',
       '0001-02-29 BC',
       '0004-02-29 BC',
+      '4714-11-24 00:00:00 BC',
+      '4714-11-23 23:59:59.999999 BC',
+      '4714-11-24 00:00:00+01 BC',
+      '4714-11-24 00:30:00+00:30 BC',
+      '294276-12-31 23:59:59.999999',
+      '294276-12-31 23:00:00-01',
+      '294276-12-31 23:00:00+01',
+      '294277-01-01 00:00:00',
     ])
       expect(accepts(text), text).toBe(text.endsWith('infinity') || reference(text));
     // The cases reach both answers.
@@ -337,11 +364,18 @@ describe('exact timestamp bounds', () => {
 });
 
 describe('mysqlWallClock', () => {
-  /** The reading by regular expression that every text must keep (the first implementation). */
+  /**
+   * The reading by regular expression of the first implementation, for days of the calendar
+   * only: it rolled `0000-00-00` and `2023-02-29` over into other days, positions that bound
+   * other rows than their own.
+   */
   function byPattern(raw: string): number | null {
     const parts = /^(\d{4})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?$/.exec(raw);
     if (parts === null) return null;
     const [y, mo, d, h = '0', mi = '0', s = '0', f = ''] = parts.slice(1);
+    const leap = (Number(y) % 4 === 0 && Number(y) % 100 !== 0) || Number(y) % 400 === 0;
+    const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Number(mo) - 1] ?? 0;
+    if (Number(d) < 1 || Number(d) > days || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
     const date = new Date(
       Date.UTC(
         2000,
@@ -358,7 +392,7 @@ describe('mysqlWallClock', () => {
   }
   const two = (n: number) => String(n).padStart(2, '0');
 
-  it('reads every date and date-time MySQL writes as the regular expression does', () => {
+  it('reads every date and date-time of the calendar MySQL writes as the regular expression does', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 9999 }),
@@ -379,7 +413,7 @@ describe('mysqlWallClock', () => {
     );
   });
 
-  it('refuses what is not MySQL text, as before', () => {
+  it('refuses what is not MySQL text, and what names no day (zero dates: their text is the position)', () => {
     for (const text of [
       '2024-05-01T12:00:00',
       '2024-05-01 12:00:00.',
@@ -393,7 +427,89 @@ describe('mysqlWallClock', () => {
     ]) {
       expect(mysqlWallClock(text), text).toBeNull();
     }
-    expect(mysqlWallClock('0000-00-00 00:00:00')?.getTime()).toBe(byPattern('0000-00-00 00:00:00'));
-    expect(mysqlWallClock('2023-02-29 23:59:59.9999')?.toISOString()).toBe('2023-03-01T23:59:59.999Z');
+    expect(mysqlWallClock('0000-00-00 00:00:00')).toBeNull();
+    expect(mysqlWallClock('2024-05-00')).toBeNull();
+    expect(mysqlWallClock('2023-02-29 23:59:59.9999')).toBeNull();
+    expect(mysqlWallClock('0000-01-01 00:00:00')?.toISOString()).toBe('0000-01-01T00:00:00.000Z');
+  });
+});
+
+describe('the full range of each temporal type', () => {
+  const invalid = (fn: () => unknown) => expect(fn).toThrow(InvalidBoundError);
+  const pgDate = col('timestamp-text', 'date');
+
+  it("takes Postgres dates from Julian day 0 to 5874897 AD, past timestamptz's end, and no time of day", () => {
+    for (const text of [
+      '5874897-12-31 AD',
+      '5874897-12-31',
+      '294277-01-01 AD',
+      '4714-11-24 BC',
+      'infinity',
+    ]) {
+      expect(toParameter(pgDate, text, 'day', postgresCapabilities), text).toBe(text);
+    }
+    for (const text of [
+      '5874898-01-01 AD',
+      '4714-11-23 BC',
+      '0000-01-01',
+      '2024-01-01 12:00:00 AD',
+      '2024-01-01 00:00:00+00 AD',
+      '12345678-01-01',
+    ]) {
+      invalid(() => toParameter(pgDate, text, 'day', postgresCapabilities));
+    }
+  });
+
+  it('positions Postgres millisecond timestamps past the last Date as their exact text, and binds it', () => {
+    const zoned = col('date', 'timestamp(3) with time zone');
+    const local = col('date', 'timestamp(3) without time zone');
+    // extract(epoch ...) of 294276-12-31 23:59:59.999 and of 275760-09-13 00:00:00.001.
+    expect(toPosition(zoned, '9224318015999.999000', 'at', postgresCapabilities)).toBe(
+      '294276-12-31 23:59:59.999000+00 AD',
+    );
+    expect(toPosition(local, '8640000000000.001000', 'at', postgresCapabilities)).toBe(
+      '275760-09-13 00:00:00.001000 AD',
+    );
+    // The last Date is still a Date; 4714-11-24 BC is one too.
+    expect(toPosition(zoned, '8640000000000.000000', 'at', postgresCapabilities)).toEqual(new Date(8.64e15));
+    const first = toPosition(zoned, '-210866803200.000000', 'at', postgresCapabilities) as Date;
+    expect(toParameter(zoned, first, 'at', postgresCapabilities)).toBe('4714-11-24 00:00:00.000+00 BC');
+    expect(toParameter(zoned, '294276-12-31 23:59:59.999000+00 AD', 'at', postgresCapabilities)).toBe(
+      '294276-12-31 23:59:59.999000+00 AD',
+    );
+    invalid(() => toParameter(zoned, '294277-01-01 00:00:00.000000+00 AD', 'at', postgresCapabilities));
+    invalid(() => toParameter(zoned, new Date(-210_866_803_200_001), 'at', postgresCapabilities));
+  });
+
+  it("keeps MySQL's zero dates and zero parts as text positions, bound as they are; years past 9999 refused", () => {
+    const date = col('date', 'date');
+    const datetime = col('date', 'datetime(3)');
+    for (const [info, text] of [
+      [date, '0000-00-00'],
+      [date, '2024-05-00'],
+      [datetime, '0000-00-00 00:00:00.000'],
+      [datetime, '2024-00-10 12:00:00.000'],
+    ] as const) {
+      expect(toPosition(info, text, 'at', mysqlCapabilities), text).toBe(text);
+      expect(toParameter(info, text, 'at', mysqlCapabilities), text).toBe(text);
+    }
+    expect(toPosition(date, '0000-01-01', 'at', mysqlCapabilities)).toEqual(new Date('0000-01-01T00:00:00Z'));
+    const micro = col('timestamp-text', 'datetime(6)');
+    for (const text of ['0000-00-00 00:00:00.000000', '9999-12-31 23:59:59.999999', '0000-01-01 00:00:00']) {
+      expect(toParameter(micro, text, 'at', mysqlCapabilities), text).toBe(text);
+    }
+    for (const text of [
+      '10000-01-01 00:00:00',
+      '2024-01-01 00:00:00 AD',
+      '2024-01-01 00:00:00+00',
+      '2024-13-01 00:00:00',
+      '2024-02-30 00:00:00',
+      '0000-02-29 00:00:00',
+      '2024-01-32 00:00:00',
+    ]) {
+      invalid(() => toParameter(micro, text, 'at', mysqlCapabilities));
+    }
+    invalid(() => toParameter(date, '2024-01-01 12:00:00', 'at', mysqlCapabilities));
+    invalid(() => toParameter(date, '10000-01-01', 'at', mysqlCapabilities));
   });
 });
