@@ -83,6 +83,21 @@ const BIGINTS = [
   0,
 ];
 const NO_ENUM = 'no enum type';
+const NO_MYSQL_INTEGER = 'no such integer width (see smallint, integer, bigint)';
+const SQLITE_INTEGERS = 'every INTEGER is 64-bit (see integer)';
+/** MySQL/MariaDB integer types besides smallint, int and bigint, with their ranges. */
+const MYSQL_INTEGERS: ReadonlyArray<readonly [string, number, number]> = [
+  ['tinyint', -128, 127],
+  ['tinyint unsigned', 0, 255],
+  ['smallint unsigned', 0, 65535],
+  ['mediumint', -8388608, 8388607],
+  ['mediumint unsigned', 0, 16777215],
+  ['int unsigned', 0, 4294967295],
+];
+/** The largest `numeric(1000,500)`: 500 nines either side of the point. */
+const NUMERIC_MAX = `${'9'.repeat(500)}.${'9'.repeat(500)}`;
+/** The largest `decimal(65,30)`. */
+const DECIMAL65_MAX = `${'9'.repeat(35)}.${'9'.repeat(30)}`;
 const NO_DECIMAL = 'JS has no exact decimal type (numbers round past 2^53)';
 
 /** The orderable types and their values; NULLs and duplicates are added to every one. */
@@ -95,7 +110,12 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
       invalid: [32768, -32769, 0.5, 'x', true, new Date(0)],
     },
     mysql: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100], invalid: [32768, -32769, 0.5, 'x'] },
-    sqlite: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100], invalid: [2n ** 63n, 0.5, 'x'] },
+    // SQLite compares a REAL bound (0.5) with integers by value: no forgery there.
+    sqlite: {
+      ddl: 'smallint',
+      values: [-32768, 32767, 0, 1, -1, 100],
+      invalid: [2n ** 63n, Number.NaN, 'x'],
+    },
     memory: { values: [-32768, 32767, 0, 1, -1, 100], invalid: ['x', true] },
   },
   {
@@ -120,8 +140,13 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         '9007199254740994',
         0,
         5,
+        // Past 64 bits SQLite keeps the value as a REAL, in the INTEGER column.
+        '9223372036854775808',
+        '-9223372036854775809',
+        '1e300',
+        '1.5',
       ],
-      invalid: [2n ** 63n, -(2n ** 63n) - 1n, 0.5, 'x'],
+      invalid: [2n ** 63n, -(2n ** 63n) - 1n, Number.NaN, 'x'],
     },
     memory: { values: [-2147483648, 2147483647, 0, 5, -5, 6], invalid: ['x', new Date(0)] },
   },
@@ -139,8 +164,8 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     },
     sqlite: {
       ddl: 'bigint',
-      values: BIGINTS,
-      invalid: [2n ** 63n, 0.5, 'x'],
+      values: [...BIGINTS, '9223372036854775808', '-1e19'],
+      invalid: [2n ** 63n, Number.NaN, 'x'],
     },
     memory: {
       values: [
@@ -166,6 +191,22 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     sqlite: 'no unsigned integers',
     memory: 'no unsigned integers',
   },
+  ...MYSQL_INTEGERS.map(
+    ([name, min, max]): MatrixType => ({
+      name,
+      postgres: NO_MYSQL_INTEGER,
+      mysql: { ddl: name, values: [min, max, 0, 1, min + 1, max - 1], invalid: [min - 1, max + 1, 0.5] },
+      sqlite: SQLITE_INTEGERS,
+      memory: NO_MYSQL_INTEGER,
+    }),
+  ),
+  {
+    name: 'year',
+    postgres: NO_MYSQL_INTEGER,
+    mysql: { ddl: 'year', values: [1901, 2155, 0, 2024], invalid: [2156, -1, 0.5] },
+    sqlite: SQLITE_INTEGERS,
+    memory: NO_MYSQL_INTEGER,
+  },
   {
     name: 'numeric/decimal',
     postgres: {
@@ -183,6 +224,9 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'NaN'",
         "'Infinity'",
         "'-Infinity'",
+        `'${'9'.repeat(1200)}'`,
+        `'-${'9'.repeat(1200)}'`,
+        `'0.${'0'.repeat(1200)}1'`,
       ],
       invalid: ['abc', '1e5', '1.5.5', 1.5, true, ' 1'],
     },
@@ -217,24 +261,93 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     memory: NO_DECIMAL,
   },
   {
+    name: 'decimal(p,s) max',
+    postgres: {
+      ddl: 'numeric(1000,500)',
+      values: [`'${NUMERIC_MAX}'`, `'-${NUMERIC_MAX}'`, `'0.${'0'.repeat(499)}1'`, "'0'", "'1'", "'NaN'"],
+      // A numeric(p,s) holds NaN, but no infinity.
+      invalid: [`1${NUMERIC_MAX}`, `0.${'0'.repeat(500)}1`, 'Infinity', '-Infinity'],
+    },
+    mysql: {
+      ddl: 'decimal(65,30)',
+      values: [`'${DECIMAL65_MAX}'`, `'-${DECIMAL65_MAX}'`, `'0.${'0'.repeat(29)}1'`, "'0'", "'1'"],
+      invalid: [`1${DECIMAL65_MAX}`, `0.${'0'.repeat(30)}1`, 'NaN'],
+    },
+    sqlite: 'no fixed-point type (NUMERIC affinity; see numeric/decimal)',
+    memory: NO_DECIMAL,
+  },
+  {
     name: 'real',
     postgres: {
       ddl: 'real',
-      values: [1.1, -1.5, 0, "'3.4e38'", "'NaN'", "'Infinity'", "'-Infinity'", "'1e-45'"],
+      values: [
+        1.1,
+        -1.5,
+        0,
+        "'3.4e38'",
+        "'NaN'",
+        "'Infinity'",
+        "'-Infinity'",
+        "'1e-45'",
+        "'-0'",
+        "'3.4028235e38'",
+        "'-3.4028235e38'",
+        "'3.4028233e38'",
+        "'1.1754944e-38'",
+        "'-1e-45'",
+      ],
       invalid: [1e39, -1e39, 'x'],
     },
     mysql: {
       ddl: 'float',
-      values: [1.1, -1.5, 0, '3.4e38', '1e-38', 0.3],
+      values: [
+        1.1,
+        -1.5,
+        0,
+        '3.4e38',
+        '1e-38',
+        0.3,
+        '-0e0',
+        // The largest float and the one below it: both print as 3.40282e38.
+        '3.4028234663852886e38',
+        '3.4028232635611926e38',
+        '-3.4028234663852886e38',
+        '1.1754943508222875e-38',
+        '1.401298464324817e-45',
+        '1.0000001',
+        '1.0000002',
+      ],
       invalid: [1e39, Number.POSITIVE_INFINITY, Number.NaN, 'x'],
     },
     sqlite: {
       ddl: 'real',
-      values: [1.1, -1.5, 0, '9e999', '-9e999', '1e308', '5e-324'],
+      values: [
+        1.1,
+        -1.5,
+        0,
+        '9e999',
+        '-9e999',
+        '1e308',
+        '5e-324',
+        '-0.0',
+        '-5e-324',
+        '1.7976931348623157e308',
+      ],
       invalid: [Number.NaN, 'x'],
     },
     memory: {
-      values: [1.1, -1.5, 0, 3.4e38, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-45],
+      values: [
+        1.1,
+        -1.5,
+        0,
+        -0,
+        3.4e38,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+        1e-45,
+        -1e-45,
+      ],
       invalid: ['x'],
     },
   },
@@ -252,17 +365,45 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         '1e308',
         '-1e308',
         '5e-324',
+        "'-0'",
+        "'1.7976931348623157e308'",
+        "'-1.7976931348623157e308'",
+        "'-5e-324'",
+        "'2.2250738585072014e-308'",
       ],
       invalid: ['x', true],
     },
     mysql: {
       ddl: 'double',
-      values: [0.1, '0.30000000000000004', 0.3, '1e308', '-1e308', '5e-324'],
+      values: [
+        0.1,
+        '0.30000000000000004',
+        0.3,
+        '1e308',
+        '-1e308',
+        '5e-324',
+        '-0e0',
+        '1.7976931348623157e308',
+        '-1.7976931348623157e308',
+        '-5e-324',
+        '2.2250738585072014e-308',
+      ],
       invalid: [Number.POSITIVE_INFINITY, Number.NaN],
     },
     sqlite: {
       ddl: 'double precision',
-      values: [0.1, '0.30000000000000004', 0.3, '9e999', '-9e999', '1e308', '5e-324'],
+      values: [
+        0.1,
+        '0.30000000000000004',
+        0.3,
+        '9e999',
+        '-9e999',
+        '1e308',
+        '5e-324',
+        '-0.0',
+        '-1.7976931348623157e308',
+        '2.2250738585072014e-308',
+      ],
       invalid: [Number.NaN, 'x'],
     },
     memory: {
@@ -282,7 +423,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
   {
     name: 'boolean',
     postgres: { ddl: 'boolean', values: ['true', 'false'], invalid: [1, 'true'] },
-    mysql: { ddl: 'boolean', values: ['true', 'false'], invalid: ['true', 1.5, 300] },
+    mysql: { ddl: 'boolean', values: ['true', 'false', -128, 127, 2], invalid: ['true', 1.5, 300, -129] },
     sqlite: { ddl: 'boolean', values: [1, 0], invalid: [1, 'true'] },
     memory: { values: [true, false], invalid: [1, 'true'] },
   },

@@ -1,4 +1,4 @@
-import { InvalidBoundError } from '@pagewise/core';
+import { ConfigurationError, InvalidBoundError } from '@pagewise/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mysqlWallClock, toParameter, toPosition } from './column-codec.js';
@@ -232,6 +232,53 @@ describe('toParameter', () => {
     ]) {
       expect(toParameter(col('timestamp-text'), text, 'created', postgresCapabilities)).toBe(text);
     }
+  });
+});
+
+describe('the extremes of numbers and booleans', () => {
+  const invalid = (fn: () => unknown) => expect(fn).toThrow(InvalidBoundError);
+
+  it("gives SQLite's REALs in integer columns number positions, bound as the REALs they are", () => {
+    for (const kind of ['integer', 'bigint'] as const) {
+      const info = col(kind, kind);
+      for (const value of [2 ** 63, -1e19, 1e300, 1.5, Number.POSITIVE_INFINITY]) {
+        expect(toPosition(info, value, 'n', sqliteCapabilities), `${kind} ${value}`).toBe(value);
+        expect(toParameter(info, value, 'n', sqliteCapabilities), `${kind} ${value}`).toBe(value);
+      }
+      // -2^63 is a 64-bit integer, whichever storage class holds it.
+      expect(toPosition(info, -(2 ** 63), 'n', sqliteCapabilities)).toBe(-(2n ** 63n));
+      invalid(() => toParameter(info, Number.NaN, 'n', sqliteCapabilities));
+      invalid(() => toParameter(info, 1.5, 'n', postgresCapabilities));
+    }
+  });
+
+  it('refuses a boolean column holding another number than 0 and 1: no boolean bound equals it', () => {
+    expect(toPosition(col('boolean', 'boolean'), 1, 'flag', sqliteCapabilities)).toBe(true);
+    expect(toPosition(col('boolean', 'boolean'), 0n, 'flag', sqliteCapabilities)).toBe(false);
+    expect(() => toPosition(col('boolean', 'boolean'), 2, 'flag', sqliteCapabilities)).toThrow(
+      ConfigurationError,
+    );
+  });
+
+  it('takes floats to the largest float4 as Postgres writes it, and doubles whole on SQLite', () => {
+    const real = col('number', 'real');
+    expect(toParameter(real, 3.4028235e38, 'v', postgresCapabilities)).toBe(3.4028235e38);
+    invalid(() => toParameter(real, 3.4028236e38, 'v', postgresCapabilities));
+    invalid(() => toParameter(real, 1e-46, 'v', postgresCapabilities));
+    expect(toParameter(real, 1e308, 'v', sqliteCapabilities)).toBe(1e308);
+    expect(toParameter(real, 5e-324, 'v', sqliteCapabilities)).toBe(5e-324);
+  });
+
+  it('takes numerics of every length Postgres holds, and no infinity for a numeric(p,s)', () => {
+    const numeric = col('decimal', 'numeric');
+    const long = `${'9'.repeat(131072)}.${'9'.repeat(16383)}`;
+    expect(toParameter(numeric, long, 'v', postgresCapabilities)).toBe(long);
+    invalid(() => toParameter(numeric, `9${long}`, 'v', postgresCapabilities));
+    expect(toParameter(numeric, 'Infinity', 'v', postgresCapabilities)).toBe('Infinity');
+    const bounded = col('decimal', 'numeric(1000,500)');
+    expect(toParameter(bounded, 'NaN', 'v', postgresCapabilities)).toBe('NaN');
+    invalid(() => toParameter(bounded, 'Infinity', 'v', postgresCapabilities));
+    invalid(() => toParameter(bounded, '-Infinity', 'v', postgresCapabilities));
   });
 });
 

@@ -9,11 +9,13 @@ const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_RANGE: readonly [bigint, bigint] = Object.freeze([INT64_MIN, INT64_MAX] as const);
-/** Largest finite `real` (float4): Postgres and MySQL reject larger values with an error. */
-const FLOAT4_MAX = 3.4028234663852886e38;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A plain decimal: no exponent, no spaces; the digit cap keeps a forged value cheap to compare. */
-const DECIMAL = /^-?(\d{1,1000})(?:\.(\d{1,1000}))?$/;
+/**
+ * A plain decimal: no exponent, no spaces; at most the digits Postgres's `numeric` holds (131072
+ * before the point, 16383 after), so every value a column holds is a bound and none makes the
+ * database fail. The cursor's length caps what a forged one costs.
+ */
+const DECIMAL = /^-?(\d{1,131072})(?:\.(\d{1,16383}))?$/;
 const DECIMAL_SPECIAL = /^(NaN|-?Infinity)$/;
 /** A text date as SQLite stores the ones `Date#toISOString` writes. */
 const ISO_TEXT = /^(?:\d{4}|[+-]\d{6})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -148,6 +150,15 @@ export function mysqlWallClock(raw: string): Date | null {
 }
 
 /**
+ * A number an integer column holds that is no 64-bit integer (`1.5`, `2^63`, `1e300`), where the
+ * dialect keeps such values as REALs (`realsInIntegerColumns`): its position is the number itself.
+ */
+function real(raw: number, capabilities: DialectCapabilities): number | null {
+  if (!capabilities.realsInIntegerColumns) return null;
+  return Number.isInteger(raw) && raw >= -(2 ** 63) && raw < 2 ** 63 ? null : raw;
+}
+
+/**
  * Turns a value read from a row into the position value of its column. `exact` is the exact text
  * of an integer the driver may have rounded (`exactIntegerText`), when the dialect reads one.
  */
@@ -166,12 +177,14 @@ export function toPosition(
   switch (kind) {
     case 'bigint':
       if (typeof raw === 'bigint') return raw;
-      if (typeof raw === 'number' || typeof raw === 'string') return BigInt(raw);
+      if (typeof raw === 'number') return real(raw, capabilities) ?? BigInt(raw);
+      if (typeof raw === 'string') return BigInt(raw);
       break;
     case 'integer':
     case 'enum':
       // A number past 2^53 that the driver returned is exact (else its exact text was read).
-      if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : BigInt(raw);
+      if (typeof raw === 'number')
+        return Number.isSafeInteger(raw) ? raw : (real(raw, capabilities) ?? BigInt(raw));
       if (typeof raw === 'bigint') return integral(raw);
       if (kind === 'enum' && typeof raw === 'string') return raw;
       if (typeof raw === 'string' && /^-?\d+$/.test(raw)) return integral(BigInt(raw));
@@ -199,8 +212,15 @@ export function toPosition(
       break;
     case 'boolean':
       if (typeof raw === 'boolean') return raw;
-      if (typeof raw === 'number') return raw !== 0;
-      if (typeof raw === 'bigint') return raw !== 0n;
+      // 1 and 0 (SQLite's and MySQL's booleans); any other number a typeless column holds would
+      // become a bound that is not its value.
+      if (raw === 1 || raw === 1n) return true;
+      if (raw === 0 || raw === 0n) return false;
+      if (typeof raw === 'number' || typeof raw === 'bigint') {
+        throw new ConfigurationError(
+          `${ADAPTER} adapter: boolean field "${field}" holds ${raw}, which no boolean bound equals. Declare it 'integer' in \`columns\`.`,
+        );
+      }
       break;
     case 'string':
     case 'uuid':
@@ -295,11 +315,11 @@ export function toParameter(
       if (typeof value !== 'number') return invalid(field, kind);
       if (Number.isNaN(value)) return capabilities.floatNaN ? value : invalid(field, kind);
       if (!Number.isFinite(value)) return capabilities.floatInfinity ? value : invalid(field, kind);
-      if (/^(real|float4|float)\b/.test(type)) {
-        // Beyond the largest float4, or so small it would round to zero: the database refuses both.
-        if (Math.abs(value) > FLOAT4_MAX || (value !== 0 && Math.fround(value) === 0)) {
-          return invalid(field, kind);
-        }
+      if (capabilities.singlePrecision(type)) {
+        // Rounding to a float4 past its largest (`3.4028235e38`, Postgres's text of it, rounds
+        // to it), or to zero: the database refuses both.
+        const float = Math.fround(value);
+        if (!Number.isFinite(float) || (value !== 0 && float === 0)) return invalid(field, kind);
       }
       return value;
     }
@@ -311,6 +331,9 @@ export function toParameter(
         if (value < range[0] || value > range[1]) return invalid(field, kind);
         return value === 0 ? 0 : value;
       }
+      // A REAL the column may hold binds as itself; SQLite compares it with integers by value.
+      if (typeof value === 'number' && !Number.isNaN(value) && real(value, capabilities) !== null)
+        return value;
       const integer = toInteger(value);
       const [min, max] = range;
       if (integer === null || integer < min || integer > max) return invalid(field, kind);
@@ -319,7 +342,11 @@ export function toParameter(
     case 'decimal': {
       const text = typeof value === 'string' ? value : typeof value === 'bigint' ? String(value) : null;
       if (text === null) return invalid(field, kind);
-      if (DECIMAL_SPECIAL.test(text)) return capabilities.floatNaN ? text : invalid(field, kind);
+      if (DECIMAL_SPECIAL.test(text)) {
+        // A `numeric(p,s)` holds NaN but no infinity.
+        if (!capabilities.floatNaN || (text !== 'NaN' && /\(\d/.test(type))) return invalid(field, kind);
+        return text;
+      }
       return DECIMAL.test(text) && fitsDecimal(text, type) ? text : invalid(field, kind);
     }
     case 'string':

@@ -255,6 +255,18 @@ export interface DialectCapabilities {
    * @default a date or date-time of the calendar, or a `time`, whatever its year
    */
   readonly temporalText: (text: string, type: string) => boolean;
+  /**
+   * Integer columns may hold REAL values (SQLite keeps a value its INTEGER affinity cannot
+   * convert losslessly as a REAL: `1.5`, `2^63`, `1e300`): their positions and bounds are those
+   * numbers, compared with the integers by value. @default false
+   */
+  readonly realsInIntegerColumns: boolean;
+  /**
+   * Whether a floating-point type of this name holds single precision (float4): bounds must then
+   * round to a finite, non-zero float4 (Postgres's and MySQL's `real`/`float`; SQLite's `REAL` is
+   * a double whatever the name). @default by the name (`real`, `float4`, `float`)
+   */
+  readonly singlePrecision: (type: string) => boolean;
 }
 
 function node(value: OperationNode): { toOperationNode(): OperationNode } {
@@ -344,6 +356,8 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   dateParameter: null,
   booleansAsIntegers: false,
   temporalText: genericTemporalText,
+  realsInIntegerColumns: false,
+  singlePrecision: (type: string) => /^(real|float4|float)\b/.test(type),
 });
 
 function postgresKind(type: string): ColumnKind {
@@ -550,6 +564,8 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   },
   floatInfinity: true,
   booleansAsIntegers: true,
+  realsInIntegerColumns: true,
+  singlePrecision: () => false,
 });
 
 function mysqlKind(type: string): ColumnKind {
@@ -577,11 +593,14 @@ function mysqlDateText(date: Date): string | null {
 
 /**
  * Positions MySQL drivers would misread or compare otherwise: dates as text (mysql2 reads year
- * 1 as 1901), enums as their index (ORDER BY follows the declaration, `>` on labels the alphabet).
+ * 1 as 1901), enums as their index (ORDER BY follows the declaration, `>` on labels the alphabet),
+ * `float`s as doubles (the server writes a float with 6 digits, `3.40282e38` for the largest and
+ * for the one below it, where 9 tell every float apart; its double is the float exactly).
  */
 function mysqlPosition(column: OperationNode, info: ColumnInfo): OperationNode | null {
   if (info.kind === 'date' || info.kind === 'timestamp-text') return castNode(column, 'char');
   if (info.kind === 'enum') return sql`${node(column)} + 0`.toOperationNode();
+  if (info.kind === 'number' && /^float\b/.test(info.type ?? '')) return castNode(column, 'double');
   return null;
 }
 
