@@ -556,6 +556,11 @@ describe('the full range of each temporal type', () => {
     ]) {
       invalid(() => toParameter(micro, text, 'at', mysqlCapabilities));
     }
+    // A day only ALLOW_INVALID_DATES stores: no position, no bound.
+    expect(() => toPosition(date, '2024-02-30', 'at', mysqlCapabilities)).toThrow(
+      /"at" holds a text that is no value of its type date/,
+    );
+    invalid(() => toParameter(date, '2024-02-30', 'at', mysqlCapabilities));
     invalid(() => toParameter(date, '2024-01-01 12:00:00', 'at', mysqlCapabilities));
     invalid(() => toParameter(date, '10000-01-01', 'at', mysqlCapabilities));
   });

@@ -205,6 +205,10 @@ export function toPosition(
       } else if (typeof raw === 'string') {
         const position = dateFromText(raw, info.type ?? '', capabilities);
         if (position !== null) return position;
+        // MySQL's ALLOW_INVALID_DATES stores days no bound names exactly ('2024-02-30').
+        throw new ConfigurationError(
+          `${ADAPTER} adapter: field "${field}" holds a text that is no value of its type ${info.type ?? kind} a cursor can bound exactly (a day only MySQL's ALLOW_INVALID_DATES stores?)`,
+        );
       } else if (typeof raw === 'number') {
         // pg reads Postgres's ±infinity as ±Infinity.
         return Number.isFinite(raw) ? new Date(raw) : raw;
