@@ -57,6 +57,12 @@ const TEXTS = [
   "'a'",
   "'A'",
   "'a '",
+  "' a'",
+  "'\t'",
+  "'\n'",
+  "'\u007f'",
+  "'\uffff'",
+  "'\u{10ffff}'",
 ];
 const UUIDS = [
   "'00000000-0000-0000-0000-000000000000'",
@@ -83,6 +89,21 @@ const BIGINTS = [
   0,
 ];
 const NO_ENUM = 'no enum type';
+const NO_MYSQL_INTEGER = 'no such integer width (see smallint, integer, bigint)';
+const SQLITE_INTEGERS = 'every INTEGER is 64-bit (see integer)';
+/** MySQL/MariaDB integer types besides smallint, int and bigint, with their ranges. */
+const MYSQL_INTEGERS: ReadonlyArray<readonly [string, number, number]> = [
+  ['tinyint', -128, 127],
+  ['tinyint unsigned', 0, 255],
+  ['smallint unsigned', 0, 65535],
+  ['mediumint', -8388608, 8388607],
+  ['mediumint unsigned', 0, 16777215],
+  ['int unsigned', 0, 4294967295],
+];
+/** The largest `numeric(1000,500)`: 500 nines either side of the point. */
+const NUMERIC_MAX = `${'9'.repeat(500)}.${'9'.repeat(500)}`;
+/** The largest `decimal(65,30)`. */
+const DECIMAL65_MAX = `${'9'.repeat(35)}.${'9'.repeat(30)}`;
 const NO_DECIMAL = 'JS has no exact decimal type (numbers round past 2^53)';
 
 /** The orderable types and their values; NULLs and duplicates are added to every one. */
@@ -95,7 +116,12 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
       invalid: [32768, -32769, 0.5, 'x', true, new Date(0)],
     },
     mysql: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100], invalid: [32768, -32769, 0.5, 'x'] },
-    sqlite: { ddl: 'smallint', values: [-32768, 32767, 0, 1, -1, 100], invalid: [2n ** 63n, 0.5, 'x'] },
+    // SQLite compares a REAL bound (0.5) with integers by value: no forgery there.
+    sqlite: {
+      ddl: 'smallint',
+      values: [-32768, 32767, 0, 1, -1, 100],
+      invalid: [2n ** 63n, Number.NaN, 'x'],
+    },
     memory: { values: [-32768, 32767, 0, 1, -1, 100], invalid: ['x', true] },
   },
   {
@@ -120,8 +146,13 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         '9007199254740994',
         0,
         5,
+        // Past 64 bits SQLite keeps the value as a REAL, in the INTEGER column.
+        '9223372036854775808',
+        '-9223372036854775809',
+        '1e300',
+        '1.5',
       ],
-      invalid: [2n ** 63n, -(2n ** 63n) - 1n, 0.5, 'x'],
+      invalid: [2n ** 63n, -(2n ** 63n) - 1n, Number.NaN, 'x'],
     },
     memory: { values: [-2147483648, 2147483647, 0, 5, -5, 6], invalid: ['x', new Date(0)] },
   },
@@ -139,8 +170,8 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     },
     sqlite: {
       ddl: 'bigint',
-      values: BIGINTS,
-      invalid: [2n ** 63n, 0.5, 'x'],
+      values: [...BIGINTS, '9223372036854775808', '-1e19'],
+      invalid: [2n ** 63n, Number.NaN, 'x'],
     },
     memory: {
       values: [
@@ -166,6 +197,22 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     sqlite: 'no unsigned integers',
     memory: 'no unsigned integers',
   },
+  ...MYSQL_INTEGERS.map(
+    ([name, min, max]): MatrixType => ({
+      name,
+      postgres: NO_MYSQL_INTEGER,
+      mysql: { ddl: name, values: [min, max, 0, 1, min + 1, max - 1], invalid: [min - 1, max + 1, 0.5] },
+      sqlite: SQLITE_INTEGERS,
+      memory: NO_MYSQL_INTEGER,
+    }),
+  ),
+  {
+    name: 'year',
+    postgres: NO_MYSQL_INTEGER,
+    mysql: { ddl: 'year', values: [1901, 2155, 0, 2024], invalid: [2156, -1, 0.5] },
+    sqlite: SQLITE_INTEGERS,
+    memory: NO_MYSQL_INTEGER,
+  },
   {
     name: 'numeric/decimal',
     postgres: {
@@ -183,6 +230,9 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'NaN'",
         "'Infinity'",
         "'-Infinity'",
+        `'${'9'.repeat(1200)}'`,
+        `'-${'9'.repeat(1200)}'`,
+        `'0.${'0'.repeat(1200)}1'`,
       ],
       invalid: ['abc', '1e5', '1.5.5', 1.5, true, ' 1'],
     },
@@ -217,24 +267,93 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
     memory: NO_DECIMAL,
   },
   {
+    name: 'decimal(p,s) max',
+    postgres: {
+      ddl: 'numeric(1000,500)',
+      values: [`'${NUMERIC_MAX}'`, `'-${NUMERIC_MAX}'`, `'0.${'0'.repeat(499)}1'`, "'0'", "'1'", "'NaN'"],
+      // A numeric(p,s) holds NaN, but no infinity.
+      invalid: [`1${NUMERIC_MAX}`, `0.${'0'.repeat(500)}1`, 'Infinity', '-Infinity'],
+    },
+    mysql: {
+      ddl: 'decimal(65,30)',
+      values: [`'${DECIMAL65_MAX}'`, `'-${DECIMAL65_MAX}'`, `'0.${'0'.repeat(29)}1'`, "'0'", "'1'"],
+      invalid: [`1${DECIMAL65_MAX}`, `0.${'0'.repeat(30)}1`, 'NaN'],
+    },
+    sqlite: 'no fixed-point type (NUMERIC affinity; see numeric/decimal)',
+    memory: NO_DECIMAL,
+  },
+  {
     name: 'real',
     postgres: {
       ddl: 'real',
-      values: [1.1, -1.5, 0, "'3.4e38'", "'NaN'", "'Infinity'", "'-Infinity'", "'1e-45'"],
+      values: [
+        1.1,
+        -1.5,
+        0,
+        "'3.4e38'",
+        "'NaN'",
+        "'Infinity'",
+        "'-Infinity'",
+        "'1e-45'",
+        "'-0'",
+        "'3.4028235e38'",
+        "'-3.4028235e38'",
+        "'3.4028233e38'",
+        "'1.1754944e-38'",
+        "'-1e-45'",
+      ],
       invalid: [1e39, -1e39, 'x'],
     },
     mysql: {
       ddl: 'float',
-      values: [1.1, -1.5, 0, '3.4e38', '1e-38', 0.3],
+      values: [
+        1.1,
+        -1.5,
+        0,
+        '3.4e38',
+        '1e-38',
+        0.3,
+        '-0e0',
+        // The largest float and the one below it: both print as 3.40282e38.
+        '3.4028234663852886e38',
+        '3.4028232635611926e38',
+        '-3.4028234663852886e38',
+        '1.1754943508222875e-38',
+        '1.401298464324817e-45',
+        '1.0000001',
+        '1.0000002',
+      ],
       invalid: [1e39, Number.POSITIVE_INFINITY, Number.NaN, 'x'],
     },
     sqlite: {
       ddl: 'real',
-      values: [1.1, -1.5, 0, '9e999', '-9e999', '1e308', '5e-324'],
+      values: [
+        1.1,
+        -1.5,
+        0,
+        '9e999',
+        '-9e999',
+        '1e308',
+        '5e-324',
+        '-0.0',
+        '-5e-324',
+        '1.7976931348623157e308',
+      ],
       invalid: [Number.NaN, 'x'],
     },
     memory: {
-      values: [1.1, -1.5, 0, 3.4e38, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-45],
+      values: [
+        1.1,
+        -1.5,
+        0,
+        -0,
+        3.4e38,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+        1e-45,
+        -1e-45,
+      ],
       invalid: ['x'],
     },
   },
@@ -252,17 +371,45 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         '1e308',
         '-1e308',
         '5e-324',
+        "'-0'",
+        "'1.7976931348623157e308'",
+        "'-1.7976931348623157e308'",
+        "'-5e-324'",
+        "'2.2250738585072014e-308'",
       ],
       invalid: ['x', true],
     },
     mysql: {
       ddl: 'double',
-      values: [0.1, '0.30000000000000004', 0.3, '1e308', '-1e308', '5e-324'],
+      values: [
+        0.1,
+        '0.30000000000000004',
+        0.3,
+        '1e308',
+        '-1e308',
+        '5e-324',
+        '-0e0',
+        '1.7976931348623157e308',
+        '-1.7976931348623157e308',
+        '-5e-324',
+        '2.2250738585072014e-308',
+      ],
       invalid: [Number.POSITIVE_INFINITY, Number.NaN],
     },
     sqlite: {
       ddl: 'double precision',
-      values: [0.1, '0.30000000000000004', 0.3, '9e999', '-9e999', '1e308', '5e-324'],
+      values: [
+        0.1,
+        '0.30000000000000004',
+        0.3,
+        '9e999',
+        '-9e999',
+        '1e308',
+        '5e-324',
+        '-0.0',
+        '-1.7976931348623157e308',
+        '2.2250738585072014e-308',
+      ],
       invalid: [Number.NaN, 'x'],
     },
     memory: {
@@ -282,7 +429,7 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
   {
     name: 'boolean',
     postgres: { ddl: 'boolean', values: ['true', 'false'], invalid: [1, 'true'] },
-    mysql: { ddl: 'boolean', values: ['true', 'false'], invalid: ['true', 1.5, 300] },
+    mysql: { ddl: 'boolean', values: ['true', 'false', -128, 127, 2], invalid: ['true', 1.5, 300, -129] },
     sqlite: { ddl: 'boolean', values: [1, 0], invalid: [1, 'true'] },
     memory: { values: [true, false], invalid: [1, 'true'] },
   },
@@ -330,19 +477,56 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'9999-12-31'",
         "'10000-01-01'",
         "'0044-03-15 BC'",
+        // The type's range: Julian day 0 to 5874897 AD, past timestamptz's 294276 AD either way.
+        "'4714-11-24 BC'",
+        "'4713-01-01 BC'",
+        "'294277-01-01'",
+        "'5874897-12-31'",
         "'infinity'",
         "'-infinity'",
       ],
-      invalid: [new Date(8.64e15), 'yesterday', '4714-01-01 BC', '2024-02-30 AD', 5],
+      invalid: [
+        new Date(8.64e15),
+        'yesterday',
+        '4714-01-01 BC',
+        '4714-11-23 BC',
+        '5874898-01-01 AD',
+        '2024-02-30 AD',
+        '2024-01-01 12:00:00 AD',
+        5,
+      ],
     },
     mysql: {
       ddl: 'date',
-      values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'1000-01-01'"],
-      invalid: [utc(-5), utc(10000), 'x', 5],
+      values: [
+        "'0001-01-01'",
+        "'0099-12-31'",
+        "'2024-02-29'",
+        "'9999-12-31'",
+        "'1000-01-01'",
+        // MariaDB's default sql_mode stores the zero date, zero parts and year 0.
+        "'0000-00-00'",
+        "'0000-01-01'",
+        "'2024-00-00'",
+        "'2024-05-00'",
+      ],
+      invalid: [utc(-5), utc(10000), 'x', 5, '10000-01-01', '2024-13-01'],
     },
     sqlite: {
       ddl: 'date',
-      values: ["'0001-01-01'", "'0099-12-31'", "'2024-02-29'", "'9999-12-31'", "'2024-02-29T00:00:00.000Z'"],
+      values: [
+        "'0001-01-01'",
+        "'0099-12-31'",
+        "'2024-02-29'",
+        "'9999-12-31'",
+        "'2024-02-29T00:00:00.000Z'",
+        // JS dates end at ±8.64e15 ms; SQLite's text goes on.
+        "'+275760-09-13T00:00:00.000Z'",
+        "'+275760-09-13T00:00:00.001Z'",
+        "'-271821-04-20T00:00:00.000Z'",
+        "'-271821-04-19T23:59:59.999Z'",
+        "'5874897-12-31'",
+      ],
       invalid: ['x', 5, true],
     },
     memory: {
@@ -382,10 +566,19 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'9999-12-31 23:59:59.999999'",
         "'10000-01-01 00:00:00'",
         "'0044-03-15 12:00:00.000001 BC'",
+        "'4714-11-24 00:00:00 BC'",
+        "'294276-12-31 23:59:59.999999'",
         "'infinity'",
         "'-infinity'",
       ],
-      invalid: ['2024-02-30 00:00:00', '294277-01-01 00:00:00', 'yesterday', 'Infinity', new Date(0)],
+      invalid: [
+        '2024-02-30 00:00:00',
+        '294277-01-01 00:00:00',
+        '4714-11-23 23:59:59.999999 BC',
+        'yesterday',
+        'Infinity',
+        new Date(0),
+      ],
     },
     mysql: {
       ddl: 'datetime(6)',
@@ -395,8 +588,12 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'0001-01-01 00:00:00'",
         "'0099-06-01 12:00:00.5'",
         "'9999-12-31 23:59:59.999999'",
+        "'1000-01-01 00:00:00'",
+        "'0000-00-00 00:00:00'",
+        "'0000-01-01 00:00:00'",
+        "'2024-05-00 12:00:00'",
       ],
-      invalid: ['x', '2024-02-30 00:00:00', new Date(0)],
+      invalid: ['x', '2024-02-30 00:00:00', new Date(0), '10000-01-01 00:00:00', '2024-01-01 00:00:00 BC'],
     },
     sqlite: {
       ddl: 'datetime',
@@ -410,6 +607,8 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'+010000-01-01T00:00:00.000Z'",
         "'-000043-03-15T00:00:00.000Z'",
         "'2024-01-01 00:00:00'",
+        "'+275760-09-13T00:00:00.001Z'",
+        "'294276-12-31 23:59:59.999999'",
       ],
       invalid: ['x', 5],
     },
@@ -439,10 +638,19 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'9999-12-31 23:59:59.999999+00'",
         "'10000-01-01 00:00:00+00'",
         "'0044-03-15 12:00:00.000001+00 BC'",
+        "'4714-11-24 00:00:00+00 BC'",
+        "'294276-12-31 23:59:59.999999+00'",
         "'infinity'",
         "'-infinity'",
       ],
-      invalid: ['2024-01-01 00:00:00+16', 'x', '2024-01-01 00:00:00+00; drop'],
+      invalid: [
+        '2024-01-01 00:00:00+16',
+        'x',
+        '2024-01-01 00:00:00+00; drop',
+        // In range as written, out of it in UTC.
+        '294276-12-31 23:00:00-05',
+        '4714-11-24 00:00:00+01 BC',
+      ],
     },
     mysql: {
       ddl: 'timestamp(6) null',
@@ -451,8 +659,9 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'2038-01-19 03:14:07.999999'",
         "'2024-01-01 00:00:00.000001'",
         "'2024-01-01 00:00:00.000002'",
+        "'0000-00-00 00:00:00'",
       ],
-      invalid: ['x', '2024-13-01 00:00:00'],
+      invalid: ['x', '2024-13-01 00:00:00', '10000-01-01 00:00:00'],
     },
     sqlite: 'no time zone type (timestamps are text; see timestamp)',
     memory: 'no time zone type (dates are instants; see timestamp)',
@@ -469,10 +678,21 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'9999-12-31 23:59:59.999+00'",
         "'10000-01-01 00:00:00+00'",
         "'0044-03-15 12:00:00+00 BC'",
+        "'4714-11-24 00:00:00+00 BC'",
+        // Past the last JS date (275760-09-13) and up to the type's end.
+        "'275760-09-13 00:00:00.001+00'",
+        "'294276-12-31 23:59:59.999+00'",
         "'infinity'",
         "'-infinity'",
       ],
-      invalid: [new Date(-8.64e15), 'x', Number.NaN, 5],
+      invalid: [
+        new Date(-8.64e15),
+        'x',
+        Number.NaN,
+        5,
+        new Date(-210_866_803_200_001),
+        '294276-12-31 23:00:00.000000-05 AD',
+      ],
     },
     mysql: {
       ddl: 'datetime(3)',
@@ -482,8 +702,40 @@ export const MATRIX_TYPES: readonly MatrixType[] = [
         "'0001-01-01 00:00:00'",
         "'0099-06-01 12:00:00.5'",
         "'9999-12-31 23:59:59.999'",
+        "'1000-01-01 00:00:00'",
+        "'0000-00-00 00:00:00'",
+        "'2024-05-00 12:00:00'",
       ],
       invalid: [utc(10000), 'x', Number.POSITIVE_INFINITY],
+    },
+    sqlite: 'no millisecond type (timestamps are text; see timestamp)',
+    memory: 'no millisecond type (dates are milliseconds; see timestamp)',
+  },
+  {
+    name: 'timestamp(3)',
+    postgres: {
+      ddl: 'timestamp(3)',
+      values: [
+        "'2024-01-01 00:00:00.001'",
+        "'2024-01-01 00:00:00.002'",
+        "'4714-11-24 00:00:00 BC'",
+        "'275760-09-13 00:00:00.001'",
+        "'294276-12-31 23:59:59.999'",
+        "'infinity'",
+        "'-infinity'",
+      ],
+      invalid: ['x', 5, new Date(-210_866_803_200_001), '294277-01-01 00:00:00.000000 AD'],
+    },
+    mysql: {
+      ddl: 'timestamp(3) null',
+      values: [
+        "'1970-01-01 00:00:01'",
+        "'2038-01-19 03:14:07.999'",
+        "'2024-01-01 00:00:00.001'",
+        "'2024-01-01 00:00:00.002'",
+        "'0000-00-00 00:00:00'",
+      ],
+      invalid: [utc(10000), 'x', '10000-01-01 00:00:00.000', '2024-01-01 00:00:00.000+00'],
     },
     sqlite: 'no millisecond type (timestamps are text; see timestamp)',
     memory: 'no millisecond type (dates are milliseconds; see timestamp)',
@@ -514,6 +766,8 @@ const DIRECTIONS: ReadonlyArray<OrderTerm> = [
 ];
 const ORIGIN = 'http://testserver/';
 const PAGE_SIZE = 3;
+/** Page sizes walked: at 1 every row's position is a cursor's bound, both ways. */
+const PAGE_SIZES = [PAGE_SIZE, 1];
 
 /** A backend of the matrix: where a type's table lives and how the database itself orders it. */
 export interface MatrixBackend {
@@ -610,9 +864,9 @@ interface WalkResult {
   readonly backward: number[][];
 }
 
-async function walk(query: OrderedQuery<Row>, term: OrderTerm): Promise<WalkResult> {
+async function walk(query: OrderedQuery<Row>, term: OrderTerm, pageSize: number): Promise<WalkResult> {
   const page = async (url: string) => {
-    const pagination = new CursorPagination({ pageSize: PAGE_SIZE, ordering: [term] });
+    const pagination = new CursorPagination({ pageSize, ordering: [term] });
     const rows = await pagination.paginateQueryset(query, new ApiRequest({ url }));
     return {
       ids: (rows ?? []).map((r) => Number(r.id)),
@@ -680,9 +934,11 @@ function writeResults(backend: string, cells: readonly Cell[]): void {
     '# Type matrix (generated by tests/conformance/type-matrix.ts)',
     '',
     'Each cell: rows the cursor walks visited / rows expected, over 4 orderings (asc/desc x NULLs',
-    `first/last), walked forward and back at page size ${PAGE_SIZE}, compared with the database's own`,
-    'ORDER BY; then duplicates seen; then forged cursors (values of the wrong type or out of the',
-    'type\'s range) answered 404 Invalid cursor. "skip" gives the reason the backend has no such type.',
+    `first/last), walked forward and back at page sizes ${PAGE_SIZES.join(' and ')} (at 1 every row's position`,
+    "is a cursor's bound), compared with the database's own ORDER BY; then duplicates seen; then",
+    "forged cursors (values of the wrong type or out of the type's range) answered 404 Invalid",
+    'cursor. "skip" gives the reason the backend has no such type. The values walked, each type\'s',
+    'extremes among them, are listed in `MATRIX_TYPES`.',
     '',
     `| type | ${backends.join(' | ')} |`,
     `|---|${backends.map(() => '---').join('|')}|`,
@@ -756,22 +1012,24 @@ export function typeMatrixCases(open: () => Promise<MatrixBackend>, name: string
         }
         for (const term of DIRECTIONS) {
           const expected = await loaded.order(term);
-          const { forward, backward } = await walk(loaded.query, term);
-          const visited = forward.flat();
-          walked += visited.length;
-          duplicates += visited.length - new Set(visited).size;
-          const label = `${term.direction} nulls ${term.nulls}`;
-          checks.push(() => {
-            expect(visited, label).toEqual(expected);
-            expect(backward, `${label}, backward`).toEqual(forward.slice(0, -1).reverse());
-          });
+          for (const pageSize of PAGE_SIZES) {
+            const { forward, backward } = await walk(loaded.query, term, pageSize);
+            const visited = forward.flat();
+            walked += visited.length;
+            duplicates += visited.length - new Set(visited).size;
+            const label = `${term.direction} nulls ${term.nulls}, page size ${pageSize}`;
+            checks.push(() => {
+              expect(visited, label).toEqual(expected);
+              expect(backward, `${label}, backward`).toEqual(forward.slice(0, -1).reverse());
+            });
+          }
         }
       } finally {
         cells.push({
           type: type.name,
           backend: name,
           walked,
-          rows: loaded.rows * DIRECTIONS.length,
+          rows: loaded.rows * DIRECTIONS.length * PAGE_SIZES.length,
           duplicates,
           forged: invalid.length,
           rejected,

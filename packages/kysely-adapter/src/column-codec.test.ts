@@ -1,4 +1,4 @@
-import { InvalidBoundError } from '@pagewise/core';
+import { ConfigurationError, InvalidBoundError } from '@pagewise/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mysqlWallClock, toParameter, toPosition } from './column-codec.js';
@@ -235,6 +235,53 @@ describe('toParameter', () => {
   });
 });
 
+describe('the extremes of numbers and booleans', () => {
+  const invalid = (fn: () => unknown) => expect(fn).toThrow(InvalidBoundError);
+
+  it("gives SQLite's REALs in integer columns number positions, bound as the REALs they are", () => {
+    for (const kind of ['integer', 'bigint'] as const) {
+      const info = col(kind, kind);
+      for (const value of [2 ** 63, -1e19, 1e300, 1.5, Number.POSITIVE_INFINITY]) {
+        expect(toPosition(info, value, 'n', sqliteCapabilities), `${kind} ${value}`).toBe(value);
+        expect(toParameter(info, value, 'n', sqliteCapabilities), `${kind} ${value}`).toBe(value);
+      }
+      // -2^63 is a 64-bit integer, whichever storage class holds it.
+      expect(toPosition(info, -(2 ** 63), 'n', sqliteCapabilities)).toBe(-(2n ** 63n));
+      invalid(() => toParameter(info, Number.NaN, 'n', sqliteCapabilities));
+      invalid(() => toParameter(info, 1.5, 'n', postgresCapabilities));
+    }
+  });
+
+  it('refuses a boolean column holding another number than 0 and 1: no boolean bound equals it', () => {
+    expect(toPosition(col('boolean', 'boolean'), 1, 'flag', sqliteCapabilities)).toBe(true);
+    expect(toPosition(col('boolean', 'boolean'), 0n, 'flag', sqliteCapabilities)).toBe(false);
+    expect(() => toPosition(col('boolean', 'boolean'), 2, 'flag', sqliteCapabilities)).toThrow(
+      ConfigurationError,
+    );
+  });
+
+  it('takes floats to the largest float4 as Postgres writes it, and doubles whole on SQLite', () => {
+    const real = col('number', 'real');
+    expect(toParameter(real, 3.4028235e38, 'v', postgresCapabilities)).toBe(3.4028235e38);
+    invalid(() => toParameter(real, 3.4028236e38, 'v', postgresCapabilities));
+    invalid(() => toParameter(real, 1e-46, 'v', postgresCapabilities));
+    expect(toParameter(real, 1e308, 'v', sqliteCapabilities)).toBe(1e308);
+    expect(toParameter(real, 5e-324, 'v', sqliteCapabilities)).toBe(5e-324);
+  });
+
+  it('takes numerics of every length Postgres holds, and no infinity for a numeric(p,s)', () => {
+    const numeric = col('decimal', 'numeric');
+    const long = `${'9'.repeat(131072)}.${'9'.repeat(16383)}`;
+    expect(toParameter(numeric, long, 'v', postgresCapabilities)).toBe(long);
+    invalid(() => toParameter(numeric, `9${long}`, 'v', postgresCapabilities));
+    expect(toParameter(numeric, 'Infinity', 'v', postgresCapabilities)).toBe('Infinity');
+    const bounded = col('decimal', 'numeric(1000,500)');
+    expect(toParameter(bounded, 'NaN', 'v', postgresCapabilities)).toBe('NaN');
+    invalid(() => toParameter(bounded, 'Infinity', 'v', postgresCapabilities));
+    invalid(() => toParameter(bounded, '-Infinity', 'v', postgresCapabilities));
+  });
+});
+
 describe('exact timestamp bounds', () => {
   // The grammar the validator implements by character codes, as a regex (the former implementation).
   const GRAMMAR =
@@ -242,23 +289,40 @@ describe('exact timestamp bounds', () => {
   const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   const daysIn = (y: number, m: number) =>
     [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+  /**
+   * Seconds of a UTC wall clock through `Date`, an independent calendar; years past its range
+   * are moved into it by whole 400-year cycles of 146097 days.
+   */
+  const wallSeconds = (year: number, month: number, day: number, h: number, mi: number, s: number) => {
+    const cycles = Math.trunc(year / 400);
+    const date = new Date(Date.UTC(2000, month - 1, day, h, mi, s));
+    date.setUTCFullYear(year - cycles * 400);
+    return date.getTime() / 1000 + cycles * 146097 * 86400;
+  };
+  // 4714-11-24 00:00:00 BC and 294276-12-31 23:59:59, as written and in UTC.
+  const MIN = wallSeconds(-4713, 11, 24, 0, 0, 0);
+  const MAX = wallSeconds(294276, 12, 31, 23, 59, 59);
   const reference = (text: string): boolean => {
     const p = GRAMMAR.exec(text);
     if (!p) return false;
     const n = (i: number) => Number(p[i] ?? 0);
     const bc = p[10] === ' BC';
     if (n(7) > 15 || n(8) > 59 || n(9) > 59) return false;
-    if (n(1) < 1 || n(1) > (bc ? 4713 : 294276)) return false;
+    if (n(1) < 1) return false;
     const year = bc ? 1 - n(1) : n(1);
-    return (
+    const onCalendar =
       n(2) >= 1 &&
       n(2) <= 12 &&
       n(3) >= 1 &&
       n(3) <= daysIn(year, n(2)) &&
       n(4) <= 23 &&
       n(5) <= 59 &&
-      n(6) <= 59
-    );
+      n(6) <= 59;
+    if (!onCalendar) return false;
+    const local = wallSeconds(year, n(2), n(3), n(4), n(5), n(6));
+    const sign = /[+-]\d\d/.exec(text.slice(10))?.[0][0] === '-' ? -1 : 1;
+    const utc = local - sign * (n(7) * 3600 + n(8) * 60 + n(9));
+    return local >= MIN && local <= MAX && utc >= MIN && utc <= MAX;
   };
   const accepts = (text: string): boolean => {
     try {
@@ -272,9 +336,9 @@ describe('exact timestamp bounds', () => {
 
   it('accepts exactly the texts of the timestamp grammar within range', () => {
     const pieces = [
-      ['2024', '0001', '294276', '294277', '4713', '4714', '12345', '123', '1234567', '0000', '2000'],
-      ['-01', '-02', '-12', '-13', '-00', '-1', '-0a'],
-      ['-01', '-28', '-29', '-30', '-31', '-32', '-00', '-1'],
+      ['2024', '0001', '294276', '294277', '4713', '4714', '4715', '12345', '123', '1234567', '0000', '2000'],
+      ['-01', '-02', '-11', '-12', '-13', '-00', '-1', '-0a'],
+      ['-01', '-23', '-24', '-28', '-29', '-30', '-31', '-32', '-00', '-1'],
       [
         '',
         ' ',
@@ -282,6 +346,8 @@ describe('exact timestamp bounds', () => {
         't',
         ' 00:00:00',
         'T23:59:59',
+        ' 23:30:00',
+        ' 00:30:00',
         ' 24:00:00',
         ' 12:60:00',
         ' 12:00:60',
@@ -329,6 +395,14 @@ describe('exact timestamp bounds', () => {
       '2023-02-29',
       '0001-02-29 BC',
       '0004-02-29 BC',
+      '4714-11-24 00:00:00 BC',
+      '4714-11-23 23:59:59.999999 BC',
+      '4714-11-24 00:00:00+01 BC',
+      '4714-11-24 00:30:00+00:30 BC',
+      '294276-12-31 23:59:59.999999',
+      '294276-12-31 23:00:00-01',
+      '294276-12-31 23:00:00+01',
+      '294277-01-01 00:00:00',
     ])
       expect(accepts(text), text).toBe(text.endsWith('infinity') || reference(text));
     // The cases reach both answers.
@@ -337,11 +411,18 @@ describe('exact timestamp bounds', () => {
 });
 
 describe('mysqlWallClock', () => {
-  /** The reading by regular expression that every text must keep (the first implementation). */
+  /**
+   * The reading by regular expression of the first implementation, for days of the calendar
+   * only: it rolled `0000-00-00` and `2023-02-29` over into other days, positions that bound
+   * other rows than their own.
+   */
   function byPattern(raw: string): number | null {
     const parts = /^(\d{4})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?$/.exec(raw);
     if (parts === null) return null;
     const [y, mo, d, h = '0', mi = '0', s = '0', f = ''] = parts.slice(1);
+    const leap = (Number(y) % 4 === 0 && Number(y) % 100 !== 0) || Number(y) % 400 === 0;
+    const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Number(mo) - 1] ?? 0;
+    if (Number(d) < 1 || Number(d) > days || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
     const date = new Date(
       Date.UTC(
         2000,
@@ -358,7 +439,7 @@ describe('mysqlWallClock', () => {
   }
   const two = (n: number) => String(n).padStart(2, '0');
 
-  it('reads every date and date-time MySQL writes as the regular expression does', () => {
+  it('reads every date and date-time of the calendar MySQL writes as the regular expression does', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 9999 }),
@@ -379,7 +460,7 @@ describe('mysqlWallClock', () => {
     );
   });
 
-  it('refuses what is not MySQL text, as before', () => {
+  it('refuses what is not MySQL text, and what names no day (zero dates: their text is the position)', () => {
     for (const text of [
       '2024-05-01T12:00:00',
       '2024-05-01 12:00:00.',
@@ -393,7 +474,94 @@ describe('mysqlWallClock', () => {
     ]) {
       expect(mysqlWallClock(text), text).toBeNull();
     }
-    expect(mysqlWallClock('0000-00-00 00:00:00')?.getTime()).toBe(byPattern('0000-00-00 00:00:00'));
-    expect(mysqlWallClock('2023-02-29 23:59:59.9999')?.toISOString()).toBe('2023-03-01T23:59:59.999Z');
+    expect(mysqlWallClock('0000-00-00 00:00:00')).toBeNull();
+    expect(mysqlWallClock('2024-05-00')).toBeNull();
+    expect(mysqlWallClock('2023-02-29 23:59:59.9999')).toBeNull();
+    expect(mysqlWallClock('0000-01-01 00:00:00')?.toISOString()).toBe('0000-01-01T00:00:00.000Z');
+  });
+});
+
+describe('the full range of each temporal type', () => {
+  const invalid = (fn: () => unknown) => expect(fn).toThrow(InvalidBoundError);
+  const pgDate = col('timestamp-text', 'date');
+
+  it("takes Postgres dates from Julian day 0 to 5874897 AD, past timestamptz's end, and no time of day", () => {
+    for (const text of [
+      '5874897-12-31 AD',
+      '5874897-12-31',
+      '294277-01-01 AD',
+      '4714-11-24 BC',
+      'infinity',
+    ]) {
+      expect(toParameter(pgDate, text, 'day', postgresCapabilities), text).toBe(text);
+    }
+    for (const text of [
+      '5874898-01-01 AD',
+      '4714-11-23 BC',
+      '0000-01-01',
+      '2024-01-01 12:00:00 AD',
+      '2024-01-01 00:00:00+00 AD',
+      '12345678-01-01',
+    ]) {
+      invalid(() => toParameter(pgDate, text, 'day', postgresCapabilities));
+    }
+  });
+
+  it('positions Postgres millisecond timestamps past the last Date as their exact text, and binds it', () => {
+    const zoned = col('date', 'timestamp(3) with time zone');
+    const local = col('date', 'timestamp(3) without time zone');
+    // extract(epoch ...) of 294276-12-31 23:59:59.999 and of 275760-09-13 00:00:00.001.
+    expect(toPosition(zoned, '9224318015999.999000', 'at', postgresCapabilities)).toBe(
+      '294276-12-31 23:59:59.999000+00 AD',
+    );
+    expect(toPosition(local, '8640000000000.001000', 'at', postgresCapabilities)).toBe(
+      '275760-09-13 00:00:00.001000 AD',
+    );
+    // The last Date is still a Date; 4714-11-24 BC is one too.
+    expect(toPosition(zoned, '8640000000000.000000', 'at', postgresCapabilities)).toEqual(new Date(8.64e15));
+    const first = toPosition(zoned, '-210866803200.000000', 'at', postgresCapabilities) as Date;
+    expect(toParameter(zoned, first, 'at', postgresCapabilities)).toBe('4714-11-24 00:00:00.000+00 BC');
+    expect(toParameter(zoned, '294276-12-31 23:59:59.999000+00 AD', 'at', postgresCapabilities)).toBe(
+      '294276-12-31 23:59:59.999000+00 AD',
+    );
+    invalid(() => toParameter(zoned, '294277-01-01 00:00:00.000000+00 AD', 'at', postgresCapabilities));
+    invalid(() => toParameter(zoned, new Date(-210_866_803_200_001), 'at', postgresCapabilities));
+  });
+
+  it("keeps MySQL's zero dates and zero parts as text positions, bound as they are; years past 9999 refused", () => {
+    const date = col('date', 'date');
+    const datetime = col('date', 'datetime(3)');
+    for (const [info, text] of [
+      [date, '0000-00-00'],
+      [date, '2024-05-00'],
+      [datetime, '0000-00-00 00:00:00.000'],
+      [datetime, '2024-00-10 12:00:00.000'],
+    ] as const) {
+      expect(toPosition(info, text, 'at', mysqlCapabilities), text).toBe(text);
+      expect(toParameter(info, text, 'at', mysqlCapabilities), text).toBe(text);
+    }
+    expect(toPosition(date, '0000-01-01', 'at', mysqlCapabilities)).toEqual(new Date('0000-01-01T00:00:00Z'));
+    const micro = col('timestamp-text', 'datetime(6)');
+    for (const text of ['0000-00-00 00:00:00.000000', '9999-12-31 23:59:59.999999', '0000-01-01 00:00:00']) {
+      expect(toParameter(micro, text, 'at', mysqlCapabilities), text).toBe(text);
+    }
+    for (const text of [
+      '10000-01-01 00:00:00',
+      '2024-01-01 00:00:00 AD',
+      '2024-01-01 00:00:00+00',
+      '2024-13-01 00:00:00',
+      '2024-02-30 00:00:00',
+      '0000-02-29 00:00:00',
+      '2024-01-32 00:00:00',
+    ]) {
+      invalid(() => toParameter(micro, text, 'at', mysqlCapabilities));
+    }
+    // A day only ALLOW_INVALID_DATES stores: no position, no bound.
+    expect(() => toPosition(date, '2024-02-30', 'at', mysqlCapabilities)).toThrow(
+      /"at" holds a text that is no value of its type date/,
+    );
+    invalid(() => toParameter(date, '2024-02-30', 'at', mysqlCapabilities));
+    invalid(() => toParameter(date, '2024-01-01 12:00:00', 'at', mysqlCapabilities));
+    invalid(() => toParameter(date, '10000-01-01', 'at', mysqlCapabilities));
   });
 });

@@ -3,27 +3,28 @@ import type { ColumnInfo, ColumnKind, DialectCapabilities } from './dialect-capa
 import { digitsAt } from './digits.js';
 import { ExactText } from './exact-text.js';
 import { daysFromCivil } from './postgres-date-text.js';
+import { utcTimestampText } from './postgres-recorded-text.js';
 
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_RANGE: readonly [bigint, bigint] = Object.freeze([INT64_MIN, INT64_MAX] as const);
-/** Largest finite `real` (float4): Postgres and MySQL reject larger values with an error. */
-const FLOAT4_MAX = 3.4028234663852886e38;
-/** A `time` as Postgres (`00:00:00` to `24:00:00`) and MySQL (`-838:59:59` to `838:59:59`) write it. */
-const EXACT_TIME = /^(-?)(\d{2,3}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A plain decimal: no exponent, no spaces; the digit cap keeps a forged value cheap to compare. */
-const DECIMAL = /^-?(\d{1,1000})(?:\.(\d{1,1000}))?$/;
+/**
+ * A plain decimal: no exponent, no spaces; at most the digits Postgres's `numeric` holds (131072
+ * before the point, 16383 after), so every value a column holds is a bound and none makes the
+ * database fail. The cursor's length caps what a forged one costs.
+ */
+const DECIMAL = /^-?(\d{1,131072})(?:\.(\d{1,16383}))?$/;
 const DECIMAL_SPECIAL = /^(NaN|-?Infinity)$/;
 /** A text date as SQLite stores the ones `Date#toISOString` writes. */
 const ISO_TEXT = /^(?:\d{4}|[+-]\d{6})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-/** The start of a date as SQLite may hold it as text: a year (signed when it has six digits). */
-const SQLITE_DATE_TEXT = /^(?:\d{4}|[+-]\d{6})-\d\d/;
+/** The start of a date as SQLite may hold it as text: a year of four or more digits, maybe signed. */
+const SQLITE_DATE_TEXT = /^[+-]?\d{4,}-\d\d/;
 /** Epoch seconds as Postgres's `extract(epoch ...)` writes them. */
 const EPOCH_SECONDS = /^(-?)(\d+)(?:\.(\d+))?$/;
-/** A date-time as MySQL casts it to text: `0001-01-01 00:00:00.000`. */
-const MYSQL_DATETIME = /^(\d{4})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?$/;
+/** The largest time value a `Date` holds, in milliseconds either side of the epoch (275760-09-13). */
+const MAX_TIME = 8.64e15;
 
 function integral(raw: bigint): number | bigint {
   return raw >= -9007199254740991n && raw <= 9007199254740991n ? Number(raw) : raw;
@@ -35,8 +36,12 @@ function utcDate(year: number, month: number, day: number, h = 0, mi = 0, s = 0,
   return date;
 }
 
-/** A date position from the text a dialect's position expression gives. */
-function dateFromText(raw: string, capabilities: DialectCapabilities): PositionValue {
+/**
+ * A date position from the text a dialect's position expression gives for a column of catalog
+ * type `type`: a `Date` where one holds the value, else the exact text the column compares with
+ * (Postgres past 275760-09-13, MySQL's zero dates); `null` for text of neither.
+ */
+function dateFromText(raw: string, type: string, capabilities: DialectCapabilities): PositionValue {
   // SQLite holds any text: canonical ISO dates are dates, any other text is its own position.
   if (capabilities.dateStorage === 'iso-text') return isoTextDate(raw) ?? raw;
   if (raw === 'Infinity') return Number.POSITIVE_INFINITY;
@@ -44,10 +49,31 @@ function dateFromText(raw: string, capabilities: DialectCapabilities): PositionV
   const epoch = EPOCH_SECONDS.exec(raw);
   if (epoch) {
     // Whole milliseconds from the digits, never through a rounded float.
-    const ms = Number(epoch[2]) * 1000 + Number((epoch[3] ?? '').padEnd(3, '0').slice(0, 3));
-    return new Date(epoch[1] === '-' ? -ms : ms);
+    const fraction = epoch[3] ?? '';
+    const ms = Number(epoch[2]) * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3));
+    if (ms <= MAX_TIME) return new Date(epoch[1] === '-' ? -ms : ms);
+    return epochText(epoch[1] === '-', epoch[2]!, fraction, type);
   }
-  return mysqlWallClock(raw);
+  return mysqlWallClock(raw) ?? (capabilities.temporalText(raw, type) ? raw : null);
+}
+
+/**
+ * The `timestamp-text` position of epoch seconds no `Date` holds (`extract(epoch ...)` of a
+ * Postgres timestamp past 275760-09-13): the text `to_char` gives for it in UTC, which the column
+ * compares with exactly.
+ */
+function epochText(negative: boolean, whole: string, fraction: string, type: string): string {
+  let seconds = Number(whole);
+  let micro = fraction.padEnd(6, '0').slice(0, 6);
+  if (negative) {
+    seconds = -seconds;
+    // -5.25 s is 0.75 s after -6 s.
+    if (Number(micro) > 0) {
+      seconds -= 1;
+      micro = String(1_000_000 - Number(micro)).padStart(6, '0');
+    }
+  }
+  return utcTimestampText(0, seconds, micro, !type.includes('without'));
 }
 
 /**
@@ -89,32 +115,33 @@ function isoTextDate(raw: string): Date | null {
 }
 
 /**
- * `mysqlWallClock` of a calendar date or date-time (`2024-05-01`, `2024-05-01 12:00:00.123456`:
- * a real day, hours to 23, minutes and seconds to 59) read by character codes, in integer
- * arithmetic: a fifth of the regular expression's cost. `undefined` for any other text (zero
- * dates, `24:00:00`), which the regular expression reads as before.
+ * The date position of MySQL's text for a date or date-time of the calendar (`2024-05-01`,
+ * `2024-05-01 12:00:00.123456`: a real day, hours to 23, minutes and seconds to 59): its wall
+ * clock as UTC, to the millisecond, read by character codes in integer arithmetic. `null` for any
+ * other text: the zero date and zero parts (`0000-00-00`, `2024-05-00`) name no day, and are
+ * positions as text.
  */
-function wallClockByCodes(raw: string): Date | undefined {
+export function mysqlWallClock(raw: string): Date | null {
   const n = raw.length;
-  if (n !== 10 && n !== 19 && (n < 21 || n > 26)) return undefined;
-  if (raw.charCodeAt(4) !== 45 || raw.charCodeAt(7) !== 45) return undefined;
+  if (n !== 10 && n !== 19 && (n < 21 || n > 26)) return null;
+  if (raw.charCodeAt(4) !== 45 || raw.charCodeAt(7) !== 45) return null;
   const y = digitsAt(raw, 0, 4);
   const mo = digitsAt(raw, 5, 7);
   const d = digitsAt(raw, 8, 10);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) return undefined;
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) return null;
   let h = 0;
   let mi = 0;
   let s = 0;
   let ms = 0;
   if (n > 10) {
-    if (raw.charCodeAt(10) !== 32 || raw.charCodeAt(13) !== 58 || raw.charCodeAt(16) !== 58) return undefined;
+    if (raw.charCodeAt(10) !== 32 || raw.charCodeAt(13) !== 58 || raw.charCodeAt(16) !== 58) return null;
     h = digitsAt(raw, 11, 13);
     mi = digitsAt(raw, 14, 16);
     s = digitsAt(raw, 17, 19);
-    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;
     if (n > 19) {
       const fraction = digitsAt(raw, 20, n);
-      if (raw.charCodeAt(19) !== 46 || fraction < 0) return undefined;
+      if (raw.charCodeAt(19) !== 46 || fraction < 0) return null;
       // The first three digits of the fraction, as milliseconds.
       ms = n >= 23 ? Math.trunc(fraction / 10 ** (n - 23)) : fraction * 10 ** (23 - n);
     }
@@ -123,24 +150,12 @@ function wallClockByCodes(raw: string): Date | undefined {
 }
 
 /**
- * The date position of MySQL's text for a date or date-time (`2024-05-01 12:00:00.123`): its
- * wall clock as UTC, to the millisecond. `null` for any other text.
+ * A number an integer column holds that is no 64-bit integer (`1.5`, `2^63`, `1e300`), where the
+ * dialect keeps such values as REALs (`realsInIntegerColumns`): its position is the number itself.
  */
-export function mysqlWallClock(raw: string): Date | null {
-  const read = wallClockByCodes(raw);
-  if (read !== undefined) return read;
-  const parts = MYSQL_DATETIME.exec(raw);
-  if (parts === null) return null;
-  const [y, mo, d, h = '0', mi = '0', s = '0', f = ''] = parts.slice(1);
-  return utcDate(
-    Number(y),
-    Number(mo),
-    Number(d),
-    Number(h),
-    Number(mi),
-    Number(s),
-    Number(f.padEnd(3, '0').slice(0, 3)),
-  );
+function real(raw: number, capabilities: DialectCapabilities): number | null {
+  if (!capabilities.realsInIntegerColumns) return null;
+  return Number.isInteger(raw) && raw >= -(2 ** 63) && raw < 2 ** 63 ? null : raw;
 }
 
 /**
@@ -162,12 +177,14 @@ export function toPosition(
   switch (kind) {
     case 'bigint':
       if (typeof raw === 'bigint') return raw;
-      if (typeof raw === 'number' || typeof raw === 'string') return BigInt(raw);
+      if (typeof raw === 'number') return real(raw, capabilities) ?? BigInt(raw);
+      if (typeof raw === 'string') return BigInt(raw);
       break;
     case 'integer':
     case 'enum':
       // A number past 2^53 that the driver returned is exact (else its exact text was read).
-      if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : BigInt(raw);
+      if (typeof raw === 'number')
+        return Number.isSafeInteger(raw) ? raw : (real(raw, capabilities) ?? BigInt(raw));
       if (typeof raw === 'bigint') return integral(raw);
       if (kind === 'enum' && typeof raw === 'string') return raw;
       if (typeof raw === 'string' && /^-?\d+$/.test(raw)) return integral(BigInt(raw));
@@ -186,8 +203,12 @@ export function toPosition(
       if (raw instanceof Date) {
         if (!Number.isNaN(raw.getTime())) return raw;
       } else if (typeof raw === 'string') {
-        const position = dateFromText(raw, capabilities);
+        const position = dateFromText(raw, info.type ?? '', capabilities);
         if (position !== null) return position;
+        // MySQL's ALLOW_INVALID_DATES stores days no bound names exactly ('2024-02-30').
+        throw new ConfigurationError(
+          `${ADAPTER} adapter: field "${field}" holds a text that is no value of its type ${info.type ?? kind} a cursor can bound exactly (a day only MySQL's ALLOW_INVALID_DATES stores?)`,
+        );
       } else if (typeof raw === 'number') {
         // pg reads Postgres's ±infinity as ±Infinity.
         return Number.isFinite(raw) ? new Date(raw) : raw;
@@ -195,8 +216,15 @@ export function toPosition(
       break;
     case 'boolean':
       if (typeof raw === 'boolean') return raw;
-      if (typeof raw === 'number') return raw !== 0;
-      if (typeof raw === 'bigint') return raw !== 0n;
+      // 1 and 0 (SQLite's and MySQL's booleans); any other number a typeless column holds would
+      // become a bound that is not its value.
+      if (raw === 1 || raw === 1n) return true;
+      if (raw === 0 || raw === 0n) return false;
+      if (typeof raw === 'number' || typeof raw === 'bigint') {
+        throw new ConfigurationError(
+          `${ADAPTER} adapter: boolean field "${field}" holds ${raw}, which no boolean bound equals. Declare it 'integer' in \`columns\`.`,
+        );
+      }
       break;
     case 'string':
     case 'uuid':
@@ -252,93 +280,6 @@ function daysIn(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/**
- * Whether `text` is a timestamp (or date) the database parses back into the same value: a year of
- * 4 to 6 digits, optional time with fraction (up to 6 digits) and UTC offset, optional era
- * (`2024-05-01 12:00:00.123456+05:30 AD`), as Postgres and MySQL write it and `to_char` gives it.
- * Read by character codes: a bound is checked on every cursor page.
- */
-function validExactTimestamp(text: string): boolean {
-  if (text === 'infinity' || text === '-infinity') return true;
-  let end = text.length;
-  let bc = false;
-  if (end > 3 && text.charCodeAt(end - 3) === 32) {
-    const era = text.slice(end - 3);
-    if (era !== ' AD' && era !== ' BC') return false;
-    bc = era === ' BC';
-    end -= 3;
-  }
-  let dash = 0;
-  while (dash < end && dash < 7 && text.charCodeAt(dash) !== 45) dash += 1;
-  if (dash < 4 || dash > 6 || end < dash + 6) return false;
-  const y = digitsAt(text, 0, dash);
-  const mo = digitsAt(text, dash + 1, dash + 3);
-  const d = digitsAt(text, dash + 4, dash + 6);
-  if (y < 0 || mo < 0 || d < 0 || text.charCodeAt(dash + 3) !== 45) return false;
-  let h = 0;
-  let mi = 0;
-  let s = 0;
-  let at = dash + 6;
-  if (at < end) {
-    const sep = text.charCodeAt(at);
-    if ((sep !== 32 && sep !== 84) || end < at + 9) return false;
-    if (text.charCodeAt(at + 3) !== 58 || text.charCodeAt(at + 6) !== 58) return false;
-    h = digitsAt(text, at + 1, at + 3);
-    mi = digitsAt(text, at + 4, at + 6);
-    s = digitsAt(text, at + 7, at + 9);
-    if (h < 0 || mi < 0 || s < 0) return false;
-    at += 9;
-    if (text.charCodeAt(at) === 46) {
-      let digits = at + 1;
-      while (digits < end && digits - at <= 6 && digitsAt(text, digits, digits + 1) >= 0) digits += 1;
-      if (digits === at + 1) return false;
-      at = digits;
-    }
-    if (at < end) {
-      const zone = text.charCodeAt(at);
-      if (zone === 90) at += 1;
-      else if (zone === 43 || zone === 45) {
-        // `+HH`, `+HH:MM` or `+HHMM`, `+HH:MM:SS`; Postgres rejects offsets beyond 15:59:59.
-        const oh = digitsAt(text, at + 1, at + 3);
-        if (at + 3 > end || oh < 0 || oh > 15) return false;
-        at += 3;
-        if (at < end) {
-          if (text.charCodeAt(at) === 58) at += 1;
-          const om = digitsAt(text, at, at + 2);
-          if (at + 2 > end || om < 0 || om > 59) return false;
-          at += 2;
-          if (at < end) {
-            const os = digitsAt(text, at + 1, at + 3);
-            if (text.charCodeAt(at) !== 58 || at + 3 > end || os < 0 || os > 59) return false;
-            at += 3;
-          }
-        }
-      }
-    }
-    if (at !== end) return false;
-  }
-  // Years beyond 294276 AD / 4713 BC are errors in Postgres.
-  if (y < 1 || y > (bc ? 4713 : 294276)) return false;
-  // The proleptic Gregorian calendar: 1 BC is astronomical year 0, a leap year.
-  const astronomical = bc ? 1 - y : y;
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(astronomical, mo) && h <= 23 && mi <= 59 && s <= 59;
-}
-
-/** Whether `text` is a `time` within the range of the column's dialect. */
-function validExactTime(text: string, mysql: boolean): boolean {
-  const parts = EXACT_TIME.exec(text);
-  if (!parts) return false;
-  const [sign, h, mi, s, fraction = ''] = parts.slice(1);
-  const hours = Number(h);
-  if (Number(mi) > 59 || Number(s) > 59) return false;
-  if (mysql) return hours < 838 || (hours === 838 && mi === '59' && s === '59' && Number(fraction) === 0);
-  return (
-    sign === '' &&
-    h!.length === 2 &&
-    (hours < 24 || (hours === 24 && mi === '00' && s === '00' && Number(fraction) === 0))
-  );
-}
-
 /** Whether a decimal text fits `decimal(p,s)` (`type`), so a cast cannot round or clamp it. */
 function fitsDecimal(text: string, type: string): boolean {
   const declared = /^(?:decimal|numeric)\((\d+)(?:,(\d+))?\)/.exec(type);
@@ -378,11 +319,11 @@ export function toParameter(
       if (typeof value !== 'number') return invalid(field, kind);
       if (Number.isNaN(value)) return capabilities.floatNaN ? value : invalid(field, kind);
       if (!Number.isFinite(value)) return capabilities.floatInfinity ? value : invalid(field, kind);
-      if (/^(real|float4|float)\b/.test(type)) {
-        // Beyond the largest float4, or so small it would round to zero: the database refuses both.
-        if (Math.abs(value) > FLOAT4_MAX || (value !== 0 && Math.fround(value) === 0)) {
-          return invalid(field, kind);
-        }
+      if (capabilities.singlePrecision(type)) {
+        // Rounding to a float4 past its largest (`3.4028235e38`, Postgres's text of it, rounds
+        // to it), or to zero: the database refuses both.
+        const float = Math.fround(value);
+        if (!Number.isFinite(float) || (value !== 0 && float === 0)) return invalid(field, kind);
       }
       return value;
     }
@@ -394,6 +335,9 @@ export function toParameter(
         if (value < range[0] || value > range[1]) return invalid(field, kind);
         return value === 0 ? 0 : value;
       }
+      // A REAL the column may hold binds as itself; SQLite compares it with integers by value.
+      if (typeof value === 'number' && !Number.isNaN(value) && real(value, capabilities) !== null)
+        return value;
       const integer = toInteger(value);
       const [min, max] = range;
       if (integer === null || integer < min || integer > max) return invalid(field, kind);
@@ -402,7 +346,11 @@ export function toParameter(
     case 'decimal': {
       const text = typeof value === 'string' ? value : typeof value === 'bigint' ? String(value) : null;
       if (text === null) return invalid(field, kind);
-      if (DECIMAL_SPECIAL.test(text)) return capabilities.floatNaN ? text : invalid(field, kind);
+      if (DECIMAL_SPECIAL.test(text)) {
+        // A `numeric(p,s)` holds NaN but no infinity.
+        if (!capabilities.floatNaN || (text !== 'NaN' && /\(\d/.test(type))) return invalid(field, kind);
+        return text;
+      }
       return DECIMAL.test(text) && fitsDecimal(text, type) ? text : invalid(field, kind);
     }
     case 'string':
@@ -420,10 +368,14 @@ export function toParameter(
         ? value
         : invalid(field, kind);
     case 'date': {
-      // SQLite: text positions are stored dates that are not canonical ISO text (microseconds,
-      // a space for the `T`); a bound string must at least start like a date.
-      if (capabilities.dateStorage === 'iso-text' && typeof value === 'string') {
-        return SQLITE_DATE_TEXT.test(value) ? value : invalid(field, kind);
+      if (typeof value === 'string') {
+        // SQLite: text positions are stored dates that are not canonical ISO text (microseconds,
+        // a space for the `T`, years no `Date` holds); a bound string must at least start like a date.
+        if (capabilities.dateStorage === 'iso-text') {
+          return SQLITE_DATE_TEXT.test(value) ? value : invalid(field, kind);
+        }
+        // Elsewhere text positions are values no `Date` holds, of the column's type and range.
+        return capabilities.temporalText(value, type) ? value : invalid(field, kind);
       }
       if (
         typeof value === 'number' &&
@@ -440,13 +392,10 @@ export function toParameter(
       if (capabilities.dateParameter === null) return value;
       return capabilities.dateParameter(value, type) ?? invalid(field, kind);
     }
-    case 'timestamp-text': {
-      if (typeof value !== 'string') return invalid(field, kind);
-      const time = type.startsWith('time') && !type.startsWith('timestamp');
-      // Postgres names it `time without time zone`, MySQL `time(6)`, with MySQL's wider range.
-      if (time) return validExactTime(value, !type.includes('without')) ? value : invalid(field, kind);
-      return validExactTimestamp(value) ? value : invalid(field, kind);
-    }
+    case 'timestamp-text':
+      return typeof value === 'string' && capabilities.temporalText(value, type)
+        ? value
+        : invalid(field, kind);
     case 'boolean':
       if (typeof value !== 'boolean') return invalid(field, kind);
       return capabilities.booleansAsIntegers ? Number(value) : value;

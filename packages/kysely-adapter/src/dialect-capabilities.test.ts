@@ -1,4 +1,14 @@
 import fc from 'fast-check';
+import {
+  AliasNode,
+  ColumnNode,
+  createQueryId,
+  IdentifierNode,
+  PostgresQueryCompiler,
+  ReferenceNode,
+  SelectionNode,
+  SelectQueryNode,
+} from 'kysely';
 import { describe, expect, it } from 'vitest';
 import {
   baseCapabilities,
@@ -86,6 +96,28 @@ describe('dialect capabilities', () => {
       'unsupported',
       'unknown',
     ]);
+  });
+
+  it('positions a Postgres date without a timestamp (timestamptz ends in 294276 AD), whatever the DateStyle', () => {
+    const column = ReferenceNode.create(ColumnNode.create('day'));
+    const position = (type: string | undefined) => {
+      const info =
+        type === undefined
+          ? { kind: 'timestamp-text' as const, nullable: true }
+          : { kind: 'timestamp-text' as const, nullable: true, type };
+      const expression = postgresCapabilities.positionExpression(column, info)!;
+      return new PostgresQueryCompiler().compileQuery(
+        SelectQueryNode.cloneWithSelections(SelectQueryNode.create(), [
+          SelectionNode.create(AliasNode.create(expression, IdentifierNode.create('p'))),
+        ]),
+        createQueryId(),
+      ).sql;
+    };
+    expect(position('date')).toBe(
+      `select to_json("day") #>> '{}' || case when "day" >= date '0001-01-01' and isfinite("day") then ' AD' else '' end as "p"`,
+    );
+    // An expression declared 'timestamp-text' without a type keeps its time (`to_char` of a date format cut it).
+    expect(position(undefined)).toBe(`select to_json("day") #>> '{}' as "p"`);
   });
 
   it('gives each integer type its range (every SQLite INTEGER is 64-bit)', () => {

@@ -2,6 +2,7 @@ import type { PositionValue } from '@pagewise/core';
 import { type OperationNode, type RawBuilder, sql } from 'kysely';
 import { mysqlRecordedText } from './mysql-recorded-text.js';
 import { readsRecordedText, recordedPosition } from './postgres-recorded-text.js';
+import { genericTemporalText, mysqlTemporalText, postgresTemporalText } from './temporal-text.js';
 
 /**
  * What the adapter knows about a column's values: how positions are read from rows and which
@@ -246,6 +247,26 @@ export interface DialectCapabilities {
   readonly dateParameter: ((date: Date, type: string) => string | null) | null;
   /** Booleans are bound as `1`/`0` (the driver cannot bind `true`). @default false */
   readonly booleansAsIntegers: boolean;
+  /**
+   * Whether `text` is a value of the temporal column type `type` (the catalog's name, `''` when
+   * none) that the database reads back as the same value, without an error: the shape it writes
+   * and the type's range. Bounds of `timestamp-text` columns, and the text positions of `date`
+   * ones (values no `Date` holds), are checked with it.
+   * @default a date or date-time of the calendar, or a `time`, whatever its year
+   */
+  readonly temporalText: (text: string, type: string) => boolean;
+  /**
+   * Integer columns may hold REAL values (SQLite keeps a value its INTEGER affinity cannot
+   * convert losslessly as a REAL: `1.5`, `2^63`, `1e300`): their positions and bounds are those
+   * numbers, compared with the integers by value. @default false
+   */
+  readonly realsInIntegerColumns: boolean;
+  /**
+   * Whether a floating-point type of this name holds single precision (float4): bounds must then
+   * round to a finite, non-zero float4 (Postgres's and MySQL's `real`/`float`; SQLite's `REAL` is
+   * a double whatever the name). @default by the name (`real`, `float4`, `float`)
+   */
+  readonly singlePrecision: (type: string) => boolean;
 }
 
 function node(value: OperationNode): { toOperationNode(): OperationNode } {
@@ -334,6 +355,9 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   floatNaN: false,
   dateParameter: null,
   booleansAsIntegers: false,
+  temporalText: genericTemporalText,
+  realsInIntegerColumns: false,
+  singlePrecision: (type: string) => /^(real|float4|float)\b/.test(type),
 });
 
 function postgresKind(type: string): ColumnKind {
@@ -354,18 +378,24 @@ function postgresKind(type: string): ColumnKind {
   return 'unsupported';
 }
 
-/** Postgres's text for an instant in UTC: `0044-03-15 12:00:00.000+00 BC`; years 1 to 294276. */
+/** 4714-11-24 00:00:00 BC (Julian day 0): Postgres answers earlier timestamps with "timestamp out of range". */
+const POSTGRES_MIN_MS = -210_866_803_200_000;
+
+/**
+ * Postgres's text for an instant in UTC: `0044-03-15 12:00:00.000+00 BC`; from 4714-11-24 BC to
+ * the last `Date` (275760-09-13), within `timestamp`'s range (294276 AD).
+ */
 function postgresDateText(date: Date): string | null {
   const ms = date.getTime();
   if (ms === Number.POSITIVE_INFINITY) return 'infinity';
   if (ms === Number.NEGATIVE_INFINITY) return '-infinity';
+  if (!(ms >= POSTGRES_MIN_MS)) return null;
   const iso = date.toISOString();
   const match = /^([+-]\d{6}|\d{4})(-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z$/.exec(iso);
   if (!match) return null;
   const astronomical = Number(match[1]);
   const bc = astronomical < 1;
   const year = bc ? 1 - astronomical : astronomical;
-  if (year > 294276 || (bc && year > 4713)) return null;
   // `+00` whatever the type: a timestamp without time zone ignores it, so the wall clock is the
   // UTC one its epoch position was read as.
   return `${String(year).padStart(4, '0')}${match[2]!.replace('T', ' ')}+00${bc ? ' BC' : ''}`;
@@ -374,9 +404,14 @@ function postgresDateText(date: Date): string | null {
 /**
  * Exact, DateStyle-independent text of a Postgres temporal column (`cast(x as text)` follows
  * the session's DateStyle, so `SET DateStyle = 'SQL, DMY'` would change every position):
- * `to_char` in UTC with an explicit era; `infinity` stays `infinity`. Millisecond timestamps
- * (`date` kind) read their epoch as text (`1704067200.001000`, `Infinity`): exact, and read alike
- * by every driver (PGlite cannot parse `infinity` or BC dates into a `Date`).
+ * `to_char` in UTC with an explicit era for timestamps; `infinity` stays `infinity`. A `date`
+ * never goes through a timestamp (`to_char` has no `date` form, and `timestamptz` ends in 294276
+ * where `date` goes on to 5874897): its JSON text, ISO whatever the DateStyle, with the era
+ * `to_char` would write (`5874897-12-31 AD`, `0044-03-15 BC`). An expression declared
+ * `timestamp-text` without a catalog type gets its JSON text as it is (ISO 8601, with its offset).
+ * Millisecond timestamps (`date` kind) read their epoch as text (`1704067200.001000`,
+ * `Infinity`): exact, and read alike by every driver (PGlite cannot parse `infinity` or BC dates
+ * into a `Date`).
  */
 function postgresPosition(column: OperationNode, info: ColumnInfo): OperationNode | null {
   const type = info.type ?? '';
@@ -390,7 +425,9 @@ function postgresPosition(column: OperationNode, info: ColumnInfo): OperationNod
     const format = utc ? 'YYYY-MM-DD HH24:MI:SS.US"+00" BC' : 'YYYY-MM-DD HH24:MI:SS.US BC';
     return sql`coalesce(to_char(${value}, ${sql.lit(format)}), cast(${col} as text))`.toOperationNode();
   }
-  return sql`coalesce(to_char(${col}, 'YYYY-MM-DD BC'), cast(${col} as text))`.toOperationNode();
+  const json = sql`to_json(${col}) #>> '{}'`;
+  if (type !== 'date') return json.toOperationNode();
+  return sql`${json} || case when ${col} >= date '0001-01-01' and isfinite(${col}) then ' AD' else '' end`.toOperationNode();
 }
 
 /** A probe value: its text, the type it is cast to, the catalog type read, the position expected. */
@@ -475,9 +512,9 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   floatInfinity: true,
   floatNaN: true,
   dateParameter: postgresDateText,
+  temporalText: postgresTemporalText,
   estimateCount: true,
-  // 4713 BC: Postgres answers earlier timestamps with "timestamp out of range".
-  minDateMs: -210_866_803_200_000,
+  minDateMs: POSTGRES_MIN_MS,
   readEstimate: (row: Record<string, unknown>) => {
     const raw = row['QUERY PLAN'];
     const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{
@@ -527,6 +564,8 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   },
   floatInfinity: true,
   booleansAsIntegers: true,
+  realsInIntegerColumns: true,
+  singlePrecision: () => false,
 });
 
 function mysqlKind(type: string): ColumnKind {
@@ -554,11 +593,14 @@ function mysqlDateText(date: Date): string | null {
 
 /**
  * Positions MySQL drivers would misread or compare otherwise: dates as text (mysql2 reads year
- * 1 as 1901), enums as their index (ORDER BY follows the declaration, `>` on labels the alphabet).
+ * 1 as 1901), enums as their index (ORDER BY follows the declaration, `>` on labels the alphabet),
+ * `float`s as doubles (the server writes a float with 6 digits, `3.40282e38` for the largest and
+ * for the one below it, where 9 tell every float apart; its double is the float exactly).
  */
 function mysqlPosition(column: OperationNode, info: ColumnInfo): OperationNode | null {
   if (info.kind === 'date' || info.kind === 'timestamp-text') return castNode(column, 'char');
   if (info.kind === 'enum') return sql`${node(column)} + 0`.toOperationNode();
+  if (info.kind === 'number' && /^float\b/.test(info.type ?? '')) return castNode(column, 'double');
   return null;
 }
 
@@ -601,6 +643,7 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   },
   boundParameter: mysqlBoundParameter,
   dateParameter: mysqlDateText,
+  temporalText: mysqlTemporalText,
 });
 
 /**

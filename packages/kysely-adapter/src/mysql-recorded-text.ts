@@ -3,6 +3,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { mysqlWallClock } from './column-codec.js';
 import type { ColumnInfo, RecordedText } from './dialect-capabilities.js';
 import { ExactText } from './exact-text.js';
+import { mysqlTemporalText } from './temporal-text.js';
 
 // Positions of MySQL/MariaDB DATETIME, TIMESTAMP and DATE columns read from the text the server
 // sent for each value (recorded by `recordExactTimestamps`), equal to the ones the
@@ -14,13 +15,14 @@ const RECORDED_TYPE = /^(date|datetime|timestamp)(\(\d\))?$/;
 
 /**
  * The position of a row's value of a date (`date` kind) or microsecond (`timestamp-text`) column
- * from the text recorded on it: what the stock path reads from the `cast(... as char)` column.
+ * from the text recorded on it: what the stock path reads from the `cast(... as char)` column (the
+ * text itself for the zero date and zero parts, which name no day).
  */
 function position(value: unknown, info: ColumnInfo): PositionValue | undefined {
   const text = ExactText.of(value);
   if (text === undefined || text === ExactText.MISSING) return undefined;
   if (info.kind === 'timestamp-text') return text;
-  return mysqlWallClock(text) ?? undefined;
+  return mysqlWallClock(text) ?? (mysqlTemporalText(text, info.type ?? '') ? text : undefined);
 }
 
 /** One value of each type the recorder sees, and the positions expected. */

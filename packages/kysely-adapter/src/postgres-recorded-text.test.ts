@@ -72,4 +72,22 @@ describe('positionFromText', () => {
     expect(positionFromText('2024-05-01 12:00:00+00', LOCAL, 'timestamp-text')).toBeUndefined();
     expect(positionFromText('2024-05-01 12:00:00', ZONED, 'timestamp-text')).toBeUndefined();
   });
+
+  test("dates to 5874897 AD, and millisecond timestamps past the last Date, as the stock path's text", () => {
+    expect(positionFromText('5874897-12-31', 'date', 'timestamp-text')).toBe('5874897-12-31 AD');
+    expect(positionFromText('4714-11-24 BC', 'date', 'timestamp-text')).toBe('4714-11-24 BC');
+    // What toPosition makes of `extract(epoch ...)`: '294276-12-31 23:59:59.999000+00 AD'.
+    expect(positionFromText('294276-12-31 23:59:59.999+00', 'timestamp(3) with time zone', 'date')).toBe(
+      '294276-12-31 23:59:59.999000+00 AD',
+    );
+    expect(positionFromText('294277-01-01 04:59:59.999+05', 'timestamp(3) with time zone', 'date')).toBe(
+      '294276-12-31 23:59:59.999000+00 AD',
+    );
+    expect(positionFromText('275760-09-13 00:00:00.001', 'timestamp(3) without time zone', 'date')).toBe(
+      '275760-09-13 00:00:00.001000 AD',
+    );
+    expect(positionFromText('275760-09-13 00:00:00', 'timestamp(3) without time zone', 'date')).toEqual(
+      new Date(8.64e15),
+    );
+  });
 });

@@ -7,9 +7,12 @@ import { daysFromCivil } from './postgres-date-text.js';
 // by `nameStatements`), equal to the ones the `to_char`/`extract(epoch)` column gives: the same
 // cursors whichever way a page was read.
 
-/** Postgres's ISO output (`DateStyle` ISO) of a timestamp, with or without an offset, or a date. */
+/**
+ * Postgres's ISO output (`DateStyle` ISO) of a timestamp, with or without an offset, or a date
+ * (whose years go on to 5874897).
+ */
 const ISO_OUTPUT =
-  /^(\d{4,6})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d)(?::(\d\d))?)?)?)?( BC)?$/;
+  /^(\d{4,7})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d)(?::(\d\d))?)?)?)?( BC)?$/;
 const TIMESTAMP_TYPE = /^timestamp(?:\(\d\))? with(out)? time zone$/;
 
 /** The proleptic Gregorian date `[year, month, day]` of a day number (`daysFromCivil`'s inverse). */
@@ -28,11 +31,32 @@ function civilFromDays(days: number): [number, number, number] {
 
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 
+/** The largest time value a `Date` holds, in milliseconds either side of the epoch (275760-09-13). */
+const MAX_TIME = 8.64e15;
+
+/**
+ * The `timestamp-text` position of an instant (what `to_char` in UTC with its era writes): the
+ * day `days` from 1970-01-01 plus `seconds` (any whole number: the days it spans move the date),
+ * and the fraction's digits, to six; `+00` after the time of a `timestamptz` (`zoned`).
+ *
+ * @example
+ * utcTimestampText(0, -1, '5', true) // '1969-12-31 23:59:59.500000+00 AD'
+ */
+export function utcTimestampText(days: number, seconds: number, fraction: string, zoned: boolean): string {
+  const [year, month, day] = civilFromDays(days + Math.floor(seconds / 86400));
+  const time = ((seconds % 86400) + 86400) % 86400;
+  const bc = year < 1;
+  const shown = String(bc ? 1 - year : year).padStart(4, '0');
+  const clock = `${two(Math.floor(time / 3600))}:${two(Math.floor(time / 60) % 60)}:${two(time % 60)}`;
+  return `${shown}-${two(month)}-${two(day)} ${clock}.${fraction.padEnd(6, '0')}${zoned ? '+00' : ''} ${bc ? 'BC' : 'AD'}`;
+}
+
 /**
  * The position of a value of a Postgres `timestamp(tz)` or `date` column of catalog type `type`
  * and kind `kind`, from the text Postgres sent for it (`text`): what the stock path selects
- * (`to_char` in UTC with its era for `timestamp-text`, a `Date` of the epoch for `date`).
- * `undefined` when `text` is not Postgres's ISO output for that type (another `DateStyle`).
+ * (`to_char` in UTC with its era for `timestamp-text`, a `Date` of the epoch for `date`, or the
+ * `timestamp-text` one past the last `Date`). `undefined` when `text` is not Postgres's ISO output
+ * for that type (another `DateStyle`).
  */
 export function positionFromText(
   text: string,
@@ -67,22 +91,18 @@ export function positionFromText(
     const micro = fraction.length === 6 ? fraction : fraction.padEnd(6, '0');
     return `${text.slice(0, parts[1]!.length + 15)}.${micro}${shape === 'zoned' ? '+00' : ''} ${bc ? 'BC' : 'AD'}`;
   }
-  let year = bc ? 1 - Number(parts[1]) : Number(parts[1]);
-  let month = Number(parts[2]);
-  let day = Number(parts[3]);
-  let seconds = Number(parts[4]) * 3600 + Number(parts[5]) * 60 + Number(parts[6]);
-  if (kind === 'date') {
-    const ms = (daysFromCivil(year, month, day) * 86400 + seconds - offset) * 1000;
-    return new Date(ms + Number(fraction.padEnd(3, '0').slice(0, 3)));
-  }
+  const days = daysFromCivil(
+    bc ? 1 - Number(parts[1]) : Number(parts[1]),
+    Number(parts[2]),
+    Number(parts[3]),
+  );
   // Offsets are whole seconds: the fraction stays, the rest moves to UTC by day arithmetic.
-  seconds -= offset;
-  [year, month, day] = civilFromDays(daysFromCivil(year, month, day) + Math.floor(seconds / 86400));
-  seconds = ((seconds % 86400) + 86400) % 86400;
-  const utcBc = year < 1;
-  const shown = String(utcBc ? 1 - year : year).padStart(4, '0');
-  const clock = `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
-  return `${shown}-${two(month)}-${two(day)} ${clock}.${fraction.padEnd(6, '0')}+00 ${utcBc ? 'BC' : 'AD'}`;
+  const seconds = Number(parts[4]) * 3600 + Number(parts[5]) * 60 + Number(parts[6]) - offset;
+  if (kind === 'date') {
+    const ms = (days * 86400 + seconds) * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3));
+    if (Math.abs(ms) <= MAX_TIME) return new Date(ms);
+  }
+  return utcTimestampText(days, seconds, fraction, shape === 'zoned');
 }
 
 /**
