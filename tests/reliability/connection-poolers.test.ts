@@ -1,0 +1,387 @@
+import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/core';
+import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { tableName } from '../support/databases.js';
+import { findPgBouncer, type PgBouncer, startPgBouncer } from '../support/pgbouncer.js';
+
+/**
+ * Issue 29, part 2: cursor walks behind a transaction-pooling PgBouncer (the installed one, started
+ * by the test on a free loopback port in front of the PG_URL server). In transaction mode each
+ * transaction may run on another server connection, so a statement a client prepared under a name
+ * is on one server and not on the next: `nameStatements` must not turn a working deployment into
+ * `prepared statement "pagewise_3" already exists` / `... does not exist`. Walks must be exact
+ * (every row once, in order) with the stock pool, with `nameStatements`, and across a restart of
+ * the pooler; directly on Postgres, `nameStatements` still names its statements.
+ */
+
+const url = process.env.PG_URL;
+const bouncerBinary = findPgBouncer();
+// Under CI a missing pgbouncer is a failure (the suite runs and cannot start it), never a skip.
+const skipReason =
+  url === undefined || url === ''
+    ? 'PG_URL is not set'
+    : typeof bouncerBinary !== 'string' && process.env.CI !== 'true'
+      ? bouncerBinary.reason
+      : null;
+
+const TABLE = tableName('pw_pooler_walks');
+const ROWS = 3000;
+const WALKS = 12;
+const POOL_SIZE = 8;
+
+// biome-ignore lint/suspicious/noExplicitAny: the test table is created at run time.
+type Db = Kysely<any>;
+
+interface Shape {
+  readonly ordering: OrderingInput;
+  readonly pageSize: number;
+}
+
+/** Three orderings (one of mixed directions) and three page sizes: nine statement shapes. */
+const SHAPES: readonly Shape[] = Array.from({ length: WALKS }, (_, i) => ({
+  ordering: ([['-created', '-id'], ['created', 'id'], ['-created', 'id']] as const)[i % 3]!,
+  pageSize: [50, 64, 37][Math.floor(i / 3) % 3]!,
+}));
+
+/** Seconds and microseconds of row `g`'s `created`: three rows per second, half a microsecond apart. */
+const second = (g: number) => (g * 7919) % 1000;
+const micro = (g: number) => g % 2;
+
+function expectedIds(shape: Shape): number[] {
+  const [first, second_] = shape.ordering as readonly string[];
+  const createdSign = first!.startsWith('-') ? -1 : 1;
+  const idSign = second_!.startsWith('-') ? -1 : 1;
+  return Array.from({ length: ROWS }, (_, i) => i + 1).sort(
+    (a, b) => createdSign * (second(a) - second(b) || micro(a) - micro(b)) || idSign * (a - b),
+  );
+}
+
+/** Errors of a connection cut by the pooler going away: the page is retried with the same cursor. */
+function isConnectionError(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (code.startsWith('08') || /^E(CONNREFUSED|CONNRESET|PIPE)$/.test(code))) {
+    return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection error|server conn crashed|Client was closed/i.test(message)
+  );
+}
+
+interface Walk {
+  readonly ids: number[];
+  readonly pages: number;
+  /** Connection errors a page was retried after (one per attempt: a pooler restarting refuses a few). */
+  readonly retried: string[];
+  /** Pages that needed at least one retry. */
+  readonly pagesRetried: number;
+  /** The error that ended the walk, if any. */
+  readonly failed: string | null;
+}
+
+/** A cursor walk of TABLE in `shape`; `between(pages)` runs after each page. */
+async function walk(db: Db, shape: Shape, between?: (pages: number) => Promise<void>): Promise<Walk> {
+  const pagination = new CursorPagination({ pageSize: shape.pageSize, ordering: shape.ordering });
+  const ids: number[] = [];
+  const retried: string[] = [];
+  let pages = 0;
+  let pagesRetried = 0;
+  let failedAt = -1;
+  let next: string | null = 'http://testserver/items/';
+  while (next !== null) {
+    const request = new ApiRequest({ url: next });
+    try {
+      const page = await pagination.paginate(
+        fromKysely(db.selectFrom(TABLE).select(['id', 'created']), { db }),
+        request,
+      );
+      ids.push(...page!.rows.map((row) => row.id as number));
+      next = page!.next;
+      pages += 1;
+      await between?.(pages);
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      const said = `${code ?? ''} ${message ?? String(error)}`.trim();
+      if (!isConnectionError(error) || retried.length >= 500) {
+        return { ids, pages, retried, pagesRetried, failed: said };
+      }
+      retried.push(said);
+      if (failedAt !== pages) pagesRetried += 1;
+      failedAt = pages;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  return { ids, pages, retried, pagesRetried, failed: null };
+}
+
+/** Exact walks (every row once, in order) and the errors of the others, one line for the report. */
+function summary(setup: string, shapes: readonly Shape[], walks: readonly Walk[]): string {
+  const exact = walks.filter((w, i) => w.failed === null && sameIds(w.ids, expectedIds(shapes[i]!))).length;
+  const failures = walks.filter((w) => w.failed !== null).map((w) => w.failed);
+  const retried = walks.reduce((n, w) => n + w.retried.length, 0);
+  const pagesRetried = walks.reduce((n, w) => n + w.pagesRetried, 0);
+  const pages = walks.reduce((n, w) => n + w.pages, 0);
+  return (
+    `[${setup}] ${exact}/${walks.length} walks exact, ${failures.length} failed, ${pages} pages, ` +
+    `${pagesRetried} pages retried after a connection error (${retried} attempts)` +
+    (failures.length > 0 ? `; first failure: ${failures[0]}` : '')
+  );
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+/** A Kysely over a `pg.Pool` of POOL_SIZE at `connectionString`, stock or wrapped. */
+function open(connectionString: string, named: boolean): { db: Db; raw: pg.Pool } {
+  const raw = new pg.Pool({ connectionString, max: POOL_SIZE, connectionTimeoutMillis: 10_000 });
+  // A pooler killed under idle clients makes them emit `error`: the pool drops them.
+  raw.on('error', () => {});
+  // A checked-out pg client whose connection is cut emits `error` too (beside failing its query),
+  // and Kysely's driver listens to none: unheard, it would end the process. nameStatements listens
+  // on the clients it wraps; a stock pool needs this.
+  if (!named) raw.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: named ? nameStatements(raw) : raw }) });
+  return { db, raw };
+}
+
+/** Names of the statements prepared on each of PgBouncer's `servers` server connections. */
+async function preparedOnServers(bouncer: PgBouncer, servers: number): Promise<Map<number, string[]>> {
+  const pool = new pg.Pool({ connectionString: bouncer.url, max: servers });
+  pool.on('error', () => {});
+  const clients = await Promise.all(Array.from({ length: servers }, () => pool.connect()));
+  try {
+    // One open transaction per client: PgBouncer gives each its own server connection.
+    await Promise.all(clients.map((client) => client.query('begin')));
+    const found = new Map<number, string[]>();
+    for (const client of clients) {
+      const { rows } = await client.query<{ pid: number; names: string[] }>(
+        `select pg_backend_pid() as pid, array(select name from pg_prepared_statements order by name) as names`,
+      );
+      found.set(rows[0]!.pid, rows[0]!.names);
+    }
+    await Promise.all(clients.map((client) => client.query('commit')));
+    return found;
+  } finally {
+    for (const client of clients) client.release();
+    await pool.end();
+  }
+}
+
+function describeWithPooler(title: string, body: () => void): void {
+  if (skipReason !== null) {
+    console.warn(`[pgbouncer] skipped: ${skipReason}`);
+    describe.skip(`${title} (skipped: ${skipReason})`, body);
+    return;
+  }
+  describe(title, body);
+}
+
+describeWithPooler('behind PgBouncer in transaction pooling mode', () => {
+  let bouncer: PgBouncer;
+  let admin: Db;
+
+  beforeAll(async () => {
+    admin = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+    await sql`drop table if exists ${sql.table(TABLE)}`.execute(admin);
+    await sql`create table ${sql.table(TABLE)} (id integer primary key, created timestamptz not null)`.execute(
+      admin,
+    );
+    await sql`insert into ${sql.table(TABLE)} select g, timestamptz '2024-01-01 00:00:00+00'
+      + ((g * 7919) % 1000) * interval '1 second' + (g % 2) * interval '1 microsecond'
+      from generate_series(1, ${ROWS}::int) g`.execute(admin);
+    await sql`create index on ${sql.table(TABLE)} (created, id)`.execute(admin);
+    await sql`analyze ${sql.table(TABLE)}`.execute(admin);
+    bouncer = await startPgBouncer(url!, { pool_mode: 'transaction', default_pool_size: 4 });
+    const { rows } = await sql<{ version: string }>`show server_version`.execute(admin);
+    console.log(`PgBouncer (transaction pooling, 4 server connections) on port ${bouncer.port}, Postgres ${rows[0]!.version}`);
+  });
+
+  afterAll(async () => {
+    await bouncer?.stop();
+    await sql`drop table if exists ${sql.table(TABLE)}`.execute(admin);
+    await admin?.destroy();
+  });
+
+  /** WALKS concurrent walks through a fresh pool of POOL_SIZE; the summary is logged. */
+  async function concurrentWalks(setup: string, connectionString: string, named: boolean) {
+    const { db, raw } = open(connectionString, named);
+    try {
+      const walks = await Promise.all(SHAPES.map((shape) => walk(db, shape)));
+      console.log(summary(setup, SHAPES, walks));
+      return { walks, db, raw };
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
+
+  test(`${WALKS} concurrent walks of ${ROWS} rows through a pg.Pool of ${POOL_SIZE} via PgBouncer, stock pool: all exact`, async () => {
+    const { walks, db } = await concurrentWalks('PgBouncer, stock pool', bouncer.url, false);
+    try {
+      expect(walks.map((w) => w.failed)).toEqual(SHAPES.map(() => null));
+      walks.forEach((w, i) => expect(sameIds(w.ids, expectedIds(SHAPES[i]!))).toBe(true));
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test(`${WALKS} concurrent walks via PgBouncer, nameStatements pool: all exact, no prepared-statement errors, nothing prepared on the servers`, async () => {
+    const { walks, db } = await concurrentWalks('PgBouncer, nameStatements pool', bouncer.url, true);
+    try {
+      expect(walks.map((w) => w.failed)).toEqual(SHAPES.map(() => null));
+      expect(walks.flatMap((w) => w.retried)).toEqual([]);
+      walks.forEach((w, i) => expect(sameIds(w.ids, expectedIds(SHAPES[i]!))).toBe(true));
+      // Behind a pooler the statements go unnamed: none of PgBouncer's four server connections
+      // holds a statement of ours (a named one would outlive the client on that server).
+      const prepared = await preparedOnServers(bouncer, 4);
+      expect(prepared.size).toBe(4);
+      expect([...prepared.values()].flat()).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test(`${WALKS} concurrent walks directly on Postgres: stock and nameStatements pools exact, and nameStatements still names its statements`, async () => {
+    const stock = await concurrentWalks('direct Postgres, stock pool', url!, false);
+    await stock.db.destroy();
+    expect(stock.walks.map((w) => w.failed)).toEqual(SHAPES.map(() => null));
+    const named = await concurrentWalks('direct Postgres, nameStatements pool', url!, true);
+    try {
+      expect(named.walks.map((w) => w.failed)).toEqual(SHAPES.map(() => null));
+      named.walks.forEach((w, i) => expect(sameIds(w.ids, expectedIds(SHAPES[i]!))).toBe(true));
+      const names = await named.db.connection().execute(async (connection) => {
+        const { rows } = await sql<{ name: string }>`
+          select name from pg_prepared_statements where statement like ${`%${TABLE}%`}`.execute(connection);
+        return rows.map((row) => row.name);
+      });
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) expect(name).toMatch(/^pagewise_\d+$/);
+    } finally {
+      await named.db.destroy();
+    }
+  });
+
+  for (const named of [false, true]) {
+    const setup = named ? 'nameStatements pool' : 'stock pool';
+    test(`PgBouncer killed and restarted mid-walk, ${setup}: in-flight pages fail with connection errors, retried they continue; every walk exact`, async () => {
+      const shapes = SHAPES.slice(0, 6);
+      const { db } = open(bouncer.url, named);
+      try {
+        let restarts = 0;
+        // Walk 0 kills and restarts the pooler after its 10th and 25th pages, between its pages;
+        // the other five walks have pages in flight then.
+        const restartAt = new Set([10, 25]);
+        const walks = await Promise.all(
+          shapes.map((shape, i) =>
+            walk(
+              db,
+              shape,
+              i === 0
+                ? async (pages) => {
+                    if (!restartAt.has(pages)) return;
+                    await bouncer.restart();
+                    restarts += 1;
+                  }
+                : async () => new Promise((resolve) => setTimeout(resolve, 2)),
+            ),
+          ),
+        );
+        console.log(`${summary(`PgBouncer restarted ${restarts}x mid-walk, ${setup}`, shapes, walks)}`);
+        const retried = walks.flatMap((w) => w.retried);
+        if (retried.length > 0) console.log(`  retried after: ${[...new Set(retried)].join(' | ')}`);
+        expect(restarts).toBe(2);
+        expect(walks.map((w) => w.failed)).toEqual(shapes.map(() => null));
+        expect(retried.filter((said) => /prepared statement/.test(said))).toEqual([]);
+        walks.forEach((w, i) => expect(sameIds(w.ids, expectedIds(shapes[i]!))).toBe(true));
+      } finally {
+        await db.destroy();
+      }
+    });
+  }
+});
+
+describeWithPooler('nameStatements directly on Postgres: a statement name the server disowns', () => {
+  const DIRECT = tableName('pw_pooler_backstop');
+  let admin: Db;
+
+  beforeAll(async () => {
+    admin = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+    await sql`drop table if exists ${sql.table(DIRECT)}`.execute(admin);
+    await sql`create table ${sql.table(DIRECT)} (id integer primary key, created timestamptz not null)`.execute(
+      admin,
+    );
+    await sql`insert into ${sql.table(DIRECT)} select g, timestamptz '2024-01-01 00:00:00+00'
+      + ((g * 7919) % 1000) * interval '1 second' + (g % 2) * interval '1 microsecond'
+      from generate_series(1, ${ROWS}::int) g`.execute(admin);
+  });
+
+  afterAll(async () => {
+    await sql`drop table if exists ${sql.table(DIRECT)}`.execute(admin);
+    await admin?.destroy();
+  });
+
+  /** A one-connection wrapped pool, so every statement of a test runs on the same session. */
+  function openOne(): Db {
+    const raw = new pg.Pool({ connectionString: url, max: 1 });
+    return new Kysely({ dialect: new PostgresDialect({ pool: nameStatements(raw) }) });
+  }
+
+  const page = (db: Db, after: number) =>
+    db.selectFrom(DIRECT).select('id').where('id', '>', after).orderBy('id').limit(3).execute();
+
+  const prepared = async (db: Db) =>
+    (
+      await sql<{ name: string }>`select name from pg_prepared_statements order by name`.execute(db)
+    ).rows.map((row) => row.name);
+
+  test('"does not exist" (26000, after DEALLOCATE ALL) outside a transaction: the statement reruns unnamed, and the pool names no more', async () => {
+    const db = openOne();
+    try {
+      expect((await page(db, 0)).map((r) => r.id)).toEqual([1, 2, 3]);
+      expect(await prepared(db)).not.toEqual([]);
+      await sql`deallocate all`.execute(db);
+      expect((await page(db, 3)).map((r) => r.id)).toEqual([4, 5, 6]);
+      expect((await page(db, 6)).map((r) => r.id)).toEqual([7, 8, 9]);
+      expect(await prepared(db)).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('"already exists" (42P05, a name of ours prepared by other code) outside a transaction: reruns unnamed', async () => {
+    const db = openOne();
+    try {
+      await sql`prepare pagewise_1 as select 1`.execute(db);
+      expect((await page(db, 0)).map((r) => r.id)).toEqual([1, 2, 3]);
+      expect((await page(db, 3)).map((r) => r.id)).toEqual([4, 5, 6]);
+      expect(await prepared(db)).toEqual(['pagewise_1']);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('inside a transaction the error is the caller\'s (the transaction is aborted); the pool names no more', async () => {
+    const db = openOne();
+    try {
+      await page(db, 0);
+      const failed = await db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`deallocate all`.execute(trx);
+          return page(trx, 3);
+        })
+        .then(
+          () => null,
+          (error: { code?: string }) => error.code,
+        );
+      expect(failed).toBe('26000');
+      expect((await page(db, 3)).map((r) => r.id)).toEqual([4, 5, 6]);
+      expect(await prepared(db)).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
