@@ -77,7 +77,17 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Whether `pid` still runs. A killed daemon stays a zombie until init reaps it (in some containers
+ * a second or more later), holding no socket any more: on Linux that counts as gone.
+ */
 function alive(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT' && existsSync('/proc/self/stat')) return false;
+  }
   try {
     process.kill(pid, 0);
     return true;
