@@ -14,15 +14,17 @@ import { findPgBouncer, type PgBouncer, startPgBouncer } from '../support/pgboun
  * `prepared statement "pagewise_3" already exists` / `... does not exist`. Walks must be exact
  * (every row once, in order) with the stock pool, with `nameStatements`, and across a restart of
  * the pooler; directly on Postgres, `nameStatements` still names its statements.
+ *
+ * Needs PG_URL and Debian's `pgbouncer` (`.ci/run` installs it): without either the suite is
+ * skipped with the reason, except that under CI=true a missing pgbouncer fails.
  */
 
 const url = process.env.PG_URL;
 const bouncerBinary = findPgBouncer();
-// Under CI a missing pgbouncer is a failure (the suite runs and cannot start it), never a skip.
 const skipReason =
   url === undefined || url === ''
     ? 'PG_URL is not set'
-    : typeof bouncerBinary !== 'string' && process.env.CI !== 'true'
+    : typeof bouncerBinary !== 'string'
       ? bouncerBinary.reason
       : null;
 
@@ -192,7 +194,17 @@ async function holdServers(bouncer: PgBouncer, servers: number) {
   };
 }
 
+/**
+ * `describe` for the suites that start a PgBouncer: skipped with the reason when PG_URL is unset or
+ * pgbouncer is missing, except that under CI=true a missing pgbouncer is a failed test.
+ */
 function describeWithPooler(title: string, body: () => void): void {
+  if (skipReason !== null && url && process.env.CI === 'true') {
+    test(`${title}: pgbouncer is installed`, () => {
+      throw new Error(`${skipReason}; CI (CI=true) runs these tests and must have it`);
+    });
+    return;
+  }
   if (skipReason !== null) {
     console.warn(`[pgbouncer] skipped: ${skipReason}`);
     describe.skip(`${title} (skipped: ${skipReason})`, body);
