@@ -343,6 +343,35 @@ describeWithPooler('behind PgBouncer in transaction pooling mode', () => {
     }
   });
 
+  test(`${WALKS} concurrent walks via PgBouncer in session pooling: exact; statements go unnamed there too`, async () => {
+    // Session pooling keeps a client on one server (and DISCARD ALL clears it for the next), where
+    // names would hold; but PgBouncer issues its own key in every mode, so the check cannot tell
+    // the modes apart, and nameStatements sends statements unnamed behind any PgBouncer.
+    const session = await startPgBouncer(url!, { pool_mode: 'session', default_pool_size: POOL_SIZE + 2 });
+    try {
+      const { walks, db } = await concurrentWalks(
+        'PgBouncer session pooling, nameStatements pool',
+        session.url,
+        true,
+      );
+      try {
+        expect(walks.map((w) => w.failed)).toEqual(SHAPES.map(() => null));
+        expect(walks.map((w, i) => sameIds(w.ids, expectedIds(SHAPES[i]!)))).toEqual(SHAPES.map(() => true));
+        const names = await db.connection().execute(async (connection) => {
+          const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(
+            connection,
+          );
+          return rows.map((row) => row.name);
+        });
+        expect(names).toEqual([]);
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      await session.stop();
+    }
+  });
+
   for (const named of [false, true]) {
     const setup = named ? 'nameStatements pool' : 'stock pool';
     test(`PgBouncer killed and restarted mid-walk, ${setup}: in-flight pages fail with connection errors, retried they continue; every walk exact`, async () => {
