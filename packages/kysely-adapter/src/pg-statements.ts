@@ -165,7 +165,9 @@ export interface NameStatementsOptions {
  * process's different statement, which would run silently in its place. Should a named statement
  * still fail with `26000` or `42P05`, the pool names nothing more, and the statement runs again
  * unnamed when it was not inside a transaction block (inside one, the transaction is aborted and
- * the error is the caller's).
+ * the error is the caller's). The clients it hands out have an `error` listener: pg emits that
+ * event when a pooler or server restart cuts a checked-out connection, and unheard it would end
+ * the process (the query running on it still fails with the error).
  *
  * A prepared statement keeps the result type its table had: after `ALTER TABLE` changes a column
  * it selects, Postgres answers "cached plan must not change result type" until the connection is
