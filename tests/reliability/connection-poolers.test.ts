@@ -1,6 +1,6 @@
 import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/core';
 import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tableName } from '../support/databases.js';
@@ -369,6 +369,61 @@ describeWithPooler('behind PgBouncer in transaction pooling mode', () => {
       }
     } finally {
       await session.stop();
+    }
+  });
+
+  test('a pool that hands out a new object per checkout (as the demo does): one check and one error listener per physical connection, across a restart', async () => {
+    // The demo's pool releases a client whose connection died with the error, over
+    // `Object.create(client)` per checkout: nameStatements sees a new object every time.
+    const raw = new pg.Pool({
+      connectionString: bouncer.url,
+      max: POOL_SIZE,
+      connectionTimeoutMillis: 10_000,
+    });
+    raw.on('error', () => {});
+    const clients = new Set<pg.PoolClient>();
+    let probes = 0;
+    const perCheckout: PostgresPool = {
+      async connect() {
+        const client = await raw.connect();
+        clients.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        return Object.assign(Object.create(client) as pg.PoolClient, {
+          query: (...args: unknown[]) => {
+            if (typeof args[0] === 'string' && args[0].includes('pg_backend_pid')) probes += 1;
+            return query(...args);
+          },
+          release: () => client.release(),
+        });
+      },
+      end: () => raw.end(),
+    };
+    const db: Db = new Kysely({ dialect: new PostgresDialect({ pool: nameStatements(perCheckout) }) });
+    const shapes = SHAPES.slice(0, 4);
+    try {
+      let restarted = false;
+      const walks = await Promise.all(
+        shapes.map((shape, i) =>
+          walk(db, shape, async (pages) => {
+            if (i === 0 && pages === 20) {
+              await bouncer.restart();
+              restarted = true;
+            }
+          }),
+        ),
+      );
+      console.log(
+        `${summary('PgBouncer restarted mid-walk, nameStatements over a new object per checkout', shapes, walks)}; ${probes} checks for ${clients.size} connections`,
+      );
+      expect(restarted).toBe(true);
+      expect(walks.map((w) => w.failed)).toEqual(shapes.map(() => null));
+      expect(walks.map((w, i) => sameIds(w.ids, expectedIds(shapes[i]!)))).toEqual(shapes.map(() => true));
+      expect(probes).toBeGreaterThan(0);
+      expect(probes).toBeLessThanOrEqual(clients.size);
+      // pg-pool's own listener while idle, and ours.
+      for (const client of clients) expect(client.listenerCount('error')).toBeLessThanOrEqual(2);
+    } finally {
+      await db.destroy();
     }
   });
 
