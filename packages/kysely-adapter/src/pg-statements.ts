@@ -214,10 +214,6 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
   let naming = true;
   const wrap = (client: Client, direct: boolean): PostgresPoolClient => {
     const own = exact ? client.getTypeParser?.bind(client) : undefined;
-    // pg emits `error` on a checked-out client whose connection is cut (a pooler or server
-    // restart) besides failing its queries, and Kysely's driver listens to none: unheard, the
-    // event ends the process. The query sees the error; pg-pool drops the client when released.
-    client.on?.('error', () => {});
     return {
       query<R>(
         text: string | PostgresCursor<R>,
@@ -273,16 +269,31 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
       release: (...args: unknown[]) => (client.release as (...args: unknown[]) => void)(...args),
     } as PostgresPoolClient;
   };
-  // One wrapper per pg connection, as Kysely keys its connections (and `onCreateConnection`) by it;
-  // made when the connection is first checked out, after asking whether it talks to Postgres.
+  // One wrapper per pg connection, as Kysely keys its connections (and `onCreateConnection`) by it.
   const wrappers = new WeakMap<Client, PostgresPoolClient>();
+  // Whether each physical connection talks to Postgres itself, asked when it is first checked out.
+  // Keyed by pg's Connection where the client has one: a pool wrapper that hands out a new object
+  // per checkout over the same client (`Object.create(client)`) must not cost a round trip each.
+  const direct = new WeakMap<object, boolean>();
+  const ignore = () => {};
   return {
     end: () => pool.end(),
     async connect(): Promise<PostgresPoolClient> {
       const client = (await pool.connect()) as Client;
       let wrapper = wrappers.get(client);
       if (wrapper === undefined) {
-        wrapper = wrap(client, naming && (await talksToPostgres(client)));
+        const { connection } = client as { connection?: unknown };
+        const physical = typeof connection === 'object' && connection !== null ? connection : client;
+        let talks = direct.get(physical);
+        if (talks === undefined) {
+          talks = naming && (await talksToPostgres(client));
+          direct.set(physical, talks);
+          // pg emits `error` on a checked-out client whose connection is cut (a pooler or server
+          // restart) besides failing its queries, and Kysely's driver listens to none: unheard,
+          // the event ends the process. The query sees the error; pg-pool drops the client.
+          client.on?.('error', ignore);
+        }
+        wrapper = wrap(client, talks);
         wrappers.set(client, wrapper);
       }
       return wrapper;
