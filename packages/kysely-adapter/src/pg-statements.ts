@@ -31,7 +31,43 @@ type Client = PostgresPoolClient & {
     callback: (error: Error | null | undefined, answer: PostgresQueryResult<R> | undefined) => void,
   ): void;
   getTypeParser?(oid: number, format?: string): Parser;
+  /** The process id of the server's BackendKeyData: the backend's, or a pooler's own. */
+  readonly processID?: unknown;
+  /** `'I'` outside a transaction block, as of the last ReadyForQuery (recent pg releases only). */
+  getTransactionStatus?(): string | null;
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  release(error?: Error): void;
 };
+
+/**
+ * SQLSTATEs of a statement name the session does not hold as we think: `26000` (prepared
+ * statement "pagewise_3" does not exist) and `42P05` (... already exists). Directly on Postgres
+ * only code that deallocates or prepares our names causes them; behind a pooler that hands each
+ * transaction another server, every name does.
+ */
+const NAME_ERRORS: ReadonlySet<unknown> = new Set(['26000', '42P05']);
+
+/**
+ * Whether `client` talks to Postgres itself rather than to a pooler: the process id in the
+ * BackendKeyData it received at startup is its backend's `pg_backend_pid()`. A pooler that moves a
+ * client between servers (PgBouncer, pgcat, Supavisor, Odyssey in transaction or statement mode)
+ * must route the client's cancel requests itself, so it answers the startup with a key of its
+ * own; one that passes a backend's key through keeps the client on that backend. One round trip,
+ * once per physical connection. A server error (no `pg_backend_pid()`) answers `false`; a
+ * connection error releases the client as broken and is thrown, as the query would have.
+ */
+async function talksToPostgres(client: Client): Promise<boolean> {
+  const key = client.processID;
+  if (typeof key !== 'number') return false;
+  try {
+    const { rows } = await client.query<{ pid: unknown }>('select pg_backend_pid() as pid', []);
+    return rows[0]?.pid === key;
+  } catch (error) {
+    if ((error as { severity?: unknown }).severity !== undefined) return false;
+    client.release(error as Error);
+    throw error;
+  }
+}
 
 /**
  * One query's parsers over `own` (the client's, user-set ones included): those of timestamps and
@@ -121,6 +157,18 @@ export interface NameStatementsOptions {
  * without parameters is named too when it is one `select` or `with` (no `;`): Postgres then plans
  * it once. Other statements without parameters (DDL, several statements in one text) run as before.
  *
+ * Statements are named only on connections that talk to Postgres directly, checked once per
+ * physical connection (`select pg_backend_pid()` against the process id of the connection's
+ * BackendKeyData, which a pooler such as PgBouncer issues itself). Behind a pooler they run
+ * unnamed, as the stock driver sends them: in transaction pooling each transaction may run on
+ * another server, where a name is missing (`26000`), taken (`42P05`), or taken by another
+ * process's different statement, which would run silently in its place. Should a named statement
+ * still fail with `26000` or `42P05`, the pool names nothing more, and the statement runs again
+ * unnamed when it was not inside a transaction block (inside one, the transaction is aborted and
+ * the error is the caller's). The clients it hands out have an `error` listener: pg emits that
+ * event when a pooler or server restart cuts a checked-out connection, and unheard it would end
+ * the process (the query running on it still fails with the error).
+ *
  * A prepared statement keeps the result type its table had: after `ALTER TABLE` changes a column
  * it selects, Postgres answers "cached plan must not change result type" until the connection is
  * renewed. Use it where the schema does not change under a running process.
@@ -162,7 +210,9 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
     }
     return known;
   };
-  const wrap = (client: Client): PostgresPoolClient => {
+  // Cleared for good by the first statement a server disowns (see NAME_ERRORS).
+  let naming = true;
+  const wrap = (client: Client, direct: boolean): PostgresPoolClient => {
     const own = exact ? client.getTypeParser?.bind(client) : undefined;
     return {
       query<R>(
@@ -170,28 +220,50 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
         parameters?: ReadonlyArray<unknown>,
       ): Promise<PostgresQueryResult<R>> & PostgresCursor<R> {
         const statement =
-          typeof text === 'string' && ((parameters !== undefined && parameters.length > 0) || oneSelect(text))
+          naming &&
+          direct &&
+          typeof text === 'string' &&
+          ((parameters !== undefined && parameters.length > 0) || oneSelect(text))
             ? statementOf(text)
             : undefined;
         if (typeof text !== 'string' || (statement === undefined && own === undefined)) {
           return client.query(text as string, parameters as unknown[]) as never;
         }
-        const types = own === undefined ? undefined : new RecordingTypes(own, stock);
-        const config: QueryConfig = Object.create(statement ?? { name: undefined, text });
-        if (types !== undefined) config.types = types;
         // pg's callback form: without a callback, pg assigns a closure of its own to each query
         // (`query.callback = ...` inside a promise executor), which V8 (Node 20) keeps reachable
         // until a full collection, and with it every query's rows past each scavenge.
         return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
-          client.query<R>(config, parameters as unknown[] | undefined, (error, answer) => {
-            if (error) {
-              reject(error);
-              return;
-            }
-            if (types?.missing && Array.isArray(answer!.rows))
-              ExactText.record(answer!.rows, ExactText.MISSING);
-            resolve(answer!);
-          });
+          // `disowned`: the name error of a first attempt, when this one reruns it unnamed.
+          const send = (named: Statement | undefined, disowned?: Error) => {
+            const types = own === undefined ? undefined : new RecordingTypes(own, stock);
+            const config: QueryConfig = Object.create(named ?? { name: undefined, text });
+            if (types !== undefined) config.types = types;
+            client.query<R>(config, parameters as unknown[] | undefined, (error, answer) => {
+              if (error) {
+                const code = (error as { code?: unknown }).code;
+                if (named !== undefined && NAME_ERRORS.has(code)) {
+                  naming = false;
+                  // pg answers an error before the ReadyForQuery after it, so the status is the
+                  // one this statement started in. Outside a transaction block ('I') the failed
+                  // statement changed nothing: run it again as the stock driver would. Inside
+                  // one ('T') the transaction is aborted: the error is the caller's. A pg that
+                  // does not report the status gets the rerun too, which an aborted transaction
+                  // refuses (25P02): the caller then sees the first error.
+                  const status = client.getTransactionStatus?.() ?? null;
+                  if (status === 'I' || status === null) {
+                    send(undefined, error);
+                    return;
+                  }
+                }
+                reject(disowned !== undefined && code === '25P02' ? disowned : error);
+                return;
+              }
+              if (types?.missing && Array.isArray(answer!.rows))
+                ExactText.record(answer!.rows, ExactText.MISSING);
+              resolve(answer!);
+            });
+          };
+          send(statement);
         }) as never;
       },
       release: (...args: unknown[]) => (client.release as (...args: unknown[]) => void)(...args),
@@ -199,13 +271,29 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
   };
   // One wrapper per pg connection, as Kysely keys its connections (and `onCreateConnection`) by it.
   const wrappers = new WeakMap<Client, PostgresPoolClient>();
+  // Whether each physical connection talks to Postgres itself, asked when it is first checked out.
+  // Keyed by pg's Connection where the client has one: a pool wrapper that hands out a new object
+  // per checkout over the same client (`Object.create(client)`) must not cost a round trip each.
+  const direct = new WeakMap<object, boolean>();
+  const ignore = () => {};
   return {
     end: () => pool.end(),
     async connect(): Promise<PostgresPoolClient> {
       const client = (await pool.connect()) as Client;
       let wrapper = wrappers.get(client);
       if (wrapper === undefined) {
-        wrapper = wrap(client);
+        const { connection } = client as { connection?: unknown };
+        const physical = typeof connection === 'object' && connection !== null ? connection : client;
+        let talks = direct.get(physical);
+        if (talks === undefined) {
+          talks = naming && (await talksToPostgres(client));
+          direct.set(physical, talks);
+          // pg emits `error` on a checked-out client whose connection is cut (a pooler or server
+          // restart) besides failing its queries, and Kysely's driver listens to none: unheard,
+          // the event ends the process. The query sees the error; pg-pool drops the client.
+          client.on?.('error', ignore);
+        }
+        wrapper = wrap(client, talks);
         wrappers.set(client, wrapper);
       }
       return wrapper;
