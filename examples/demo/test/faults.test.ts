@@ -1,11 +1,13 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
 
 interface Page {
   next: string | null;
   results: Array<{ id: number }>;
 }
+
+const UNAVAILABLE = { detail: 'The database is unavailable; try again shortly.' };
 
 const postgres = demoDatabases().find((d) => d.name === 'postgres');
 if (!postgres)
@@ -64,7 +66,8 @@ describe.skipIf(!postgres)('database faults (Postgres)', () => {
         await admin.query('rollback');
         expect(failed.status).toBe(503);
         expect(failed.headers.get('content-type')).toMatch(/^application\/json/);
-        expect(await failed.json()).toEqual({ detail: 'The database is unavailable; try again shortly.' });
+        expect(failed.headers.get('retry-after')).toBe('5');
+        expect(await failed.json()).toEqual(UNAVAILABLE);
         faults += 1;
       }
       const response = await fetch(url);
@@ -92,4 +95,37 @@ describe.skipIf(!postgres)('database faults (Postgres)', () => {
     expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
     expect(statuses.at(-1)).toBe(200);
   });
+
+  test('with every pooled connection busy, REST answers 503 with Retry-After, then recovers', async () => {
+    // The pool holds 10 connections: hold them all, as 10 slow requests would.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const acquired: Promise<void>[] = [];
+    const holders = Array.from({ length: 10 }, () => {
+      let signal!: () => void;
+      acquired.push(new Promise<void>((resolve) => (signal = resolve)));
+      return handle.db.connection().execute(async () => {
+        signal();
+        await gate;
+      });
+    });
+    await Promise.all(acquired);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const started = performance.now();
+      const rest = await fetch(`${demo.base}/v1/articles/feed/`);
+      console.log(`pool exhausted: REST ${rest.status} after ${Math.round(performance.now() - started)} ms`);
+      expect(rest.status).toBe(503);
+      expect(rest.headers.get('retry-after')).toBe('5');
+      expect(await rest.json()).toEqual(UNAVAILABLE);
+      expect(errors.mock.calls.flat().join(' ')).toMatch(/timeout exceeded when trying to connect/);
+    } finally {
+      errors.mockRestore();
+      release();
+      await Promise.all(holders);
+    }
+    expect((await fetch(`${demo.base}/v1/articles/feed/`)).status).toBe(200);
+  }, 30_000);
 });
