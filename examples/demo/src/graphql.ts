@@ -1,6 +1,13 @@
-import { type ConnectionArguments, connectionFromQuery, type OrderedQuery } from '@pagewise/core';
+import {
+  type ConnectionArguments,
+  connectionFromQuery,
+  isApiError,
+  type OrderedQuery,
+  SERVER_ERROR_DETAIL,
+} from '@pagewise/core';
 import {
   GraphQLBoolean,
+  GraphQLError,
   GraphQLFloat,
   GraphQLInt,
   GraphQLList,
@@ -11,6 +18,7 @@ import {
   GraphQLString,
   graphql,
 } from 'graphql';
+import { isDatabaseUnavailable, logDatabaseUnavailable, ServiceUnavailable } from './database-errors.js';
 import { type ArticleRow, isoTimestamp } from './serializers.js';
 
 /** Where the schema reads articles. */
@@ -156,10 +164,45 @@ async function readParams(request: Request): Promise<GraphqlParams | Response> {
   }
 }
 
+/** `errors` entries as graphql-js builds them, `extensions.code` added. */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  if (error.extensions.code !== undefined) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes ?? null,
+    source: error.source ?? null,
+    positions: error.positions ?? null,
+    path: error.path ?? null,
+    extensions: { ...error.extensions, code },
+  });
+}
+
+/**
+ * An execution error as the client sees it. A resolver's `ApiError` (`Invalid cursor`, a negative
+ * count) keeps its message, its code upper-cased; graphql-js's own request errors (a variable of
+ * the wrong type) are `BAD_USER_INPUT`. Anything else is masked like REST's answers: the
+ * database being unavailable is `SERVICE_UNAVAILABLE` with REST's 503 detail, the rest
+ * `INTERNAL_SERVER_ERROR`; driver messages (which name the database's address) are only logged.
+ */
+function answerError(error: GraphQLError): GraphQLError {
+  const original = error.originalError;
+  if (original === undefined || original instanceof GraphQLError) return withCode(error, 'BAD_USER_INPUT');
+  if (isApiError(original)) return withCode(error, original.code.toUpperCase());
+  const where = `/graphql ${error.path?.join('.') ?? ''}`.trim();
+  const unavailable = isDatabaseUnavailable(original);
+  if (unavailable) logDatabaseUnavailable(where, original);
+  else console.error(`pagewise demo: ${where} failed:`, original);
+  return new GraphQLError(unavailable ? new ServiceUnavailable().detail : SERVER_ERROR_DETAIL, {
+    nodes: error.nodes ?? null,
+    path: error.path ?? null,
+    extensions: { code: unavailable ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR' },
+  });
+}
+
 /**
  * `/graphql` over HTTP (GET and POST, GraphQL over HTTP's JSON): 200 with `data` once the
  * operation ran (resolver errors, like `Invalid cursor`, are in `errors` beside it), 400 when
- * the document does not parse or validate. GET runs queries only.
+ * the document does not parse or validate. GET runs queries only. Errors of an operation that ran
+ * are masked as the REST views mask them (`answerError`).
  */
 export function graphqlHandler(schema: GraphQLSchema): (request: Request) => Promise<Response> {
   return async (request) => {
@@ -181,6 +224,7 @@ export function graphqlHandler(schema: GraphQLSchema): (request: Request) => Pro
       variableValues: (variables ?? null) as Record<string, unknown> | null,
       operationName: typeof operationName === 'string' ? operationName : null,
     });
-    return json(result, 'data' in result && result.data !== undefined ? 200 : 400);
+    if (!('data' in result) || result.data === undefined) return json(result, 400);
+    return json({ ...result, ...(result.errors ? { errors: result.errors.map(answerError) } : {}) }, 200);
   };
 }
