@@ -2,7 +2,8 @@
  * Measures what one abusive GraphQL request costs the real demo process over loopback HTTP
  * (issue 29, part 5): a POST just under the 64 KiB body limit, holding as many aliases of
  * `articles(first: 100)` as fit, sent `--abusers` at a time for `--seconds`, while a plain
- * feed request (`GET /v1/articles/feed/`) is timed every 50 ms.
+ * feed request (`GET /v1/articles/feed/`) is timed every 50 ms. `--request largest` sends the
+ * largest request the limits accept instead (10 x `articles(first: 100)`, every field).
  *
  * Reported: each abusive answer's status, time and size, the rows its connections read (the
  * edges it returned plus one look-ahead row per connection that answered: a refused request runs
@@ -11,8 +12,8 @@
  *
  * Run from examples/demo (the SQLite file is seeded with 100,000 articles on first use):
  *
- *   pnpm exec tsx test/graphql-abuse-measure.ts [--abusers 1] [--seconds 5] [--sqlite FILE]
- *     [--database-url URL] [--demo OTHER_CHECKOUT/examples/demo]
+ *   pnpm exec tsx test/graphql-abuse-measure.ts [--abusers 1] [--seconds 5] [--request abusive|largest]
+ *     [--sqlite FILE] [--database-url URL] [--demo OTHER_CHECKOUT/examples/demo]
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,12 +21,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { abusiveGraphqlBody } from './graphql-abuse.js';
+import { abusiveGraphqlBody, LARGEST_ALLOWED_QUERY } from './graphql-abuse.js';
 
 const { values } = parseArgs({
   options: {
     abusers: { type: 'string', default: '1' },
     seconds: { type: 'string', default: '5' },
+    request: { type: 'string', default: 'abusive' },
     // Another checkout's demo (its examples/demo), to measure it under the same load.
     demo: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
     sqlite: { type: 'string', default: join(tmpdir(), 'pagewise-graphql-abuse', 'demo.sqlite') },
@@ -98,7 +100,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < 20; i += 1) await feed(); // warm-up
     const before: number[] = [];
     for (let i = 0; i < 40; i += 1) before.push(await feed());
-    const { body, aliases } = abusiveGraphqlBody();
+    const { body, aliases } =
+      values.request === 'largest'
+        ? { body: JSON.stringify({ query: LARGEST_ALLOWED_QUERY }), aliases: 10 }
+        : abusiveGraphqlBody();
     const rssBefore = rssMiB(pid, 'VmRSS');
 
     const abuse = async (): Promise<Abuse> => {
@@ -151,7 +156,7 @@ async function main(): Promise<void> {
     const statuses = [...new Set(results.map((r) => r.status))].join(',');
     console.log(`demo ${values.demo} on ${values['database-url'] ? 'postgres' : 'sqlite'}, pid ${pid}`);
     console.log(
-      `abusive body: ${Buffer.byteLength(body)} bytes, ${aliases} aliases of articles(first: 100); ${abusers} at a time for ${seconds} s`,
+      `${values.request} body: ${Buffer.byteLength(body)} bytes, ${aliases} aliases of articles(first: 100); ${abusers} at a time for ${seconds} s`,
     );
     console.log(
       `abusive requests: ${results.length}, status ${statuses}, time p50 ${ms(percentile(times, 50))}, max ${ms(times.at(-1)!)}`,

@@ -19,3 +19,13 @@ export function abusiveGraphqlBody(limit = GRAPHQL_BODY_LIMIT): { body: string; 
     body = next;
   }
 }
+
+/**
+ * The most one request may ask under the demo's limits: 10 root fields (the maximum), each
+ * `articles(first: 100)` with every field of its edges and page info, a cost of 8,070 (of 10,000).
+ */
+export const LARGEST_ALLOWED_QUERY = `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: articles(first: 100) { ...page }`).join(' ')} }
+fragment page on ArticleConnection {
+  edges { cursor node { id title body authorId publishedAt rating } }
+  pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+}`;
