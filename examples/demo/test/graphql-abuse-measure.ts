@@ -8,7 +8,10 @@
  * Reported: each abusive answer's status, time and size, the rows its connections read (the
  * edges it returned plus one look-ahead row per connection that answered: a refused request runs
  * no resolver, so reads none), the server's RSS before and its peak (`VmHWM`) after, and the
- * plain request's latency before and during the abuse.
+ * plain request's latency before and during the abuse. On Postgres the rows the database read
+ * are counted on its side too (`pg_stat_user_tables` of `articles`, read after the backends'
+ * statistics are flushed: 11 s idle before and after): an answer cut short by an error (data
+ * null) says nothing of the statements that ran for it.
  *
  * Run from examples/demo (the SQLite file is seeded with 100,000 articles on first use):
  *
@@ -21,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { abusiveGraphqlBody, LARGEST_ALLOWED_QUERY } from './graphql-abuse.js';
 
 const { values } = parseArgs({
@@ -36,6 +40,29 @@ const { values } = parseArgs({
 });
 const abusers = Number(values.abusers);
 const seconds = Number(values.seconds);
+
+/**
+ * On Postgres, a function that reads how many `articles` rows the database has read so far
+ * (sequential and index fetches of every backend), once the backends' statistics are flushed:
+ * a backend flushes them at most once a second, and an idle one within 10 s.
+ */
+async function databaseRowCounter(url: string | undefined): Promise<(() => Promise<number>) | undefined> {
+  if (!url) return undefined;
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: string }>(
+        `select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as n
+           from pg_stat_user_tables where relname = 'articles'`,
+      );
+      return Number(rows[0]?.n ?? 0);
+    } finally {
+      await client.end();
+    }
+  };
+}
 
 function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -90,30 +117,54 @@ async function main(): Promise<void> {
   });
   const pid = child.pid!;
   try {
+    // A plain request that fails (a 500, a reset connection) is counted, and timed until it failed.
+    const failures: string[] = [];
     const feed = async () => {
       const started = performance.now();
-      const response = await fetch(`${base}/v1/articles/feed/`);
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`feed answered ${response.status}`);
+      try {
+        const response = await fetch(`${base}/v1/articles/feed/`);
+        await response.arrayBuffer();
+        if (response.status !== 200) failures.push(`status ${response.status}`);
+      } catch (error) {
+        failures.push(String((error as { cause?: unknown }).cause ?? error));
+      }
       return performance.now() - started;
     };
     for (let i = 0; i < 20; i += 1) await feed(); // warm-up
     const before: number[] = [];
     for (let i = 0; i < 40; i += 1) before.push(await feed());
+    if (failures.length > 0)
+      throw new Error(`plain requests failed before the abuse: ${failures.join(', ')}`);
     const { body, aliases } =
       values.request === 'largest'
         ? { body: JSON.stringify({ query: LARGEST_ALLOWED_QUERY }), aliases: 10 }
         : abusiveGraphqlBody();
+    const databaseRows = await databaseRowCounter(values['database-url']);
+    const rowsBefore = await databaseRows?.();
     const rssBefore = rssMiB(pid, 'VmRSS');
 
     const abuse = async (): Promise<Abuse> => {
       const started = performance.now();
-      const response = await fetch(`${base}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      const text = await response.text();
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        text = await response.text();
+      } catch (error) {
+        const cause = String((error as { cause?: unknown }).cause ?? error);
+        return {
+          status: 0,
+          ms: performance.now() - started,
+          bytes: 0,
+          rows: 0,
+          error: cause,
+          code: undefined,
+        };
+      }
       const elapsed = performance.now() - started;
       const answer = JSON.parse(text) as {
         data?: Record<string, { edges: unknown[] }> | null;
@@ -168,9 +219,17 @@ async function main(): Promise<void> {
           : ''),
     );
     console.log(`  rows read in all: ${results.reduce((sum, r) => sum + r.rows, 0)}`);
+    if (databaseRows && rowsBefore !== undefined) {
+      // Each plain feed request reads 21 rows (a page of 20 and the look-ahead).
+      const read = (await databaseRows()) - rowsBefore - 21 * during.length;
+      console.log(
+        `  rows the database read for them (pg_stat_user_tables, the plain requests' taken off): ${read}`,
+      );
+    }
     console.log(`server RSS: ${rssBefore} MiB before, peak ${peak} MiB, ${rssAfter} MiB after`);
     console.log(`plain feed request before the abuse: ${summary(before)}`);
-    console.log(`plain feed request during the abuse: ${summary(during)}`);
+    console.log(`plain feed request during the abuse: ${summary(during)}, failed ${failures.length}`);
+    for (const failure of new Set(failures)) console.log(`  failed: ${failure}`);
   } finally {
     child.kill('SIGTERM');
   }
