@@ -28,6 +28,8 @@ export interface PgInstance {
   url(database?: string): string;
   /** `pg_ctl stop -m fast`; idempotent. */
   stop(): Promise<void>;
+  /** Starts it again after `stop()`, on the same port and data; idempotent. */
+  start(): Promise<void>;
 }
 
 /** A temporary directory holding any number of servers; `stop()` stops them all and removes it. */
@@ -189,6 +191,11 @@ export function pgWorkspace(prefix = 'pagewise-pg-'): PgWorkspace {
           if (stopped) return;
           stopped = true;
           await pg('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '30', 'stop']).catch(() => {});
+        },
+        async start() {
+          if (!stopped) return;
+          await pg('pg_ctl', ['-D', dataDir, '-l', join(dir, `${name}.log`), '-w', '-t', '30', 'start']);
+          stopped = false;
         },
       };
       instances.push(instance);

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   ApiError,
   type ApiRequest,
+  ApiResponse,
   ApiSettings,
   apiView,
   buildOpenApiDocument,
@@ -25,7 +26,12 @@ import {
 } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import type { Kysely } from 'kysely';
-import { isConnectionError } from './database.js';
+import {
+  isDatabaseUnavailable,
+  logDatabaseUnavailable,
+  RETRY_AFTER_SECONDS,
+  ServiceUnavailable,
+} from './database-errors.js';
 import type { DemoDatabase } from './schema.js';
 import {
   type ArticleRow,
@@ -105,20 +111,22 @@ export function validateAuthor(values: WriteValues): WriteValues {
   return { ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) };
 }
 
-/** 503 for a request the database could not answer (connection lost, server restarting). */
-export class ServiceUnavailable extends ApiError {
-  constructor(detail = 'The database is unavailable; try again shortly.') {
-    super(detail, { status: 503, code: 'service_unavailable' });
-  }
-}
-
+/**
+ * `handler`, answering 503 `{ "detail": ... }` with `Retry-After` when the database cannot take
+ * the request (the detail is logged, never sent).
+ */
 function withDatabaseErrors(handler: RouteHandler): RouteHandler {
   const guarded: RouteHandler = async (request) => {
     try {
       return await handler(request);
     } catch (error) {
-      if (isConnectionError(error)) throw new ServiceUnavailable();
-      throw error;
+      if (!isDatabaseUnavailable(error)) throw error;
+      logDatabaseUnavailable(`${request.method} ${request.url.pathname}`, error);
+      const unavailable = new ServiceUnavailable();
+      return new ApiResponse(unavailable.toJSON(), {
+        status: unavailable.status,
+        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      });
     }
   };
   // The OpenAPI documents describe the view the guard wraps.

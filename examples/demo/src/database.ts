@@ -4,6 +4,7 @@ import { nameStatements, reusePreparedStatements } from '@pagewise/kysely-adapte
 import SQLite from 'better-sqlite3';
 import { type Insertable, Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { isConnectionError } from './database-errors.js';
 import { progressBar } from './progress.js';
 import type { ArticleTable, DemoDatabase } from './schema.js';
 
@@ -69,21 +70,6 @@ export async function openDatabase(
     dialect: new SqliteDialect({ database: reusePreparedStatements(database) }),
   });
   return { db, dialect: 'sqlite', where: sqliteFile };
-}
-
-/** Errors that mean "the database connection went away", not "this request is wrong". */
-export function isConnectionError(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (
-    typeof code === 'string' &&
-    (/^(08|57P0)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code))
-  ) {
-    return true;
-  }
-  return (
-    typeof message === 'string' &&
-    /Connection terminated|connection timeout|terminating connection|not queryable/i.test(message)
-  );
 }
 
 /**

@@ -1,10 +1,51 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import {
+  describeWithPgInstances,
+  type PgInstance,
+  type PgWorkspace,
+  pgWorkspace,
+} from '../../../tests/support/pg-instance.js';
+import { type DemoDatabaseHandle, ensureSeeded, openDatabase } from '../src/database.js';
+import { demoDatabases, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
 
 interface Page {
   next: string | null;
   results: Array<{ id: number }>;
+}
+
+interface GraphqlAnswer {
+  data?: { articles: { edges: unknown[] } } | null;
+  errors?: Array<{ message: string; path?: string[]; extensions?: Record<string, unknown> }>;
+}
+
+const UNAVAILABLE = { detail: 'The database is unavailable; try again shortly.' };
+
+/** A Relay page of the demo's /graphql: its status, its body as text and as JSON. */
+async function graphqlPage(base: string): Promise<{ status: number; text: string; body: GraphqlAnswer }> {
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ articles(first: 3) { edges { node { id } } } }' }),
+  });
+  const text = await response.text();
+  return { status: response.status, text, body: JSON.parse(text) as GraphqlAnswer };
+}
+
+/** What a GraphQL client sees when the database cannot answer: no driver text, a code. */
+function expectMaskedUnavailable(answer: { status: number; body: GraphqlAnswer }): void {
+  expect(answer.status).toBe(200);
+  expect(answer.body).toEqual({
+    data: null,
+    errors: [
+      {
+        message: UNAVAILABLE.detail,
+        locations: [{ line: 1, column: 3 }],
+        path: ['articles'],
+        extensions: { code: 'SERVICE_UNAVAILABLE' },
+      },
+    ],
+  });
 }
 
 const postgres = demoDatabases().find((d) => d.name === 'postgres');
@@ -64,7 +105,8 @@ describe.skipIf(!postgres)('database faults (Postgres)', () => {
         await admin.query('rollback');
         expect(failed.status).toBe(503);
         expect(failed.headers.get('content-type')).toMatch(/^application\/json/);
-        expect(await failed.json()).toEqual({ detail: 'The database is unavailable; try again shortly.' });
+        expect(failed.headers.get('retry-after')).toBe('5');
+        expect(await failed.json()).toEqual(UNAVAILABLE);
         faults += 1;
       }
       const response = await fetch(url);
@@ -92,4 +134,95 @@ describe.skipIf(!postgres)('database faults (Postgres)', () => {
     expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
     expect(statuses.at(-1)).toBe(200);
   });
+
+  test('with every pooled connection busy, REST answers 503 with Retry-After and GraphQL a masked error, then both recover', async () => {
+    // The pool holds 10 connections: hold them all, as 10 slow requests would.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const acquired: Promise<void>[] = [];
+    const holders = Array.from({ length: 10 }, () => {
+      let signal!: () => void;
+      acquired.push(new Promise<void>((resolve) => (signal = resolve)));
+      return handle.db.connection().execute(async () => {
+        signal();
+        await gate;
+      });
+    });
+    await Promise.all(acquired);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const started = performance.now();
+      const [rest, graphql] = await Promise.all([
+        fetch(`${demo.base}/v1/articles/feed/`),
+        graphqlPage(demo.base),
+      ]);
+      const waited = performance.now() - started;
+      console.log(
+        `pool exhausted: REST ${rest.status}, GraphQL ${graphql.status} after ${Math.round(waited)} ms`,
+      );
+      expect(rest.status).toBe(503);
+      expect(rest.headers.get('retry-after')).toBe('5');
+      expect(await rest.json()).toEqual(UNAVAILABLE);
+      expectMaskedUnavailable(graphql);
+      expect(graphql.text).not.toMatch(/timeout/);
+      expect(errors.mock.calls.flat().join(' ')).toMatch(/timeout exceeded when trying to connect/);
+    } finally {
+      errors.mockRestore();
+      release();
+      await Promise.all(holders);
+    }
+    expect((await fetch(`${demo.base}/v1/articles/feed/`)).status).toBe(200);
+    expect((await graphqlPage(demo.base)).body.data?.articles.edges).toHaveLength(3);
+  }, 30_000);
+});
+
+describeWithPgInstances('the database restarting (a private Postgres server)', () => {
+  let workspace: PgWorkspace;
+  let server: PgInstance;
+  let handle: DemoDatabaseHandle;
+  let demo: RunningDemo;
+
+  beforeAll(async () => {
+    workspace = pgWorkspace('pagewise-demo-restart-');
+    server = await workspace.startPrimary('demo');
+    handle = await openDatabase(server.url(), '');
+    await ensureSeeded(handle, TEST_ARTICLES);
+    demo = await serveDemo(handle, 'path');
+  }, 120_000);
+
+  afterAll(async () => {
+    await demo?.close();
+    await handle?.db.destroy();
+    await workspace?.stop();
+  });
+
+  test('while it is down GraphQL and REST say nothing of its address, the detail is logged, and both answer once it is back', async () => {
+    expect((await fetch(`${demo.base}/v1/articles/feed/`)).status).toBe(200);
+    expect((await graphqlPage(demo.base)).status).toBe(200);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await server.stop();
+      const graphql = await graphqlPage(demo.base);
+      expectMaskedUnavailable(graphql);
+      expect(graphql.text).not.toContain(String(server.port));
+      expect(graphql.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|connect/);
+      const rest = await fetch(`${demo.base}/v1/articles/feed/`);
+      expect(rest.status).toBe(503);
+      expect(rest.headers.get('retry-after')).toBe('5');
+      const restText = await rest.text();
+      expect(JSON.parse(restText)).toEqual(UNAVAILABLE);
+      expect(restText).not.toContain(String(server.port));
+      // The operator still learns what happened.
+      expect(errors.mock.calls.flat().map(String).join(' ')).toContain(
+        `ECONNREFUSED 127.0.0.1:${server.port}`,
+      );
+    } finally {
+      errors.mockRestore();
+      await server.start();
+    }
+    expect((await fetch(`${demo.base}/v1/articles/feed/`)).status).toBe(200);
+    expect((await graphqlPage(demo.base)).body.data?.articles.edges).toHaveLength(3);
+  }, 60_000);
 });

@@ -5,6 +5,14 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createHonoHandler } from '@pagewise/core';
 import { Hono } from 'hono';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import pg from 'pg';
 import { createDemoApp } from '../src/app.js';
 import { type DemoDatabaseHandle, ensureSeeded, openDatabase } from '../src/database.js';
@@ -131,4 +139,16 @@ export async function feedIds(handle: DemoDatabaseHandle): Promise<number[]> {
     .orderBy('id', 'desc')
     .execute();
   return rows.map((row) => row.id);
+}
+
+/** Records how many rows every query returned: `db.withPlugin(counter)`. */
+export class RowCounter implements KyselyPlugin {
+  readonly counts: number[] = [];
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.counts.push(args.result.rows.length);
+    return args.result;
+  }
 }

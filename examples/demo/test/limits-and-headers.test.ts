@@ -1,27 +1,7 @@
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
-} from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_LIFECYCLE, VERSIONING_NAMES, type VersioningName } from '../src/versioning.js';
-import { demoDatabases, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
+import { demoDatabases, RowCounter, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
 import { rawGet } from './http-client.js';
-
-/** Records how many rows every query returned. */
-class RowCounter implements KyselyPlugin {
-  readonly counts: number[] = [];
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.counts.push(args.result.rows.length);
-    return args.result;
-  }
-}
 
 const LISTS = ['/articles/', '/articles/offset/', '/articles/feed/'];
 const prefix = (scheme: VersioningName) => (scheme === 'path' || scheme === 'namespace' ? '/v1' : '');
