@@ -1,5 +1,6 @@
 import { ConfigurationError, NotFound } from '../errors.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from './cursor-codec.js';
+import type { CursorSecret } from './cursor-signature.js';
 import { fetchWindow, readCursor } from './cursor-window.js';
 import type { OrderedQuery, PositionValue, WindowRow } from './ordered-query.js';
 import { invertOrdering } from './ordering.js';
@@ -15,8 +16,8 @@ export interface ConnectionArguments {
 
 /** Options of `connectionFromQuery`. */
 export interface ConnectionOptions extends CursorOrderingOptions {
-  /** Signs cursors with HMAC-SHA256, as `CursorPagination`'s option. @default null */
-  cursorSecret?: string | null;
+  /** Signs cursors with HMAC-SHA256, as `CursorPagination`'s option (a list: the first signs, every one verifies). @default null */
+  cursorSecret?: CursorSecret | null;
   /** Edges when neither `first` nor `last` is given, and the clamp of both. @default 100 */
   maxPageSize?: number;
 }

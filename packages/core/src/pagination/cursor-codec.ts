@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors.js';
 import { decodeBase64url, encodeBase64urlText, isCanonicalBase64url } from './base64url.js';
-import { signPayload, verifySignature } from './cursor-signature.js';
+import { type CursorSecret, signingKey, signPayload, verifySignature } from './cursor-signature.js';
 import type { PositionValue } from './ordered-query.js';
 import type { KeyTerm } from './ordering.js';
 
@@ -29,8 +29,11 @@ export interface CursorCodecOptions {
    * @default computed from `order`
    */
   readonly fingerprint?: string | undefined;
-  /** HMAC-SHA256 key; when set, tokens are signed and unsigned or altered ones are rejected. */
-  readonly secret?: string | null | undefined;
+  /**
+   * HMAC-SHA256 key (or keys: the first signs, every one verifies); when set, tokens are signed
+   * and unsigned or altered ones are rejected.
+   */
+  readonly secret?: CursorSecret | null | undefined;
   /** Decoded offsets above it are clamped to it (DRF's `offset_cutoff`); falsy: no clamp. */
   readonly offsetCutoff?: number | null | undefined;
   /**
@@ -203,7 +206,8 @@ export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): strin
     json += ']';
   }
   const payload = encodeBase64urlText(`${json}}`);
-  const token = options.secret ? `${payload}.${signPayload(payload, options.secret)}` : payload;
+  const key = signingKey(options.secret);
+  const token = key !== null ? `${payload}.${signPayload(payload, key)}` : payload;
   const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
   // A link the same server would refuse ends the walk silently; fail where the fix is known.
   if (token.length > maxLength) throw tooLong(token.length, maxLength, cursor, options.order);
@@ -249,9 +253,9 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
   if (signature?.includes('.') || !BASE64URL.test(payload)) {
     throw new CursorDecodeError('not a cursor token');
   }
-  if (options.secret) {
+  if (signingKey(options.secret) !== null) {
     if (signature === undefined || !BASE64URL.test(signature)) throw new CursorDecodeError('unsigned');
-    if (!verifySignature(payload, signature, options.secret)) throw new CursorDecodeError('bad signature');
+    if (!verifySignature(payload, signature, options.secret!)) throw new CursorDecodeError('bad signature');
   } else if (signature !== undefined) {
     throw new CursorDecodeError('signed, but no secret is configured');
   }

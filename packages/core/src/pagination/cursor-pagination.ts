@@ -15,6 +15,7 @@ import type { ApiResponse } from '../request/api-response.js';
 import type { LinkTemplate } from '../request/query-string.js';
 import type { OrderingSource, PaginationView } from './base-pagination.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor, orderingFingerprint } from './cursor-codec.js';
+import type { CursorSecret } from './cursor-signature.js';
 import {
   DEFAULT_CURSOR_ORDERING,
   extendWindow,
@@ -54,8 +55,11 @@ export interface CursorPaginationOptions
   offsetCutoff?: number | null;
   /** 404 detail for a cursor that cannot be used. @default 'Invalid cursor' */
   invalidCursorMessage?: string;
-  /** Signs cursors with HMAC-SHA256; tampered or unsigned cursors are then 404. @default null */
-  cursorSecret?: string | null;
+  /**
+   * Signs cursors with HMAC-SHA256; tampered or unsigned cursors are then 404. A list rotates keys:
+   * the first signs, every one verifies. @default null
+   */
+  cursorSecret?: CursorSecret | null;
   /**
    * Longest cursor accepted, in characters: longer ones are `404 Invalid cursor` before decoding.
    * A page whose next or previous cursor would be longer (a long string in the position) throws
@@ -127,7 +131,7 @@ export class CursorPagination extends PageStyle<CursorPage<unknown>, PreviousNex
   offsetCutoff: number | null = 1000;
   override template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
   invalidCursorMessage = 'Invalid cursor';
-  cursorSecret: string | null = null;
+  cursorSecret: CursorSecret | null = null;
   maxCursorLength = DEFAULT_MAX_CURSOR_LENGTH;
   /**
    * The last ordering a page was keyed with. Requests asking for the same terms on the same

@@ -6,6 +6,7 @@ import {
   decodeCursor,
   samePosition,
 } from './cursor-codec.js';
+import type { CursorSecret } from './cursor-signature.js';
 import {
   type FetchedRows,
   fetchedRowsOf,
@@ -45,7 +46,7 @@ export function keyOrder(
 
 /** How a token is read: the codec's options plus the 404 detail. */
 export interface CursorReadOptions {
-  readonly secret: string | null;
+  readonly secret: CursorSecret | null;
   /** `orderingFingerprint(order)`, when the caller keeps it. @default computed from `order` */
   readonly fingerprint?: string;
   readonly offsetCutoff: number | null;

@@ -35,6 +35,7 @@ export {
   positionKey,
 } from './cursor-codec.js';
 export { type CursorPage, CursorPagination, type CursorPaginationOptions } from './cursor-pagination.js';
+export type { CursorSecret } from './cursor-signature.js';
 export { getDisplayedPageNumbers, getPageLinks, type PageLink } from './displayed-page-numbers.js';
 export {
   type LimitOffsetPage,

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.js';
 import { DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from './cursor-codec.js';
+import type { CursorSecret } from './cursor-signature.js';
 import {
   DEFAULT_CURSOR_ORDERING,
   fetchCursorWindow,
@@ -26,8 +27,8 @@ export interface PaginateCursorOptions extends CursorOrderingOptions {
   pageSize: number;
   /** A token from an earlier result's `nextCursor`/`previousCursor`; absent or `null`: the first page. */
   cursor?: string | null;
-  /** Signs tokens with HMAC-SHA256, as `CursorPagination`'s option. @default null */
-  cursorSecret?: string | null;
+  /** Signs tokens with HMAC-SHA256, as `CursorPagination`'s option (a list: the first signs, every one verifies). @default null */
+  cursorSecret?: CursorSecret | null;
   /** Largest residual offset a token may carry (only used without a unique key). @default 1000 */
   offsetCutoff?: number | null;
 }

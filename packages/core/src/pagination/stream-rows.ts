@@ -1,4 +1,6 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError, NotFound } from '../errors.js';
+import type { CursorSecret } from './cursor-signature.js';
+import { readCursor } from './cursor-window.js';
 import type { OrderedQuery, PositionValue } from './ordered-query.js';
 import { type CursorOrderingOptions, resolveKeyOrder } from './paginate-cursor.js';
 
@@ -6,6 +8,15 @@ import { type CursorOrderingOptions, resolveKeyOrder } from './paginate-cursor.j
 export interface StreamRowsOptions extends CursorOrderingOptions {
   /** Rows per statement (each fetches `batchSize + 1`, the look-ahead row). @default 1000 */
   batchSize?: number;
+  /**
+   * Resumes strictly after the row a token names: a Relay edge's cursor, or a `nextCursor` /
+   * `next` link token for the same ordering and secret. A token of another kind (a previous
+   * page's, one carrying DRF's offset) or a bad one rejects with `NotFound` (`Invalid cursor`).
+   * @default null (from the first row)
+   */
+  after?: string | null;
+  /** The key(s) `after` was signed with, as `CursorPagination`'s option. @default null */
+  cursorSecret?: CursorSecret | null;
 }
 
 /**
@@ -15,7 +26,8 @@ export interface StreamRowsOptions extends CursorOrderingOptions {
  * index. Fetching is lazy: leaving the loop (`break`, `return`, a throw) stops it.
  *
  * Needs a unique key (the tiebreaker a keyset walk stands on); a query without one is a
- * `ConfigurationError`.
+ * `ConfigurationError`. `after` resumes a job where a token says: an edge's cursor or a page's
+ * `nextCursor`, e.g. the checkpoint a crashed export left.
  *
  * @example
  * for await (const article of streamRows(fromKysely(db.selectFrom('articles').selectAll(), { db }), {
@@ -41,7 +53,12 @@ export async function* streamRows<Row>(
         'or repeat rows that tie; give the adapter one (e.g. fromKysely(query, { uniqueKey: "id" })).',
     );
   }
-  let after: readonly PositionValue[] | null = null;
+  const start = readCursor(options.after, order, {
+    secret: options.cursorSecret ?? null,
+    offsetCutoff: null,
+  });
+  if (start !== null && (start.reverse || start.offset !== 0)) throw new NotFound('Invalid cursor');
+  let after: readonly PositionValue[] | null = start?.position ?? null;
   for (;;) {
     const fetched = await query.fetch({ order, after, offset: 0, limit: batchSize + 1 });
     const count = Math.min(fetched.length, batchSize);
