@@ -51,7 +51,7 @@ import { checkoutEntry } from './pagewise-build.js';
 import { type ProfileSummary, profilePages } from './profile.js';
 import { WireReplay } from './wire-replay.js';
 
-type Core = typeof import('@pagewise/core');
+type Core = typeof import('@pagewise/rest');
 type Adapter = typeof import('@pagewise/kysely-adapter');
 interface Checkout {
   readonly name: string;
@@ -76,7 +76,7 @@ const PAGE_SIZE = 50;
 const ORDERING = ['-created', '-id'];
 
 const checkouts: Checkout[] = [
-  { name: 'this', core: await import('@pagewise/core'), adapter: await import('@pagewise/kysely-adapter') },
+  { name: 'this', core: await import('@pagewise/rest'), adapter: await import('@pagewise/kysely-adapter') },
 ];
 for (const dir of against) {
   const load = (pkg: string) => import(checkoutEntry(dir, pkg));

@@ -15,8 +15,8 @@
  */
 import { Session } from 'node:inspector/promises';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { ApiRequest, CursorPagination } from '@pagewise/core';
 import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination } from '@pagewise/rest';
 import { Kysely } from 'kysely';
 import { type BenchRow, COLUMNS } from './bench-table.js';
 import type { BenchDatabase } from './contenders.js';

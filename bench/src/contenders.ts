@@ -1,12 +1,12 @@
 import { createKyselyPaginateBench, type KyselyPaginateBench } from '@pagewise/bench-kysely-paginate-024';
+import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
 import {
   ApiRequest,
   type CountMode,
   CursorPagination,
   LimitOffsetPagination,
   PageNumberPagination,
-} from '@pagewise/core';
-import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
+} from '@pagewise/rest';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS } from './bench-table.js';

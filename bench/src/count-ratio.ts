@@ -25,7 +25,7 @@ import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.
 import { defaultDatabaseUrl } from './options.js';
 import { checkoutEntry } from './pagewise-build.js';
 
-type Core = typeof import('@pagewise/core');
+type Core = typeof import('@pagewise/rest');
 type Adapter = typeof import('@pagewise/kysely-adapter');
 
 const table = process.env.BENCH_TABLE ?? 'pagewise_bench_items';
@@ -70,7 +70,7 @@ export function answerProblem(
 
 async function checkout(dir: string | null): Promise<{ core: Core; adapter: Adapter }> {
   if (dir === null)
-    return { core: await import('@pagewise/core'), adapter: await import('@pagewise/kysely-adapter') };
+    return { core: await import('@pagewise/rest'), adapter: await import('@pagewise/kysely-adapter') };
   const load = (pkg: string) => import(checkoutEntry(dir, pkg));
   return { core: await load('core'), adapter: await load('kysely-adapter') };
 }

@@ -1,12 +1,12 @@
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   CursorPagination,
   LimitOffsetPagination,
   type OrderedQuery,
   PageNumberPagination,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import {
   type CompiledQuery,
   type DatabaseConnection,

@@ -5,7 +5,7 @@
  * same Kysely instance, and writes the same v1 article JSON by hand.
  */
 import { serve } from '@hono/node-server';
-import { createHonoHandler } from '@pagewise/core';
+import { createHonoHandler } from '@pagewise/rest';
 import { Hono } from 'hono';
 import { createDemoApp } from '../../examples/demo/src/app.js';
 import { ensureSeeded, openDatabase } from '../../examples/demo/src/database.js';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/core';
 import { fromKysely, recordExactTimestamps, reusePreparedStatements } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/rest';
 import Database from 'better-sqlite3';
 import { type CompiledQuery, Kysely, type KyselyConfig, MysqlDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';

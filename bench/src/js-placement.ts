@@ -13,8 +13,8 @@
  *     tsx src/js-placement.ts [--dialect mariadb|postgres] [--rounds 3000]
  */
 import { resolve } from 'node:path';
-import { ApiRequest, CursorPagination } from '@pagewise/core';
 import { fromArray } from '@pagewise/memory-adapter';
+import { ApiRequest, CursorPagination } from '@pagewise/rest';
 import { Kysely, MysqlDialect, PostgresDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';

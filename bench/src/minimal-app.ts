@@ -17,8 +17,9 @@
  * user who wants prepared statements writes), so the ratios measure Pagewise's work, not the
  * stock drivers' re-preparing.
  */
-import { ApiRequest, CursorPagination } from '@pagewise/core';
+
 import { fromKysely, nameStatements, reusePreparedStatements } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination } from '@pagewise/rest';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';

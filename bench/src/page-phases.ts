@@ -29,8 +29,8 @@
  * Needs the table `pnpm bench` seeds on MariaDB.
  */
 import { loadavg } from 'node:os';
-import { ApiRequest, CursorPagination } from '@pagewise/core';
 import { fromKysely, recordExactTimestamps } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination } from '@pagewise/rest';
 import { type CompiledQuery, Kysely, MysqlDialect, type MysqlPool } from 'kysely';
 import { createPool } from 'mysql2';
 import { COLUMNS } from './bench-table.js';

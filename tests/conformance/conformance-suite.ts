@@ -1,3 +1,5 @@
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   type ApiResponse,
@@ -16,9 +18,7 @@ import {
   parseOrdering,
   settleNulls,
   UnorderedObjectListWarning,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { TestDatabase } from '../support/databases.js';
 import { DRF_VALUES, drfDataset, itemsDataset, smallDataset } from '../support/datasets.js';

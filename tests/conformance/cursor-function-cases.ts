@@ -17,7 +17,7 @@ import {
   streamRows,
   ValidationError,
   type WindowSpec,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 import { expect, it } from 'vitest';
 import { itemsDataset, smallDataset } from '../support/datasets.js';
 import { type Dataset, normalizeRow } from '../support/tables.js';

@@ -1,5 +1,5 @@
-import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/rest';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { databaseTarget, describeDatabase, tableName } from '../support/databases.js';

@@ -8,7 +8,7 @@ import {
   ListView,
   type OrderedQuery,
   PageNumberPagination,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { smallDataset } from '../support/datasets.js';
 import type { ConformanceBackend } from './conformance-suite.js';

@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   CursorPagination,
@@ -10,9 +12,7 @@ import {
   type OrderedQuery,
   type OrderTerm,
   type PositionValue,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type TestDatabase, tableName } from '../support/databases.js';

@@ -17,7 +17,7 @@ import {
   URLPathVersioning,
   ValidationError,
   type VersioningClass,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallDataset } from '../support/datasets.js';
 import type { Dataset } from '../support/tables.js';

@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   ConfigurationError,
@@ -6,8 +7,7 @@ import {
   NotFound,
   paginateCursor,
   streamRows,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { describe, expect, it } from 'vitest';
 
 // Cursor secrets that rotate (issue 29): `cursorSecret` takes a list, the first key signs and every

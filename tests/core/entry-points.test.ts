@@ -1,26 +1,27 @@
 import { fileURLToPath } from 'node:url';
-import * as root from '@pagewise/core';
-import { createExpressMiddleware, toExpressHandler } from '@pagewise/core/express';
-import { createFastifyPlugin, toFastifyHandler } from '@pagewise/core/fastify';
-import { createFetchHandler, toFetchHandler } from '@pagewise/core/fetch';
-import { createHonoHandler, toHonoHandler } from '@pagewise/core/hono';
-import { numbersTemplate } from '@pagewise/core/html';
-import { ApiRequest } from '@pagewise/core/http';
-import { createNodeHandler, toNodeHandler } from '@pagewise/core/node';
-import { buildOpenApiDocument } from '@pagewise/core/openapi';
-import { CursorPagination } from '@pagewise/core/pagination';
-import { Routes } from '@pagewise/core/routes';
-import { URLPathVersioning } from '@pagewise/core/versioning';
-import { ListView } from '@pagewise/core/views';
+import * as engine from '@pagewise/core';
+import * as root from '@pagewise/rest';
+import { createExpressMiddleware, toExpressHandler } from '@pagewise/rest/express';
+import { createFastifyPlugin, toFastifyHandler } from '@pagewise/rest/fastify';
+import { createFetchHandler, toFetchHandler } from '@pagewise/rest/fetch';
+import { createHonoHandler, toHonoHandler } from '@pagewise/rest/hono';
+import { createNodeHandler, toNodeHandler } from '@pagewise/rest/node';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { bundle, coreEntryPoints } from '../support/bundle.js';
+import { bundle, entryPoints } from '../support/bundle.js';
 
-// @pagewise/core's entry points by concern: each subpath is a narrower view of the root (the very
-// same objects, so instanceof holds across them), the root still exports every name it exported
-// before the split, and a bundler keeps only what is used.
+// The engine split (issue 30): @pagewise/core is the engine behind one entry point of at most 80
+// names, none of the web layer; @pagewise/rest re-exports it (the very same objects, so instanceof
+// holds across them) beside DRF's web layer, so every name the single package exported before the
+// split still imports from @pagewise/rest; each framework binding is a subpath of rest; and a
+// bundler keeps only what is used.
 
-/** Every name (values and types) `@pagewise/core` exported before it was split into entry points. */
+/**
+ * Every name (values and types) `@pagewise/core` exported before it was split into entry points,
+ * less the engine's own helpers the engine split keeps inside it (the cursor codec's options type
+ * and `positionKey`, the value comparisons, the query-string and integer parsers, the `Link` header
+ * length): they were never part of API.md's contract.
+ */
 const NAMES_BEFORE_THE_SPLIT = [
   'AcceptHeaderVersioning',
   'ApiError',
@@ -38,7 +39,6 @@ const NAMES_BEFORE_THE_SPLIT = [
   'CountMode',
   'CountResult',
   'Cursor',
-  'CursorCodecOptions',
   'CursorDecodeError',
   'CursorPage',
   'CursorPagination',
@@ -68,7 +68,6 @@ const NAMES_BEFORE_THE_SPLIT = [
   'LinkTemplate',
   'ListView',
   'ListViewOptions',
-  'MAX_LINK_HEADER_LENGTH',
   'MediaType',
   'MethodNotAllowed',
   'NamespaceVersioning',
@@ -137,11 +136,7 @@ const NAMES_BEFORE_THE_SPLIT = [
   'apiView',
   'browsableHtmlRenderer',
   'buildOpenApiDocument',
-  'compareCodePoints',
-  'comparePositions',
-  'compareStrings',
   'compareUnderTerm',
-  'compareValues',
   'createExpressMiddleware',
   'createFastifyHandler',
   'createFastifyPlugin',
@@ -149,10 +144,8 @@ const NAMES_BEFORE_THE_SPLIT = [
   'createHonoHandler',
   'createNodeHandler',
   'decodeCursor',
-  'decodeFormComponent',
   'defaultRenderers',
   'encodeCursor',
-  'encodeFormComponent',
   'escapeHtml',
   'forcedRenderer',
   'getDisplayedPageNumbers',
@@ -174,13 +167,9 @@ const NAMES_BEFORE_THE_SPLIT = [
   'parseAccept',
   'parseMediaType',
   'parseOrdering',
-  'parsePythonInt',
-  'parseQueryString',
   'patchVaryHeaders',
   'plainReverse',
-  'positionKey',
   'positiveInt',
-  'positiveIntOr',
   'preserveBuiltinQueryParams',
   'previousNextTemplate',
   'removeQueryParam',
@@ -196,11 +185,11 @@ const NAMES_BEFORE_THE_SPLIT = [
 ];
 
 /** The names, types included, that a TypeScript consumer of `@pagewise/core` can import. */
-function rootExportNames(): string[] {
-  const entry = fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url));
+function exportNames(entry: string): string[] {
   const program = ts.createProgram([entry], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    customConditions: ['@pagewise/source'],
     noEmit: true,
     // Export names need no standard library: leaving it out keeps this fast.
     noLib: true,
@@ -211,20 +200,54 @@ function rootExportNames(): string[] {
   return checker.getExportsOfModule(module).map((symbol) => symbol.name);
 }
 
-describe('@pagewise/core entry points', () => {
-  it('every name exported before the split still imports from @pagewise/core, types included', () => {
-    const names = new Set(rootExportNames());
-    expect(NAMES_BEFORE_THE_SPLIT.filter((name) => !names.has(name))).toEqual([]);
+const source = (name: string) =>
+  fileURLToPath(new URL(`../../packages/${name}/src/index.ts`, import.meta.url));
+
+/** Names of DRF's web layer that must never come from the engine. */
+const WEB_NAMES = [
+  'ApiRequest',
+  'ApiResponse',
+  'ApiSettings',
+  'BasePagination',
+  'CursorPagination',
+  'PageNumberPagination',
+  'LimitOffsetPagination',
+  'Paginator',
+  'ListView',
+  'Routes',
+  'reverse',
+  'URLPathVersioning',
+  'buildOpenApiDocument',
+  'numbersTemplate',
+  'createHonoHandler',
+  'Gone',
+];
+
+describe('@pagewise/core and @pagewise/rest entry points', () => {
+  it('core is one entry point of at most 80 names, none of them the web layer’s', () => {
+    expect(entryPoints('core')).toEqual(['@pagewise/core']);
+    const names = exportNames(source('core'));
+    expect(names.length).toBeLessThanOrEqual(80);
+    expect(names.filter((name) => WEB_NAMES.includes(name))).toEqual([]);
+    for (const name of ['cursorPage', 'pageNumberPage', 'limitOffsetPage', 'paginateCursor', 'streamRows']) {
+      expect(names).toContain(name);
+    }
   });
 
-  it('every subpath resolves, and what it exports is the root’s own object', async () => {
-    const entries = coreEntryPoints();
-    expect(entries).toEqual(
-      expect.arrayContaining(
-        ['http', 'views', 'routes', 'openapi', 'html', 'fetch', 'hono', 'node', 'express', 'fastify'].map(
-          (subpath) => `@pagewise/core/${subpath}`,
-        ),
-      ),
+  it('every name exported before the split still imports from @pagewise/rest, types included', () => {
+    const names = new Set(exportNames(source('rest')));
+    expect(NAMES_BEFORE_THE_SPLIT.filter((name) => !names.has(name))).toEqual([]);
+    // And rest re-exports the whole engine.
+    expect(exportNames(source('core')).filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  it('rest re-exports the engine’s own objects, and every subpath is the root’s own', async () => {
+    for (const [name, value] of Object.entries(engine)) {
+      expect((root as Record<string, unknown>)[name], name).toBe(value);
+    }
+    const entries = entryPoints('rest');
+    expect(entries.sort()).toEqual(
+      ['', '/express', '/fastify', '/fetch', '/hono', '/node'].map((subpath) => `@pagewise/rest${subpath}`),
     );
     for (const entry of entries) {
       const exports: Record<string, unknown> = await import(entry);
@@ -240,86 +263,89 @@ describe('@pagewise/core entry points', () => {
       root.createFetchHandler,
       root.createHonoHandler,
     ]);
-    expect([numbersTemplate, ApiRequest, createNodeHandler, buildOpenApiDocument]).toEqual([
-      root.numbersTemplate,
-      root.ApiRequest,
-      root.createNodeHandler,
-      root.buildOpenApiDocument,
-    ]);
     // Issue 13's per-route handlers live beside their framework's catch-all binding.
-    expect([toExpressHandler, toFastifyHandler, toFetchHandler, toHonoHandler, toNodeHandler]).toEqual([
+    expect([
+      toExpressHandler,
+      toFastifyHandler,
+      toFetchHandler,
+      toHonoHandler,
+      toNodeHandler,
+      createNodeHandler,
+    ]).toEqual([
       root.toExpressHandler,
       root.toFastifyHandler,
       root.toFetchHandler,
       root.toHonoHandler,
       root.toNodeHandler,
-    ]);
-    expect(toExpressHandler).toBeTypeOf('function');
-    expect([CursorPagination, Routes, URLPathVersioning, ListView]).toEqual([
-      root.CursorPagination,
-      root.Routes,
-      root.URLPathVersioning,
-      root.ListView,
+      root.createNodeHandler,
     ]);
   });
 
-  it('importing the root for nothing bundles to nothing (sideEffects: false, no top-level effects)', async () => {
-    const { code } = await bundle("import '@pagewise/core';", { minify: true });
-    expect(code.trim()).toBe('');
+  it('importing either root for nothing bundles to nothing (sideEffects: false, no top-level effects)', async () => {
+    for (const entry of ['@pagewise/core', '@pagewise/rest']) {
+      const { code } = await bundle(`import '${entry}';`, { minify: true });
+      expect(code.trim(), entry).toBe('');
+    }
   });
 });
 
 /**
- * What a bundle of the cursor paginator alone may hold. Core's parts it needs: pagination/,
- * errors.ts, settings.ts (its default settings), warnings.ts, and from request/ the request it
- * reads, the link builder and `ApiResponse`; the HMAC (@noble/hashes) for signed cursors. Two
- * leaves outside pagination/ are part of every paginator's API.md methods and are allowed by
- * name: `html/pagination-html.ts` (the previous/next control `toHtml()` renders by default, a pure
- * function of two links, no imports) and `openapi/schema-types.ts` (the schema fragments
- * `getPaginatedResponseSchema` returns, no imports). Never: content negotiation and renderers
- * (http/, which holds the browsable HTML renderer), views/, routes/, versioning/, bindings/, the
- * OpenAPI document builder or any other module of html/ or openapi/.
+ * What a bundle of DRF's cursor paginator alone may hold: its own file and the paginator plumbing
+ * (rest/pagination/), the settings it reads its default page size from (and the version-lifecycle
+ * parser the settings check), `ApiResponse`, the previous/next control `toHtml()` renders by
+ * default (`html/pagination-html.ts`, a pure function of two links) and the schema fragments
+ * `getPaginatedResponseSchema` returns (`openapi/schema-types.ts`); and the engine. Never: content
+ * negotiation and renderers (http/), views/, routes/, versioning/, bindings/, the OpenAPI document
+ * builder or any other module of html/ or openapi/.
  */
-const ALLOWED_OUTSIDE_PAGINATION = new Set([
-  'errors.ts',
-  'settings.ts',
-  // ApiSettings checks its `lifecycle` dates where they are written: a small pure parser.
-  'version-lifecycle.ts',
-  'warnings.ts',
-  'request/api-response.ts',
-  'request/positive-int.ts',
-  'request/query-string.ts',
-  'html/pagination-html.ts',
-  'openapi/schema-types.ts',
+const ALLOWED_IN_REST = new Set([
+  'rest/settings.ts',
+  'rest/version-lifecycle.ts',
+  'rest/request/api-response.ts',
+  'rest/html/pagination-html.ts',
+  'rest/openapi/schema-types.ts',
 ]);
-const NEVER = /^(http|views|routes|versioning|bindings|html|openapi)\//;
 
-describe('the cursor paginator bundles alone', () => {
-  for (const entry of ['@pagewise/core', '@pagewise/core/pagination']) {
-    it(`from ${entry}: no HTTP layer, HTML renderer, OpenAPI builder, views, routes or bindings`, async ({
-      annotate,
-    }) => {
-      const { bytes, modules } = await bundle(`export { CursorPagination } from '${entry}';`, {
-        minify: true,
-      });
-      const core = modules.filter((path) => !path.includes('node_modules'));
-      const others = modules.filter((path) => path.includes('node_modules'));
-      expect(core).toContain('pagination/cursor-pagination.ts');
-      const outside = core.filter((path) => !path.startsWith('pagination/'));
-      expect(outside.filter((path) => !ALLOWED_OUTSIDE_PAGINATION.has(path))).toEqual([]);
-      expect(outside.filter((path) => NEVER.test(path) && !ALLOWED_OUTSIDE_PAGINATION.has(path))).toEqual([]);
-      expect(others.every((path) => path.includes('@noble/hashes/'))).toBe(true);
-      await annotate(`CursorPagination alone: ${bytes} bytes minified, ${modules.length} modules`);
+/** The engine's rooms: what the engine's functions may bundle. */
+const ENGINE = /^core\/(contract|cursor|pages|jobs|url)\/|^core\/(errors|warnings|index)\.ts$/;
+
+describe('bundles', () => {
+  it('CursorPagination alone: rest/pagination/ and the engine, no HTTP layer, HTML renderer, OpenAPI builder, views, routes or bindings', async ({
+    annotate,
+  }) => {
+    const { bytes, modules } = await bundle("export { CursorPagination } from '@pagewise/rest';", {
+      minify: true,
     });
-  }
-
-  it('BasePagination, for a custom style, brings no html/ or openapi/ module at all', async () => {
-    const { modules } = await bundle("export { BasePagination } from '@pagewise/core/pagination';");
-    expect(modules.filter((path) => NEVER.test(path))).toEqual([]);
-    expect(modules).toContain('pagination/base-pagination.ts');
+    const own = modules.filter((path) => !path.includes('node_modules'));
+    expect(own).toContain('rest/pagination/cursor-pagination.ts');
+    const rest = own.filter((path) => path.startsWith('rest/') && !path.startsWith('rest/pagination/'));
+    expect(rest.filter((path) => !ALLOWED_IN_REST.has(path) && path !== 'rest/index.ts')).toEqual([]);
+    expect(own.filter((path) => path.startsWith('core/') && !ENGINE.test(path))).toEqual([]);
+    // The engine has no dependency: nothing comes from node_modules.
+    expect(modules.filter((path) => path.includes('node_modules'))).toEqual([]);
+    await annotate(`CursorPagination alone: ${bytes} bytes minified, ${modules.length} modules`);
   });
 
-  it('the cursor codec alone is pagination/, the HMAC and the error classes, nothing else', async ({
+  it('the cursor engine alone is at most 25 KB minified and pulls in no web module', async ({ annotate }) => {
+    const { bytes, modules } = await bundle(
+      "export { cursorPage, paginateCursor, streamRows, connectionFromQuery } from '@pagewise/core';",
+      { minify: true },
+    );
+    const own = modules.filter((path) => !path.includes('node_modules'));
+    expect(own.every((path) => ENGINE.test(path))).toBe(true);
+    expect(bytes).toBeLessThanOrEqual(25 * 1024);
+    await annotate(`the cursor engine alone: ${bytes} bytes minified, ${modules.length} modules`);
+  });
+
+  it('BasePagination, for a custom style, brings no html/ or openapi/ module at all', async () => {
+    const { modules } = await bundle("export { BasePagination } from '@pagewise/rest';");
+    expect(
+      modules.filter((path) => /^rest\/(html|openapi|http|views|routes|versioning|bindings)\//.test(path)),
+    ).toEqual([]);
+    expect(modules).toContain('rest/pagination/base-pagination.ts');
+  });
+
+  it('the cursor codec alone is cursor/ (its own HMAC) and the error classes, nothing else', async ({
     annotate,
   }) => {
     const { bytes, modules } = await bundle("export { decodeCursor, encodeCursor } from '@pagewise/core';", {
@@ -327,11 +353,12 @@ describe('the cursor paginator bundles alone', () => {
     });
     expect(modules.filter((path) => !path.includes('node_modules')).sort()).toEqual([
       // Minting refuses an over-long cursor with a ConfigurationError.
-      'errors.ts',
-      'pagination/base64url.ts',
-      'pagination/cursor-codec.ts',
-      'pagination/cursor-signature.ts',
-      'pagination/index.ts',
+      'core/cursor/base64url.ts',
+      'core/cursor/cursor-codec.ts',
+      'core/cursor/cursor-signature.ts',
+      'core/cursor/sha256.ts',
+      'core/errors.ts',
+      'core/index.ts',
     ]);
     await annotate(`encodeCursor + decodeCursor: ${bytes} bytes minified, ${modules.length} modules`);
   });

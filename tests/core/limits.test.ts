@@ -1,11 +1,11 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   CursorPagination,
   LimitOffsetPagination,
   NotFound,
   PageNumberPagination,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { describe, expect, test } from 'vitest';
 
 const rows = Array.from({ length: 100 }, (_, id) => ({ id, created: id % 7 }));

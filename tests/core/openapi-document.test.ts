@@ -5,7 +5,7 @@ import {
   nullableType,
   type OpenApiVersion,
   PageNumberPagination,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, test } from 'vitest';
 

@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   AcceptHeaderVersioning,
   ApiSettings,
@@ -23,8 +24,7 @@ import {
   SimpleRouter,
   URLPathVersioning,
   type VersioningClass,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { toJsonSchema, toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';

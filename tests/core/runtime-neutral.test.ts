@@ -1,11 +1,12 @@
 import { createContext, runInContext } from 'node:vm';
-import type * as Core from '@pagewise/core';
 import type * as Memory from '@pagewise/memory-adapter';
+import type * as Rest from '@pagewise/rest';
 import { describe, expect, it } from 'vitest';
-import { bundle, coreEntryPoints, nodeGlobalReferences } from '../support/bundle.js';
+import { bundle, entryPoints, nodeGlobalReferences } from '../support/bundle.js';
 
-// Core runs unchanged on Node, Deno, Bun and Workers: every entry point of @pagewise/core bundles
-// for a neutral platform (a `node:` import does not resolve there) and refers to no Node global.
+// The engine and DRF's layer run unchanged on Node, Deno, Bun and Workers: every entry point of
+// @pagewise/core and @pagewise/rest bundles for a neutral platform (a `node:` import does not
+// resolve there) and refers to no Node global.
 
 describe('runtime-neutral core', () => {
   it('the checker sees free Node globals and lets property reads through', () => {
@@ -25,7 +26,7 @@ describe('runtime-neutral core', () => {
     await expect(bundle("export { createHmac } from 'node:crypto';")).rejects.toThrow(/node:crypto/);
   });
 
-  for (const entry of coreEntryPoints()) {
+  for (const entry of [...entryPoints('core'), ...entryPoints('rest')]) {
     it(`${entry}: bundles without Node built-ins and names neither process nor Buffer`, async () => {
       const { code, modules } = await bundle(`export * from '${entry}';`);
       expect(modules.length).toBeGreaterThan(0);
@@ -35,7 +36,7 @@ describe('runtime-neutral core', () => {
 
   it('serves a signed cursor walk in a context with Web globals only (no process, no Buffer)', async () => {
     const { code } = await bundle(
-      "export * from '@pagewise/core';\nexport { fromArray } from '@pagewise/memory-adapter';",
+      "export * from '@pagewise/rest';\nexport { fromArray } from '@pagewise/memory-adapter';",
       { globalName: 'pagewise' },
     );
     // What a Worker offers: the language's own built-ins plus the Web APIs, nothing of Node.
@@ -57,7 +58,7 @@ describe('runtime-neutral core', () => {
       'undefined',
       'undefined',
     ]);
-    const api = (context as { pagewise: typeof Core & typeof Memory }).pagewise;
+    const api = (context as { pagewise: typeof Rest & typeof Memory }).pagewise;
     const rows = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, title: `t${(i * 5) % 8}` }));
     class Signed extends api.CursorPagination {
       override pageSize = 3;

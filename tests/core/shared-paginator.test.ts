@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   type ApiResponse,
@@ -6,8 +7,7 @@ import {
   CursorPagination,
   LimitOffsetPagination,
   PageNumberPagination,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { describe, expect, it } from 'vitest';
 
 const rows = Array.from({ length: 100 }, (_, i) => ({ id: i, created: i }));
@@ -146,7 +146,7 @@ describe('the issue 11 report: one paginator shared by concurrent requests', () 
 });
 
 describe('the orderings a cursor paginator hands adapters', () => {
-  it('are one frozen array per direction, page after page, so adapters may key plans on them', async () => {
+  it('are frozen, terms and all, and equal page after page, so adapters may keep plans for them', async () => {
     const memory = fromArray(rows, { uniqueKey: 'id' });
     const orders: unknown[] = [];
     const recording: typeof memory = Object.assign(Object.create(memory), {
@@ -164,18 +164,11 @@ describe('the orderings a cursor paginator hands adapters', () => {
     expect(back!.rows).toEqual(second!.rows);
     const [forward, , , reversed] = orders as Array<ReadonlyArray<object>>;
     expect(orders).toEqual([forward, forward, forward, reversed, reversed]);
-    expect(orders.map((order) => (order === forward ? 'f' : order === reversed ? 'r' : '?'))).toEqual([
-      'f',
-      'f',
-      'f',
-      'r',
-      'r',
-    ]);
     expect(reversed).toEqual([
       { field: 'created', direction: 'asc', nulls: 'last' },
       { field: 'id', direction: 'asc', nulls: 'first', unique: true },
     ]);
-    for (const order of [forward!, reversed!]) {
+    for (const order of orders as Array<ReadonlyArray<object>>) {
       expect(Object.isFrozen(order)).toBe(true);
       for (const term of order) expect(Object.isFrozen(term)).toBe(true);
     }

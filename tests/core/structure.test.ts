@@ -4,11 +4,13 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// Core's layering, checked from the import statements themselves (type-only imports included: a
-// cycle through types still ties two rooms together for a reader). A "room" is a folder of
-// packages/core/src; a file directly in src/ (errors.ts, settings.ts, index.ts) is a room of its own.
+// The packages' layering, checked from the import statements themselves (type-only imports
+// included: a cycle through types still ties two rooms together for a reader). Packages: the engine
+// (@pagewise/core) imports no other package; DRF's web layer (@pagewise/rest) and the adapters
+// stand on the engine alone; the client stands apart. Inside a package a "room" is a folder of its
+// src/; a file directly in src/ (errors.ts, settings.ts, index.ts) is a room of its own.
 
-const SRC = fileURLToPath(new URL('../../packages/core/src/', import.meta.url));
+const PACKAGES = fileURLToPath(new URL('../../packages/', import.meta.url));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -76,13 +78,71 @@ function roomCycles(edges: ReadonlyMap<string, ReadonlyMap<string, string>>): st
   return cycles;
 }
 
-function coreSources(): Map<string, string> {
+function sources(name: string): Map<string, string> {
+  const src = join(PACKAGES, name, 'src');
   return new Map(
-    sourceFiles(SRC).map((path) => [relative(SRC, path).split('\\').join('/'), readFileSync(path, 'utf8')]),
+    sourceFiles(src).map((path) => [relative(src, path).split('\\').join('/'), readFileSync(path, 'utf8')]),
   );
 }
 
-describe('core has no folder-level import cycles', () => {
+function coreSources(): Map<string, string> {
+  return sources('core');
+}
+
+/** The `@pagewise/*` packages a package's sources import (type-only imports included). */
+function packageImports(name: string): string[] {
+  const found = new Set<string>();
+  for (const text of sources(name).values()) {
+    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+      const match = /^@pagewise\/([a-z-]+)/.exec(fileName);
+      if (match !== null) found.add(match[1]!);
+    }
+  }
+  return [...found].sort();
+}
+
+describe('the packages have layers: the engine, then the web layer and the adapters; the client apart', () => {
+  it('core imports no other package; rest and the adapters import core alone; the client imports none', () => {
+    expect(packageImports('core')).toEqual([]);
+    expect(packageImports('rest')).toEqual(['core']);
+    expect(packageImports('kysely-adapter')).toEqual(['core']);
+    expect(packageImports('memory-adapter')).toEqual(['core']);
+    expect(packageImports('client')).toEqual([]);
+  });
+
+  it('core holds nothing of the web layer: no request objects, HTML, OpenAPI, routing or Node', () => {
+    const web = new Set(['ApiRequest', 'ApiResponse', 'Buffer', 'process', 'require']);
+    for (const [file, text] of coreSources()) {
+      const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+      const found: string[] = [];
+      const visit = (node: ts.Node): void => {
+        // A free name only: `globalThis.process` and `{ process?: ... }` name a property.
+        const parent = node.parent;
+        const property =
+          parent !== undefined &&
+          (ts.isPropertyAccessExpression(parent) || ts.isPropertySignature(parent)) &&
+          parent.name === node;
+        if (ts.isIdentifier(node) && web.has(node.text) && !property) found.push(node.text);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      const imports = ts.preProcessFile(text, true, true).importedFiles.map((i) => i.fileName);
+      expect([...found, ...imports.filter((name) => !name.startsWith('.'))], file).toEqual([]);
+    }
+    expect([...new Set([...coreSources().keys()].map(roomOf))].sort()).toEqual([
+      'contract/',
+      'cursor/',
+      'errors.ts',
+      'index.ts',
+      'jobs/',
+      'pages/',
+      'url/',
+      'warnings.ts',
+    ]);
+  });
+});
+
+describe('no folder-level import cycles inside a package', () => {
   it('the checker finds a cycle through a type-only import and names the import', () => {
     const files = new Map([
       ['http/binding.ts', "import { toApiResponse } from '../views/api-view.js';"],
@@ -95,20 +155,32 @@ describe('core has no folder-level import cycles', () => {
     ]);
   });
 
-  it('packages/core/src: no two folders import each other, directly or around a loop', () => {
+  for (const name of ['core', 'rest', 'kysely-adapter']) {
+    it(`packages/${name}/src: no two folders import each other, directly or around a loop`, () => {
+      const edges = roomEdges(sources(name));
+      expect(roomCycles(edges)).toEqual([]);
+    });
+  }
+
+  it('core: the contract is the bottom, the cursor machinery under the pages and jobs, url/ a leaf', () => {
     const edges = roomEdges(coreSources());
-    expect(edges.size).toBeGreaterThan(5);
-    expect(roomCycles(edges)).toEqual([]);
+    const folders = (room: string) =>
+      [...(edges.get(room)?.keys() ?? [])].filter((to) => to.endsWith('/')).sort();
+    expect(folders('url/')).toEqual([]);
+    expect(folders('contract/')).toEqual(['url/']);
+    expect(folders('cursor/')).toEqual(['contract/']);
+    expect(folders('pages/')).toEqual(['contract/', 'cursor/', 'url/']);
+    expect(folders('jobs/')).toEqual(['contract/', 'cursor/']);
   });
 
-  it('request/ is the bottom, html/ and openapi/ are leaves, pagination/ knows no web layer', () => {
-    const edges = roomEdges(coreSources());
-    const folders = (room: string) => [...(edges.get(room)?.keys() ?? [])].filter((to) => to.endsWith('/'));
-    // Everything else is written against request/; it may use root-level files (errors.ts) only.
+  it('rest: request/ is the bottom, html/ and openapi/ are leaves, pagination/ knows no views, routes or bindings', () => {
+    const edges = roomEdges(sources('rest'));
+    const folders = (room: string) =>
+      [...(edges.get(room)?.keys() ?? [])].filter((to) => to.endsWith('/')).sort();
     expect(folders('request/')).toEqual([]);
     expect(folders('html/')).toEqual([]);
     expect(folders('openapi/')).toEqual([]);
-    expect(folders('pagination/').sort()).toEqual(['html/', 'openapi/', 'request/']);
+    expect(folders('pagination/')).toEqual(['html/', 'openapi/', 'request/']);
     for (const low of ['request/', 'pagination/', 'versioning/', 'routes/', 'http/', 'views/']) {
       expect(edges.get(low)?.has('bindings/') ?? false, `${low} imports bindings/`).toBe(false);
     }

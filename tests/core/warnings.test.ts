@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   ApiSettings,
@@ -7,8 +8,7 @@ import {
   Paginator,
   UnorderedObjectListWarning,
   W001_MESSAGE,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { wrapQuery } from '../drf/helpers.js';
 

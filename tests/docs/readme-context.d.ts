@@ -1,8 +1,8 @@
 // What the README examples take as given: the reader's database, request and helpers, and the
 // classes another part of the same README defines. Each example is compiled as its own module with
 // these globals; Pagewise names it uses without importing are imported for it.
-import type { ApiRequest, ApiSettings, RouteHandler, Routes } from '@pagewise/core';
-import { CursorPagination } from '@pagewise/core';
+import type { ApiRequest, ApiSettings, RouteHandler, Routes } from '@pagewise/rest';
+import { CursorPagination } from '@pagewise/rest';
 import type { Express } from 'express';
 import type { FastifyInstance } from 'fastify';
 import type { Hono } from 'hono';

@@ -12,6 +12,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const PACKAGES = [
   '@pagewise/core',
+  '@pagewise/rest',
   '@pagewise/kysely-adapter',
   '@pagewise/memory-adapter',
   '@pagewise/client',

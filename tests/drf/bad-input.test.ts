@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiError,
   type BasePagination,
@@ -5,8 +6,7 @@ import {
   LimitOffsetPagination,
   orderingFingerprint,
   PageNumberPagination,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { get, range } from './helpers.js';

@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   type ApiRequest,
   ConfigurationError,
@@ -11,8 +12,7 @@ import {
   type OrderTerm,
   orderingFingerprint,
   type PaginationView,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DUPLICATES, get, newLog, range, wrapQuery } from './helpers.js';

@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   type ApiRequest,
   ApiResponse,
@@ -12,8 +13,7 @@ import {
   PageNumberPagination,
   replaceQueryParam,
   type SchemaOptions,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { describe, expect, it } from 'vitest';
 import { get, range } from './helpers.js';
 

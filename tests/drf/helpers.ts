@@ -4,7 +4,7 @@ import {
   type OrderedQuery,
   type OrderTerm,
   type WindowSpec,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 
 /** DRF's `APIRequestFactory` host. */
 export const HOST = 'http://testserver';

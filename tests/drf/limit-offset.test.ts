@@ -1,10 +1,10 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiSettings,
   LimitOffsetPagination,
   type PageLink,
   UnorderedObjectListWarning,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { get, newLog, range, wrapQuery } from './helpers.js';
 

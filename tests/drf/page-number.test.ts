@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiError,
   ApiSettings,
@@ -11,8 +12,7 @@ import {
   Paginator,
   type PaginatorOptions,
   UnorderedObjectListWarning,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { get, newLog, range, wrapQuery } from './helpers.js';
 

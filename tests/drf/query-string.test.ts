@@ -1,11 +1,4 @@
-import {
-  ApiRequest,
-  parsePythonInt,
-  positiveInt,
-  positiveIntOr,
-  removeQueryParam,
-  replaceQueryParam,
-} from '@pagewise/core';
+import { ApiRequest, positiveInt, removeQueryParam, replaceQueryParam } from '@pagewise/rest';
 import { describe, expect, it } from 'vitest';
 
 describe('replaceQueryParam (DRF replace_query_param, section 0.2)', () => {
@@ -121,22 +114,6 @@ describe('_positive_int (section 0.5)', () => {
   it('a cutoff of 0 or null does not clamp', () => {
     expect(positiveInt('1000', { cutoff: 0 })).toBe(1000);
     expect(positiveInt('1000', { cutoff: null })).toBe(1000);
-  });
-
-  it('positiveIntOr answers the fallback for rejected and missing text', () => {
-    expect(positiveIntOr('junk', 7)).toBe(7);
-    expect(positiveIntOr(null, 7)).toBe(7);
-    expect(positiveIntOr('0', 7, { strict: true })).toBe(7);
-    expect(positiveIntOr('3', 7)).toBe(3);
-  });
-
-  it('parsePythonInt follows int(): signs, whitespace, underscores, Unicode digits', () => {
-    expect(parsePythonInt('-12')).toBe(-12);
-    expect(parsePythonInt(' +0 ')).toBe(0);
-    expect(parsePythonInt('1_000_000')).toBe(1_000_000);
-    expect(parsePythonInt('٠٩')).toBe(9);
-    expect(parsePythonInt('1 0')).toBeNull();
-    expect(parsePythonInt('١_٢')).toBe(12);
   });
 });
 

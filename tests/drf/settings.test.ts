@@ -1,3 +1,4 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiSettings,
   ConfigurationError,
@@ -5,8 +6,7 @@ import {
   LimitOffsetPagination,
   PageNumberPagination,
   W001_MESSAGE,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { get, range } from './helpers.js';
 

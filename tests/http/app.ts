@@ -1,5 +1,7 @@
 // The route table every HTTP suite serves: DRF's versioning and reverse fixtures
 // (tests/test_versioning.py) plus paged, ordered and hyperlinked article lists.
+
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   AcceptHeaderVersioning,
   type ApiRequest,
@@ -20,8 +22,7 @@ import {
   reverse,
   URLPathVersioning,
   type VersioningClass,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 
 export interface Article {
   readonly id: number;

@@ -9,7 +9,7 @@ import {
   createFastifyPlugin,
   createHonoHandler,
   createNodeHandler,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';

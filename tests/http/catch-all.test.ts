@@ -12,7 +12,7 @@ import {
   type HonoHandlerOptions,
   NotFound,
   Routes,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';

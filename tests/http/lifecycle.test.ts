@@ -1,5 +1,7 @@
 // Version lifecycle (RFC 9745 Deprecation, RFC 8594 Sunset) over real HTTP on every binding:
 // all five schemes, the Link header merged with each pagination style's, 410 from the sunset on.
+
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   AcceptHeaderVersioning,
   type ApiRequest,
@@ -17,8 +19,7 @@ import {
   SimpleRouter,
   URLPathVersioning,
   type VersionLifecycleMap,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ARTICLES, type Article } from './app.js';
 import { type Answer, describeBindings, send, useServer } from './bindings.js';

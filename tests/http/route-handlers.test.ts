@@ -3,6 +3,7 @@
 // come from the framework; errors Pagewise does not answer go to the framework's error handling.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   AcceptHeaderVersioning,
   type ApiRequest,
@@ -23,8 +24,7 @@ import {
   toHonoHandler,
   toNodeHandler,
   URLPathVersioning,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';

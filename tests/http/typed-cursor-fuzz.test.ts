@@ -3,6 +3,7 @@
 // becomes a parameter, so every answer is 200 or 404 `Invalid cursor`, never a 5xx.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   type ApiRequest,
   ConfigurationError,
@@ -11,8 +12,7 @@ import {
   ListView,
   OrderingFilter,
   Routes,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+} from '@pagewise/rest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';

@@ -1,6 +1,8 @@
 // Viewsets behind every binding: request bodies reach the write actions whether the framework
 // hands over the stream (node:http, Express without a body parser, Hono) or a parsed body
 // (Fastify); routers' configuration mistakes are ConfigurationErrors raised at registration.
+
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   type ApiRequest,
   ApiResponse,
@@ -11,8 +13,7 @@ import {
   SimpleRouter,
   type WriteContext,
   type WriteValues,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { describe, expect, it } from 'vitest';
 import { describeBindings, useServer } from './bindings.js';
 
@@ -115,7 +116,7 @@ describe('router configuration', () => {
       override queryset = fromArray<Note>([]);
     }
     const handler = Unchecked.actions({ post: 'create' });
-    const { ApiRequest: Request } = await import('@pagewise/core');
+    const { ApiRequest: Request } = await import('@pagewise/rest');
     await expect(
       handler(new Request({ url: 'http://testserver/', method: 'POST', body: '{"text": "x"}' })),
     ).rejects.toThrow(/writes need writableFields or a validate hook/);
@@ -132,7 +133,7 @@ describe('router configuration', () => {
     const routes = new SimpleRouter().register('notes', ByText, { basename: 'note' }).routes;
     expect(routes.reversePath('note-detail', [], { text: 'hello' })).toBe('/notes/hello/');
     const match = routes.match('/notes/hello/')!;
-    const { ApiRequest: Request } = await import('@pagewise/core');
+    const { ApiRequest: Request } = await import('@pagewise/rest');
     const answer = (await match.handler!(
       new Request({ url: 'http://testserver/notes/hello/', params: match.params }),
     )) as ApiResponse;

@@ -1,13 +1,4 @@
 import {
-  ApiRequest,
-  CursorPagination,
-  type CursorPaginationOptions,
-  type KeyTerm,
-  NotFound,
-  type OrderedQuery,
-  parseOrdering,
-} from '@pagewise/core';
-import {
   type ColumnInfo,
   type ColumnKind,
   type DialectCapabilities,
@@ -17,6 +8,15 @@ import {
   sqliteCapabilities,
 } from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
+import {
+  ApiRequest,
+  CursorPagination,
+  type CursorPaginationOptions,
+  type KeyTerm,
+  NotFound,
+  type OrderedQuery,
+  parseOrdering,
+} from '@pagewise/rest';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {

@@ -1,10 +1,10 @@
+import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   ApiRequest,
   ConfigurationError,
   CursorPagination,
   type CursorPaginationOptions,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+} from '@pagewise/rest';
 import { type Kysely, type LogEvent, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {

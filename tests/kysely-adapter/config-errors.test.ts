@@ -1,13 +1,14 @@
 // Configuration mistakes in a Kysely query are reported on the first page as `ConfigurationError`
 // with the fix in the message, never as the raw database error at request time (issue 10, item 5).
+
+import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   ApiRequest,
   ConfigurationError,
   CursorPagination,
   type OrderedQuery,
   PageNumberPagination,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+} from '@pagewise/rest';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseTargets, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';

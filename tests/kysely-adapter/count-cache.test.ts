@@ -1,5 +1,5 @@
-import { ApiRequest, ConfigurationError, CountCache, PageNumberPagination } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
+import { ApiRequest, ConfigurationError, CountCache, PageNumberPagination } from '@pagewise/rest';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseTargets, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';

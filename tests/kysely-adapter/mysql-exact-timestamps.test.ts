@@ -4,8 +4,8 @@
 // refused: the positions, links and rows are those of the stock pool, in every session time zone;
 // where the pool does not record the text, the column is selected as before.
 import { inspect } from 'node:util';
-import { ApiRequest, ConfigurationError, CursorPagination, type PositionValue } from '@pagewise/core';
 import { fromKysely, recordExactTimestamps } from '@pagewise/kysely-adapter';
+import { ApiRequest, ConfigurationError, CursorPagination, type PositionValue } from '@pagewise/rest';
 import fc from 'fast-check';
 import { CompiledQuery, Kysely, type LogConfig, MysqlDialect, sql } from 'kysely';
 import { createPool, type PoolOptions } from 'mysql2';

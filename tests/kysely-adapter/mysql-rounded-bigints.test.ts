@@ -1,8 +1,9 @@
 // mysql2 without `supportBigNumbers` answers a BIGINT past 2^53 as a rounded number. A position
 // read from one would skip or repeat rows; pages holding such a value are read again with the
 // integers' exact text (as better-sqlite3's rounded integers are), so cursors stay exact.
-import { ApiRequest, CursorPagination } from '@pagewise/core';
+
 import { fromKysely } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination } from '@pagewise/rest';
 import { Kysely, MysqlDialect, sql } from 'kysely';
 import { createPool, type PoolOptions } from 'mysql2';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -3,8 +3,9 @@
 // `timestamptz`, which failed with date2timestamptz_opt_overflow). The type matrix walks every
 // type's range; this file holds what it cannot: a session DateStyle other than ISO, and an
 // expression declared `timestamp-text` without a catalog type.
-import { ApiRequest, CursorPagination } from '@pagewise/core';
+
 import { fromKysely } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination } from '@pagewise/rest';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseTarget, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';

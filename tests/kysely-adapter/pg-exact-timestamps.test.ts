@@ -4,8 +4,8 @@
 // positions, links and rows are those of the stock pool; a text that is not ISO output never
 // becomes a position; where the driver does not record the text, the column is selected as before.
 import { inspect } from 'node:util';
-import { ApiRequest, ConfigurationError, CursorPagination, type PositionValue } from '@pagewise/core';
 import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
+import { ApiRequest, ConfigurationError, CursorPagination, type PositionValue } from '@pagewise/rest';
 import fc from 'fast-check';
 import { Kysely, type LogConfig, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';

@@ -1,11 +1,11 @@
+import { fromKysely, type KyselyQuery } from '@pagewise/kysely-adapter';
 import {
   ApiRequest,
   CursorPagination,
   type OrderedQuery,
   PageNumberPagination,
   type RowOf,
-} from '@pagewise/core';
-import { fromKysely, type KyselyQuery } from '@pagewise/kysely-adapter';
+} from '@pagewise/rest';
 import Database from 'better-sqlite3';
 import { type Generated, Kysely, SqliteDialect, sql } from 'kysely';
 import { expect, expectTypeOf, it } from 'vitest';

@@ -1,6 +1,6 @@
-import { ApiRequest, ListView } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
+import { ApiRequest, ListView } from '@pagewise/rest';
 import type { LogEvent } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { databaseTargets, describeDatabase, type TestDatabase } from '../support/databases.js';

@@ -1,5 +1,5 @@
-import { CursorPagination, type OrderTerm } from '@pagewise/core';
 import { fromArray } from '@pagewise/memory-adapter';
+import { CursorPagination, type OrderTerm } from '@pagewise/rest';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { cursorPage } from '../support/cursor-pages.js';

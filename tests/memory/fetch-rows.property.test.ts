@@ -1,11 +1,11 @@
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   CursorPagination,
   type FetchedRows,
   type OrderedQuery,
   type OrderTerm,
   type WindowSpec,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type CursorPageIds, cursorPage } from '../support/cursor-pages.js';

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PACKAGES = ['core', 'kysely-adapter', 'memory-adapter', 'client'] as const;
+const PACKAGES = ['core', 'rest', 'kysely-adapter', 'memory-adapter', 'client'] as const;
 type PackageDir = (typeof PACKAGES)[number];
 const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 const fromTests = createRequire(join(ROOT, 'tests', 'package.json'));
@@ -139,7 +139,13 @@ interface Report {
   readonly sqlite: Walk;
   readonly memory: Walk;
   readonly direct: string;
-  readonly coreCopies: { readonly app: string; readonly kysely: string; readonly memory: string };
+  readonly postgres?: { readonly engine: Omit<Walk, 'tampered'>; readonly drf: Omit<Walk, 'tampered'> };
+  readonly coreCopies: {
+    readonly app: string;
+    readonly kysely: string;
+    readonly memory: string;
+    readonly rest: string;
+  };
 }
 
 async function consume(): Promise<Report> {
@@ -156,6 +162,15 @@ function expectWalks(report: Report): void {
   }
   expect(report.sqlite.ids).toEqual(report.memory.ids);
   expect(report.direct).toBe('404 Invalid cursor');
+  // The engine-only route and the DRF ListView route walk the Postgres table alike (CI sets PG_URL).
+  if (process.env.PG_URL) {
+    for (const walk of [report.postgres!.engine, report.postgres!.drf]) {
+      expect(walk.ids).toEqual(report.sqlite.ids);
+      expect(walk.pages).toBe(4);
+    }
+  } else {
+    console.warn('PG_URL is not set: the packed packages walked SQLite and arrays, not Postgres');
+  }
 }
 
 beforeAll(async () => {
@@ -165,8 +180,8 @@ beforeAll(async () => {
   mkdirSync(join(scratch, 'tarballs'));
   const started = performance.now();
   await pack('core');
-  // The adapters compile against core's dist, built by the pack above.
-  await Promise.all([pack('kysely-adapter'), pack('memory-adapter'), pack('client')]);
+  // The web layer and the adapters compile against core's dist, built by the pack above.
+  await Promise.all([pack('rest'), pack('kysely-adapter'), pack('memory-adapter'), pack('client')]);
   const packedAt = performance.now();
 
   const tarball = (dir: PackageDir) => `file:${packed.get(dir)!.tarball}`;
@@ -176,14 +191,18 @@ beforeAll(async () => {
     type: 'module',
     dependencies: {
       '@pagewise/core': tarball('core'),
+      '@pagewise/rest': tarball('rest'),
       '@pagewise/kysely-adapter': tarball('kysely-adapter'),
       '@pagewise/memory-adapter': tarball('memory-adapter'),
       '@pagewise/client': tarball('client'),
       'better-sqlite3': versionOf('better-sqlite3'),
+      hono: versionOf('hono'),
       kysely: versionOf('kysely'),
+      pg: versionOf('pg'),
     },
     devDependencies: {
       '@types/better-sqlite3': versionOf('@types/better-sqlite3'),
+      '@types/pg': versionOf('@types/pg'),
       '@types/node': versionOf('@types/node', fromRoot),
     },
   };
@@ -197,7 +216,7 @@ beforeAll(async () => {
   copyFileSync(built, join(app, 'node_modules', 'better-sqlite3', addon));
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(
-    `npm pack (4 builds): ${seconds(packedAt - started)}, npm install: ${seconds(performance.now() - packedAt)}`,
+    `npm pack (5 builds): ${seconds(packedAt - started)}, npm install: ${seconds(performance.now() - packedAt)}`,
   );
 
   copyFileSync(fileURLToPath(new URL('consumer/consumer.ts', import.meta.url)), join(app, 'consumer.ts'));
@@ -233,7 +252,7 @@ describe('packages packed and installed with npm', () => {
     console.log(`tarballs:\n  ${lines.join('\n  ')}`);
   });
 
-  test('the packed package.json files name no workspace: protocol and adapters peer on core', async () => {
+  test('the packed package.json files name no workspace: protocol; the web layer and adapters peer on core', async () => {
     for (const dir of PACKAGES) {
       const { stdout } = await sh(
         'tar',
@@ -241,11 +260,13 @@ describe('packages packed and installed with npm', () => {
         scratch,
       );
       expect(stdout).not.toContain('workspace:');
-      const manifest = JSON.parse(stdout) as { peerDependencies?: Record<string, string> };
-      // The client talks HTTP only: it depends on nothing, core included.
-      if (dir !== 'core' && dir !== 'client') {
-        expect(manifest.peerDependencies?.['@pagewise/core']).toBe('^0.1.0');
-      }
+      const manifest = JSON.parse(stdout) as {
+        peerDependencies?: Record<string, string>;
+        dependencies?: Record<string, string>;
+      };
+      // The client talks HTTP only: it depends on nothing, core included. The engine depends on nothing.
+      if (dir === 'core' || dir === 'client') expect(manifest.dependencies ?? {}).toEqual({});
+      else expect(manifest.peerDependencies?.['@pagewise/core']).toBe('^0.1.0');
     }
   });
 
@@ -275,13 +296,13 @@ describe('packages packed and installed with npm', () => {
   test('runs on SQLite and arrays: a cursor walk visits every row once, a tampered cursor is 404', async () => {
     const report = await consume();
     expectWalks(report);
-    const { app, kysely, memory } = report.coreCopies;
-    expect(new Set([app, kysely, memory]).size).toBe(1);
+    const { app, kysely, memory, rest } = report.coreCopies;
+    expect(new Set([app, kysely, memory, rest]).size).toBe(1);
   }, 60_000);
 
   test('the same with a second copy of core nested under each adapter', async () => {
     const modules = join(scratch, 'app', 'node_modules');
-    for (const adapter of ['kysely-adapter', 'memory-adapter']) {
+    for (const adapter of ['rest', 'kysely-adapter', 'memory-adapter']) {
       const nested = join(modules, '@pagewise', adapter, 'node_modules', '@pagewise', 'core');
       mkdirSync(nested, { recursive: true });
       await sh('tar', ['-xzf', packed.get('core')!.tarball, '-C', nested, '--strip-components=1'], scratch);
@@ -289,7 +310,8 @@ describe('packages packed and installed with npm', () => {
     await typecheck('tsconfig.bundler.json');
     const report = await consume();
     expectWalks(report);
-    const { app, kysely, memory } = report.coreCopies;
+    const { app, kysely, memory, rest } = report.coreCopies;
+    expect(rest).not.toBe(app);
     expect(kysely).not.toBe(app);
     expect(memory).not.toBe(app);
     expect(kysely).toContain(join('kysely-adapter', 'node_modules', '@pagewise', 'core'));

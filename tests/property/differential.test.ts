@@ -1,6 +1,6 @@
-import { ApiRequest, CursorPagination, type OrderedQuery, type OrderTerm } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
+import { ApiRequest, CursorPagination, type OrderedQuery, type OrderTerm } from '@pagewise/rest';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {

@@ -1,11 +1,11 @@
+import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   ApiRequest,
   type BasePagination,
   CursorPagination,
   LimitOffsetPagination,
   type OrderedQuery,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+} from '@pagewise/rest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { databaseTarget, describeDatabase, type TestDatabase } from '../support/databases.js';
 import {

@@ -1,5 +1,5 @@
-import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/core';
 import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/rest';
 import { Kysely, PostgresDialect, type PostgresPool, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -1,3 +1,4 @@
+import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   ApiRequest,
   type BasePagination,
@@ -5,8 +6,7 @@ import {
   LimitOffsetPagination,
   type OrderedQuery,
   PageNumberPagination,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+} from '@pagewise/rest';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';

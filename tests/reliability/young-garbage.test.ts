@@ -13,6 +13,8 @@
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   ApiResponse,
@@ -24,9 +26,7 @@ import {
   NamespaceVersioning,
   Routes,
   URLPathVersioning,
-} from '@pagewise/core';
-import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,35 +3,38 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
 
-/** Where `@pagewise/core` resolves from (the tests package depends on it). */
+/** Where `@pagewise/*` resolve from (the tests package depends on them). */
 const RESOLVE_DIR = fileURLToPath(new URL('..', import.meta.url));
-const CORE_SRC = 'packages/core/src/';
+const PACKAGES = 'packages/';
 const ENTRY = 'virtual-bundle-entry.ts';
 
 /**
- * The code subpaths of `@pagewise/core`'s `exports` map, as specifiers (`@pagewise/core`,
- * `@pagewise/core/http`, ...); `./package.json` is metadata, not code.
+ * The code subpaths of a workspace package's `exports` map, as specifiers (`@pagewise/rest`,
+ * `@pagewise/rest/hono`, ...); `./package.json` is metadata, not code.
  */
-export function coreEntryPoints(): string[] {
+export function entryPoints(name: 'core' | 'rest'): string[] {
   const manifest = JSON.parse(
-    readFileSync(new URL('../../packages/core/package.json', import.meta.url), 'utf8'),
+    readFileSync(new URL(`../../packages/${name}/package.json`, import.meta.url), 'utf8'),
   ) as { exports: Record<string, unknown> };
   return Object.keys(manifest.exports)
     .filter((key) => !key.endsWith('.json'))
-    .map((key) => (key === '.' ? '@pagewise/core' : `@pagewise/core/${key.slice(2)}`));
+    .map((key) => (key === '.' ? `@pagewise/${name}` : `@pagewise/${name}/${key.slice(2)}`));
 }
 
 export interface Bundle {
   readonly code: string;
   readonly bytes: number;
-  /** Every bundled module: core's as paths under `packages/core/src/`, others as esbuild names them. */
+  /**
+   * Every bundled module: the workspace packages' as `<package>/<path under src/>` (`core/errors.ts`,
+   * `rest/views/list-view.ts`), others as esbuild names them.
+   */
   readonly modules: readonly string[];
 }
 
 /**
  * Bundles `contents` the way an application bundler would for a runtime that is not Node
  * (esbuild, `platform: 'neutral'`: Node built-ins do not resolve, `sideEffects` is honoured),
- * from core's sources. Rejects with esbuild's messages when something does not resolve.
+ * from the workspace packages' sources. Rejects with esbuild's messages when something does not resolve.
  */
 export async function bundle(
   contents: string,
@@ -55,7 +58,12 @@ export async function bundle(
   const inputs = Object.values(result.metafile.outputs)[0]!.inputs;
   const modules = Object.keys(inputs)
     .filter((path) => !path.endsWith(ENTRY))
-    .map((path) => (path.includes(CORE_SRC) ? path.slice(path.indexOf(CORE_SRC) + CORE_SRC.length) : path));
+    .map((path) => {
+      const at = path.indexOf(PACKAGES);
+      return at === -1 || path.includes('node_modules')
+        ? path
+        : path.slice(at + PACKAGES.length).replace('/src/', '/');
+    });
   return { code, bytes: new TextEncoder().encode(code).byteLength, modules };
 }
 

@@ -1,4 +1,4 @@
-import { ApiRequest, type CursorPagination, type OrderedQuery } from '@pagewise/core';
+import { ApiRequest, type CursorPagination, type OrderedQuery } from '@pagewise/rest';
 
 /** A cursor page's row ids and links. */
 export interface CursorPageIds {

@@ -1,5 +1,5 @@
-import { ApiRequest, CursorPagination, type OrderedQuery } from '@pagewise/core';
 import { type DialectCapabilities, fromKysely, postgresCapabilities } from '@pagewise/kysely-adapter';
+import { ApiRequest, CursorPagination, type OrderedQuery } from '@pagewise/rest';
 import { CompiledQuery, Kysely, type LogEvent, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';

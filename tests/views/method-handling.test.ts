@@ -1,5 +1,7 @@
 // DRF's method handling on every kind of handler (issue 12): OPTIONS metadata, HEAD, 405 with
 // Allow, and Vary on negotiated answers, through a real binding on loopback.
+
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   AcceptHeaderVersioning,
   ApiRequest,
@@ -9,8 +11,7 @@ import {
   ListView,
   PageNumberPagination,
   Routes,
-} from '@pagewise/core';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import { describe, expect, it } from 'vitest';
 
 class TwoPerPage extends PageNumberPagination {
@@ -93,7 +94,7 @@ describe('Vary on every negotiated answer', () => {
 
 describe('the browsable page', () => {
   it('links the http(s) URLs of the data, escaped, and nothing else', async () => {
-    const { browsableHtmlRenderer } = await import('@pagewise/core');
+    const { browsableHtmlRenderer } = await import('@pagewise/rest');
     const html = browsableHtmlRenderer.render(
       {
         next: 'http://testserver/?a=1&page=2',

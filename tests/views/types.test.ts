@@ -1,5 +1,8 @@
 // Types that flow (issue 11, item 4): the row type travels from the queryset to the serializer,
 // orderings are checked against the row's fields, and page bodies are typed per style.
+
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   type ApiResponse,
@@ -14,9 +17,7 @@ import {
   type Paginated,
   type RouteHandler,
   type TypedOrdering,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
 import Database from 'better-sqlite3';
 import { type Generated, Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, expectTypeOf, it } from 'vitest';

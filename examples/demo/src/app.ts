@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   ApiError,
   type ApiRequest,
@@ -23,8 +24,7 @@ import {
   Routes,
   ValidationError,
   type WriteValues,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
+} from '@pagewise/rest';
 import type { Kysely } from 'kysely';
 import {
   isDatabaseUnavailable,

@@ -4,7 +4,7 @@ import {
   isApiError,
   type OrderedQuery,
   SERVER_ERROR_DETAIL,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 import {
   type DocumentNode,
   type ExecutionResult,
@@ -196,9 +196,9 @@ export interface GraphqlHandlerOptions {
   readonly limits?: Partial<GraphqlLimits>;
 }
 
-/** `errors` entries as graphql-js builds them, `extensions.code` added. */
-function withCode(error: GraphQLError, code: string): GraphQLError {
-  if (error.extensions.code !== undefined) return error;
+/** `errors` entries as graphql-js builds them, `extensions.code` added (or, with `replace`, set). */
+function withCode(error: GraphQLError, code: string, replace = false): GraphQLError {
+  if (error.extensions.code !== undefined && (!replace || error.extensions.code === code)) return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes ?? null,
     source: error.source ?? null,
@@ -218,7 +218,9 @@ function withCode(error: GraphQLError, code: string): GraphQLError {
 function answerError(error: GraphQLError): GraphQLError {
   const original = error.originalError;
   if (original === undefined || original instanceof GraphQLError) return withCode(error, 'BAD_USER_INPUT');
-  if (isApiError(original)) return withCode(error, original.code.toUpperCase());
+  // graphql-js copies a Pagewise error's own `extensions.code` (DRF's `not_found`); GraphQL's
+  // convention, and this API's, is upper case.
+  if (isApiError(original)) return withCode(error, original.code.toUpperCase(), true);
   const where = `/graphql ${error.path?.join('.') ?? ''}`.trim();
   const unavailable = isDatabaseUnavailable(original);
   if (unavailable) logDatabaseUnavailable(where, original);

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFetchHandler } from '@pagewise/core';
+import { createFetchHandler } from '@pagewise/rest';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createDemoApp } from './app.js';
 import { ensureSeeded, openDatabase } from './database.js';

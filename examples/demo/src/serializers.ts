@@ -1,4 +1,4 @@
-import { type ApiRequest, perVersion, reverse } from '@pagewise/core';
+import { type ApiRequest, perVersion, reverse } from '@pagewise/rest';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { ArticleTable, AuthorTable } from './schema.js';

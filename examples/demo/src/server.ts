@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { createHonoHandler } from '@pagewise/core';
+import { createHonoHandler } from '@pagewise/rest';
 import { Hono } from 'hono';
 import { createDemoApp } from './app.js';
 import { ensureSeeded, openDatabase } from './database.js';

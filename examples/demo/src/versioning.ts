@@ -6,7 +6,7 @@ import {
   URLPathVersioning,
   type VersioningClass,
   type VersionLifecycleMap,
-} from '@pagewise/core';
+} from '@pagewise/rest';
 
 /**
  * v1 is deprecated: its responses say so (`Deprecation`, `Sunset`, `Link` headers and a notice on

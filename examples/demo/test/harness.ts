@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { createHonoHandler } from '@pagewise/core';
+import { createHonoHandler } from '@pagewise/rest';
 import { Hono } from 'hono';
 import type {
   KyselyPlugin,

@@ -49,9 +49,37 @@ export class ApiError extends Error {
     return 'ApiError';
   }
 
+  /** `status` under the name Express's and Fastify's error handlers read. */
+  get statusCode(): number {
+    return this.status;
+  }
+
+  /** Whether the message may reach the client: Express's default handler then sends it. */
+  get expose(): boolean {
+    return this.status < 500;
+  }
+
+  /** `{ code }`, where GraphQL servers (graphql-js, Yoga, Apollo) look for an error's code. */
+  get extensions(): { readonly code: string } {
+    return { code: this.code };
+  }
+
   /** The JSON body DRF sends for this error. */
   toJSON(): Readonly<Record<string, unknown>> {
     return { detail: this.detail };
+  }
+
+  /**
+   * DRF's answer as a Web `Response`: `toJSON()` as JSON with `status`, and `Vary` when the error
+   * depends on a request header. Hono's default error handler answers with it.
+   *
+   * @example
+   * app.onError((error) => (isApiError(error) ? error.getResponse() : new Response('', { status: 500 })));
+   */
+  getResponse(): Response {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (this.vary.length > 0) headers.vary = this.vary.join(', ');
+    return new Response(JSON.stringify(this.toJSON()), { status: this.status, headers });
   }
 }
 
@@ -75,16 +103,6 @@ export class NotAcceptable extends ApiError {
     options: { vary?: readonly string[] } = {},
   ) {
     super(detail, { status: 406, code: 'not_acceptable', vary: options.vary ?? ['Accept'] });
-  }
-}
-
-/**
- * 410. A version answers it from its sunset on (the scheme's `lifecycle`).
- * @example throw new Gone('API version "v1" was retired on 2027-01-01.');
- */
-export class Gone extends ApiError {
-  constructor(detail = 'Gone.') {
-    super(detail, { status: 410, code: 'gone' });
   }
 }
 

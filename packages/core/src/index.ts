@@ -1,27 +1,90 @@
-// `@pagewise/core`: every public name. Its runtime-neutral centre (pagination, cursors,
-// versioning, errors, requests and responses) uses Web standards only; the web layer (views,
-// routes, renderers, OpenAPI, HTML, framework bindings) is re-exported here so that existing
-// imports keep working, and each concern is also an entry point of its own (package.json
-// `exports`). With `sideEffects: false`, a bundler keeps only what is imported.
+// `@pagewise/core`: the engine, values in and values out. The adapter contract (`OrderedQuery`) and
+// orderings, the cursor codec, the three styles as page functions over `(query, url, options)`,
+// pages without HTTP (`paginateCursor`, `streamRows`, `connectionFromQuery`), counts, errors and
+// warnings. Web standards only; nothing of requests, responses, HTML, OpenAPI or routing:
+// `@pagewise/rest` is Django REST Framework's web layer on top of it.
 
-export * from './bindings/index.js';
+export { compareUnderTerm, kindOf, type ValueKind } from './contract/compare-values.js';
+export {
+  type CountResult,
+  type FetchedRows,
+  fetchedRowsOf,
+  InvalidBoundError,
+  isInvalidBoundError,
+  isPositionValue,
+  type OrderedQuery,
+  type PositionValue,
+  type RowOf,
+  type WindowRow,
+  type WindowSpec,
+} from './contract/ordered-query.js';
+export {
+  invertOrdering,
+  type KeyTerm,
+  type NullsPlacement,
+  type OrderingInput,
+  type OrderTerm,
+  parseOrdering,
+  type SortDirection,
+  settleNulls,
+} from './contract/ordering.js';
+export {
+  type Cursor,
+  CursorDecodeError,
+  DEFAULT_MAX_CURSOR_LENGTH,
+  decodeCursor,
+  encodeCursor,
+  orderingFingerprint,
+} from './cursor/cursor-codec.js';
+export type { CursorSecret } from './cursor/cursor-signature.js';
 export {
   ApiError,
   ConfigurationError,
   type FieldErrors,
-  Gone,
   isApiError,
   isConfigurationError,
   NotAcceptable,
   NotFound,
   ValidationError,
 } from './errors.js';
-export * from './html/index.js';
-export * from './http/index.js';
-export * from './openapi/index.js';
-export * from './pagination/index.js';
-export * from './routes/index.js';
-export { ApiSettings, type ApiSettingsOptions, W001_MESSAGE } from './settings.js';
-export * from './versioning/index.js';
-export * from './views/index.js';
-export { emitWarning, type WarningHook, type WarningOptions } from './warnings.js';
+export {
+  type Connection,
+  type ConnectionArguments,
+  type ConnectionOptions,
+  connectionFromQuery,
+  type Edge,
+  type PageInfo,
+} from './jobs/connection-from-query.js';
+export {
+  type CursorResult,
+  type PaginateCursorOptions,
+  paginateCursor,
+} from './jobs/paginate-cursor.js';
+export { type StreamRowsOptions, streamRows } from './jobs/stream-rows.js';
+export { type CachedCountResult, CountCache, type CountCacheOptions } from './pages/count-cache.js';
+export { type CursorPage, type CursorPageOptions, cursorPage } from './pages/cursor-page.js';
+export { type LimitOffsetPageOptions, limitOffsetPage, type OffsetPage } from './pages/limit-offset-page.js';
+export {
+  type CountMode,
+  EmptyPage,
+  InvalidPage,
+  NumberedPages,
+  PageNotAnInteger,
+} from './pages/numbered-pages.js';
+export { type NumberedPage, type PageNumberPageOptions, pageNumberPage } from './pages/page-number-page.js';
+export { linkHeader } from './pages/page-value.js';
+export type {
+  CursorPaginated,
+  LimitOffsetPaginated,
+  PageNumberPaginated,
+  Paginated,
+} from './pages/paginated.js';
+export { positiveInt } from './url/positive-int.js';
+export { QueryParams } from './url/query-params.js';
+export { LinkTemplate, removeQueryParam, replaceQueryParam } from './url/query-string.js';
+export {
+  emitWarning,
+  PaginationWarning,
+  UnorderedObjectListWarning,
+  type WarningHook,
+} from './warnings.js';

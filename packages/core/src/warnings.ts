@@ -1,5 +1,7 @@
+import type { OrderedQuery } from './contract/ordered-query.js';
+
 /** What Node's `process.emitWarning` takes besides a text warning. */
-export interface WarningOptions {
+interface WarningOptions {
   /** Name of a text warning, e.g. `'PagewiseWarning'`. */
   readonly type?: string;
   /** A stable identifier, e.g. `'pagewise.W001'`. */
@@ -9,7 +11,8 @@ export interface WarningOptions {
 }
 
 /**
- * Receives Pagewise's warnings (`UnorderedObjectListWarning`, the settings' W001 check); it has
+ * Receives Pagewise's warnings (`UnorderedObjectListWarning`, `PaginationWarning`, the settings'
+ * W001 check); it has
  * the shape of Node's `process.emitWarning`, so that function itself fits.
  *
  * @example
@@ -41,4 +44,39 @@ export function emitWarning(warning: string | Error, options?: WarningOptions): 
       ? `${options?.type ?? 'Warning'}: ${warning}`
       : `${warning.name}: ${warning.message}`;
   console.warn(text);
+}
+
+/**
+ * Emitted through the warning hook (by default `process.emitWarning`) when an offset-based
+ * style pages a query without a defined order: pages may then overlap or skip rows between
+ * requests.
+ */
+export class UnorderedObjectListWarning extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnorderedObjectListWarning';
+  }
+}
+
+/**
+ * Emitted through the warning hook, once per paginator class, when pagination is asked for but no
+ * page size is set anywhere (the paginator's options, its fields, the settings): the list is then
+ * answered whole, as DRF does, which is rarely what was meant.
+ */
+export class PaginationWarning extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PaginationWarning';
+  }
+}
+
+/** Warns through `warn`, as Django's paginator does, when `query` has no defined order. */
+export function warnIfUnordered(query: OrderedQuery<unknown>, warn: WarningHook = emitWarning): void {
+  if (!query.ordered) {
+    warn(
+      new UnorderedObjectListWarning(
+        `Pagination may yield inconsistent results with an unordered object_list: ${query.description}.`,
+      ),
+    );
+  }
 }

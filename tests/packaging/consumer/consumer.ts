@@ -2,20 +2,25 @@
 // tarballs into a scratch directory outside the workspace, type-checks this file there (strict,
 // NodeNext and Bundler resolution) and runs it with plain Node. It prints one JSON report.
 import { createRequire } from 'node:module';
+import { type CursorPageOptions, cursorPage } from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
 import {
   ApiRequest,
   apiView,
   CursorPagination,
   createFetchHandler,
   isApiError,
+  ListView,
   NotFound,
   type OrderedQuery,
   Routes,
-} from '@pagewise/core';
-import { fromKysely } from '@pagewise/kysely-adapter';
-import { fromArray } from '@pagewise/memory-adapter';
+} from '@pagewise/rest';
+import { createHonoHandler } from '@pagewise/rest/hono';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Hono } from 'hono';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
 
 interface ArticleTable {
   id: number;
@@ -128,12 +133,74 @@ report.direct = await paginator
       error instanceof NotFound && isApiError(error) ? `${error.status} ${error.detail}` : String(error),
   );
 
+// On Postgres (PG_URL): the engine-only route in a user's own Hono router, and a DRF ListView route
+// behind the Hono binding, each walked from its first page to its last.
+const feed: CursorPageOptions = { pageSize: PAGE_SIZE, ordering: '-score' };
+async function honoWalk(
+  app: Hono,
+  path: string,
+): Promise<{ ids: number[]; scores: number[]; pages: number }> {
+  const ids: number[] = [];
+  const scores: number[] = [];
+  let url: string | null = `http://localhost${path}`;
+  let pages = 0;
+  while (url !== null && pages < ROWS) {
+    const response = await app.request(url);
+    const page = (await response.json()) as CursorBody;
+    if (response.status !== 200)
+      throw new Error(`${url} answered ${response.status}: ${JSON.stringify(page)}`);
+    ids.push(...page.results.map((row) => row.id));
+    scores.push(...page.results.map((row) => row.score));
+    url = page.next;
+    pages += 1;
+  }
+  return { ids, scores, pages };
+}
+if (process.env.PG_URL) {
+  const table = `pagewise_consumer_${process.pid}`;
+  const pool = new pg.Pool({ connectionString: process.env.PG_URL, max: 2 });
+  const postgres = new Kysely<Record<string, ArticleTable>>({ dialect: new PostgresDialect({ pool }) });
+  await sql`create table ${sql.table(table)} (id integer primary key, title text not null, score integer not null)`.execute(
+    postgres,
+  );
+  try {
+    await postgres.insertInto(table).values(articles).execute();
+    const articlesQuery = () =>
+      fromKysely(postgres.selectFrom(table).select(['id', 'title', 'score']), { db: postgres });
+    const app = new Hono();
+    // The engine alone: one page function, the page's body and headers.
+    app.get('/engine/articles', async (c) => {
+      const page = await cursorPage(articlesQuery(), c.req.url, feed);
+      return c.json(page.body(page.rows), 200, page.headers);
+    });
+    // DRF's layer: a ListView with CursorPagination, served by the Hono binding.
+    class ArticleFeed extends CursorPagination {
+      override pageSize = PAGE_SIZE;
+      override ordering = '-score';
+    }
+    const drf = new Routes().add(
+      '/drf/articles',
+      'articles',
+      ListView.asView({ queryset: articlesQuery, paginationClass: ArticleFeed }),
+    );
+    app.use('/drf/*', createHonoHandler({ routes: drf, allowedHosts: ['localhost'] }));
+    report.postgres = {
+      engine: await honoWalk(app, '/engine/articles'),
+      drf: await honoWalk(app, '/drf/articles'),
+    };
+  } finally {
+    await sql`drop table if exists ${sql.table(table)}`.execute(postgres);
+    await postgres.destroy();
+  }
+}
+
 // Which copy of core each package loads: two copies when an adapter has its own nested one.
 const resolveFrom = (specifier: string) => createRequire(createRequire(import.meta.url).resolve(specifier));
 report.coreCopies = {
   app: createRequire(import.meta.url).resolve('@pagewise/core'),
   kysely: resolveFrom('@pagewise/kysely-adapter').resolve('@pagewise/core'),
   memory: resolveFrom('@pagewise/memory-adapter').resolve('@pagewise/core'),
+  rest: resolveFrom('@pagewise/rest').resolve('@pagewise/core'),
 };
 
 await db.destroy();

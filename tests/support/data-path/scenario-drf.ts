@@ -1,8 +1,9 @@
 // One cursor feed through DRF's layer: a `ListView` with `CursorPagination` behind the Hono binding,
 // over SQLite through the Kysely adapter.
-import { CursorPagination, ListView, Routes } from '@pagewise/core';
-import { createHonoHandler } from '@pagewise/core/hono';
+
 import { fromKysely } from '@pagewise/kysely-adapter';
+import { CursorPagination, ListView, Routes } from '@pagewise/rest';
+import { createHonoHandler } from '@pagewise/rest/hono';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { Kysely, SqliteDialect, sql } from 'kysely';

@@ -1,0 +1,320 @@
+import {
+  type FetchedRows,
+  fetchedRowsOf,
+  isInvalidBoundError,
+  type OrderedQuery,
+  type PositionValue,
+  type WindowRow,
+  type WindowSpec,
+} from '../contract/ordered-query.js';
+import {
+  invertOrdering,
+  type KeyTerm,
+  type OrderingInput,
+  type OrderTerm,
+  parseOrdering,
+  settleNulls,
+} from '../contract/ordering.js';
+import { NotFound } from '../errors.js';
+import {
+  type Cursor,
+  CursorDecodeError,
+  DEFAULT_MAX_CURSOR_LENGTH,
+  decodeCursor,
+  samePosition,
+} from './cursor-codec.js';
+import type { CursorSecret } from './cursor-signature.js';
+
+// The keyset machinery `CursorPagination` and the functions without HTTP (`paginateCursor`,
+// `streamRows`, `connectionFromQuery`) share, so their tokens and pages are the same ones.
+
+/** The default ordering of cursor pages: DRF's `'-created'`. */
+export const DEFAULT_CURSOR_ORDERING = '-created';
+
+/**
+ * The ordering positions are taken over: the terms with NULL placement settled, plus the query's
+ * unique key as the tiebreaker when they lack it.
+ *
+ * @example
+ * keyOrder([{ field: 'created', direction: 'desc' }], query)
+ * // [created desc nulls first, id desc nulls last (unique)]
+ */
+export function keyOrder(
+  terms: readonly OrderTerm[],
+  query: Pick<OrderedQuery<unknown>, 'uniqueKey'>,
+): KeyTerm[] {
+  const order = terms.map(settleNulls);
+  const key = query.uniqueKey;
+  if (key !== null && !order.some((term) => term.field === key)) {
+    order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
+  }
+  return order;
+}
+
+/**
+ * The key order of a page: `ordering` (field names with an optional `-`, or terms), else the
+ * query's own ordering, else DRF's `'-created'`; the unique key appended as the tiebreaker.
+ */
+export function resolveKeyOrder(
+  query: OrderedQuery<unknown>,
+  ordering: OrderingInput | null | undefined,
+): KeyTerm[] {
+  const terms =
+    ordering !== undefined && ordering !== null
+      ? parseOrdering(ordering)
+      : query.ordering.length > 0
+        ? query.ordering
+        : parseOrdering(DEFAULT_CURSOR_ORDERING);
+  return keyOrder(terms, query);
+}
+
+/** How a token is read: the codec's options plus the 404 detail. */
+export interface CursorReadOptions {
+  readonly secret: CursorSecret | null;
+  /** `orderingFingerprint(order)`, when the caller keeps it. @default computed from `order` */
+  readonly fingerprint?: string;
+  readonly offsetCutoff: number | null;
+  readonly maxLength?: number;
+  /** @default 'Invalid cursor' */
+  readonly invalidMessage?: string;
+}
+
+/** Decodes `token` for `order`; any defect is `404 Invalid cursor`. Empty or absent: `null`. */
+export function readCursor(
+  token: string | null | undefined,
+  order: readonly KeyTerm[],
+  options: CursorReadOptions,
+): Cursor | null {
+  if (token === null || token === undefined || token === '') return null;
+  try {
+    return decodeCursor(token, {
+      order,
+      fingerprint: options.fingerprint,
+      secret: options.secret,
+      offsetCutoff: options.offsetCutoff,
+      maxLength: options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH,
+    });
+  } catch (error) {
+    if (error instanceof CursorDecodeError) throw new NotFound(options.invalidMessage ?? 'Invalid cursor');
+    throw error;
+  }
+}
+
+/** Fetches one window; a bound the adapter cannot compare (a forged position) is `404 Invalid cursor`. */
+export async function fetchWindow<Row>(
+  query: OrderedQuery<Row>,
+  window: Parameters<OrderedQuery<Row>['fetch']>[0],
+  invalidMessage = 'Invalid cursor',
+): Promise<ReadonlyArray<WindowRow<Row>>> {
+  try {
+    return await query.fetch(window);
+  } catch (error) {
+    throw notFoundIfInvalidBound(error, invalidMessage);
+  }
+}
+
+/** What a failed fetch throws: a bound the adapter cannot compare is `404`, anything else itself. */
+function notFoundIfInvalidBound(error: unknown, invalidMessage: string): unknown {
+  return isInvalidBoundError(error) ? new NotFound(invalidMessage) : error;
+}
+
+/** One cursor page before any token is made of it: the rows and what its cursors stand on. */
+export interface CursorWindow<Row> {
+  readonly rows: Row[];
+  readonly positions: PositionList;
+  readonly pageSize: number;
+  readonly cursor: Cursor | null;
+  /** Whether positions are unique (the ordering holds the query's unique key): no two rows tie. */
+  readonly unique: boolean;
+  readonly hasNext: boolean;
+  readonly hasPrevious: boolean;
+  readonly nextPosition: readonly PositionValue[] | null;
+  readonly previousPosition: readonly PositionValue[] | null;
+}
+
+/**
+ * The page `cursor` points at: one statement of `pageSize + 1` rows (the look-ahead row says
+ * whether the walk goes on), fetched in reverse for a `previous` cursor and turned back.
+ * `reversed` is `invertOrdering(order)` when the caller keeps it (frozen, so adapters may
+ * recognise it as they recognise `order`).
+ */
+export async function fetchCursorWindow<Row>(
+  query: OrderedQuery<Row>,
+  order: readonly KeyTerm[],
+  cursor: Cursor | null,
+  pageSize: number,
+  invalidMessage?: string,
+  reversed?: readonly KeyTerm[],
+): Promise<CursorWindow<Row>> {
+  const reverse = cursor?.reverse ?? false;
+  const currentPosition = cursor?.position ?? null;
+  const offset = cursor?.offset ?? 0;
+  const spec: WindowSpec = {
+    order: reverse ? (reversed ?? invertOrdering(order)) : order,
+    after: currentPosition,
+    offset,
+    limit: pageSize + 1,
+  };
+  // `fetchWindow` inlined: the page waits on the adapter's promise itself, one async hop less.
+  let answer: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>;
+  try {
+    answer = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
+  } catch (error) {
+    throw notFoundIfInvalidBound(error, invalidMessage ?? 'Invalid cursor');
+  }
+  const fetched = 'rows' in answer ? answer : fetchedRowsOf(answer);
+  // A copy: the adapter may read positions from the array it answered.
+  const rows = fetched.rows.slice(0, pageSize);
+  const following = fetched.rows.length > pageSize ? fetched.position(pageSize) : null;
+  if (reverse) rows.reverse();
+  const started = currentPosition !== null || offset > 0;
+  return {
+    rows,
+    positions: new LazyPositions(fetched, rows.length, reverse),
+    pageSize,
+    cursor,
+    unique: order.some((term) => term.unique === true || term.field === query.uniqueKey),
+    hasNext: reverse ? started : following !== null,
+    hasPrevious: reverse ? following !== null : started,
+    nextPosition: reverse ? currentPosition : following,
+    previousPosition: reverse ? following : currentPosition,
+  };
+}
+
+/** The rows' positions by index, each read from its row only when asked for. */
+interface PositionList {
+  readonly length: number;
+  at(index: number): readonly PositionValue[] | undefined;
+  /**
+   * Whether the rows at page indexes `a` and `b` tie as the backend compares them; `length` (a
+   * forward page) or `-1` (a reverse one) is the look-ahead row. Absent: positions compare by value.
+   */
+  readonly tied?: ((a: number, b: number) => boolean) | undefined;
+}
+
+/**
+ * The positions of a page cut from `FetchedRows`: the first `length` rows fetched, in reverse
+ * when the page was fetched backwards. Each is read from the adapter when asked for: links need
+ * the first and last rows', not all of them.
+ */
+class LazyPositions implements PositionList {
+  readonly #fetched: FetchedRows<unknown>;
+  readonly #reverse: boolean;
+  readonly length: number;
+  /** The backend's ties, by page index (the look-ahead row included: see `PositionList`). */
+  readonly tied: ((a: number, b: number) => boolean) | undefined;
+
+  constructor(fetched: FetchedRows<unknown>, length: number, reverse: boolean) {
+    this.#fetched = fetched;
+    this.length = length;
+    this.#reverse = reverse;
+    // A closure only where the backend reports ties (an ordering without a unique term).
+    this.tied =
+      fetched.tied === undefined
+        ? undefined
+        : (a, b) => fetched.tied!(this.#fetchedIndex(a), this.#fetchedIndex(b));
+  }
+
+  /** The index in the fetched rows of page index `index`: the page is their first rows, maybe reversed. */
+  #fetchedIndex(index: number): number {
+    return this.#reverse ? this.length - 1 - index : index;
+  }
+
+  at(index: number): readonly PositionValue[] | undefined {
+    const i = index < 0 ? this.length + index : index;
+    if (i < 0 || i >= this.length) return undefined;
+    return this.#fetched.position(this.#fetchedIndex(i));
+  }
+}
+
+/**
+ * The next page's cursor: normally "after the last row". Only when rows share a position (no
+ * unique key) does it need DRF's offset walk.
+ */
+export function nextCursorOf(page: CursorWindow<unknown>): Cursor | null {
+  if (!page.hasNext) return null;
+  const { cursor } = page;
+  const positions = page.positions;
+  // Unique positions never tie: the next page starts after the last row, with no offset.
+  if (page.unique && (cursor?.offset ?? 0) === 0) {
+    return { offset: 0, reverse: false, position: positions.length === 0 ? null : positions.at(-1)! };
+  }
+  const fromLast = positions.length > 0 && cursor?.reverse && cursor.offset !== 0;
+  // `nextPosition` is the look-ahead row's on a forward page, else the cursor's bound.
+  const compare = fromLast ? positions.at(-1)! : page.nextPosition;
+  const at = fromLast ? positions.length - 1 : cursor?.reverse ? undefined : positions.length;
+  let { offset, position, found } = walkPastTies(positions, compare, at, -1);
+  if (positions.length > 0 && !found) {
+    if (!page.hasPrevious) {
+      offset = page.pageSize;
+      position = null;
+    } else if (cursor?.reverse) {
+      offset = 0;
+      position = page.previousPosition;
+    } else {
+      offset = (cursor?.offset ?? 0) + page.pageSize;
+      position = page.previousPosition;
+    }
+  }
+  // An empty page (reached by a stale or forged cursor) has no row to stand on: only a reverse cursor
+  // lands there with a next link, and nothing lies before its bound, so the next page is the first one.
+  if (positions.length === 0) position = null;
+  return { offset, reverse: false, position };
+}
+
+/**
+ * DRF's walk past the rows tied with `compare`, from the page's last row backwards (`step` -1) or
+ * its first row forwards (`step` 1): the first position that differs and how many rows it skipped.
+ * `at` is the page index of the row `compare` is (`undefined` for the cursor's bound, which no
+ * row of the page ties with: they all lie strictly past it). Rows tie as the backend says where
+ * it says (`tied`: its collation's equality), else by value.
+ */
+function walkPastTies(
+  positions: PositionList,
+  compare: readonly PositionValue[] | null,
+  at: number | undefined,
+  step: 1 | -1,
+): { offset: number; position: readonly PositionValue[] | null; found: boolean } {
+  let offset = 0;
+  const tied = positions.tied;
+  for (let i = step === 1 ? 0 : positions.length - 1; i >= 0 && i < positions.length; i += step) {
+    const current = positions.at(i)!;
+    const same = tied !== undefined && at !== undefined ? tied(i, at) : samePosition(current, compare);
+    if (!same) return { offset, position: current, found: true };
+    compare = current;
+    at = i;
+    offset += 1;
+  }
+  return { offset, position: null, found: false };
+}
+
+/** The previous page's cursor: "before the first row", mirrored from `nextCursorOf`. */
+export function previousCursorOf(page: CursorWindow<unknown>): Cursor | null {
+  if (!page.hasPrevious) return null;
+  const { cursor } = page;
+  const positions = page.positions;
+  if (page.unique && (cursor?.offset ?? 0) === 0) {
+    return { offset: 0, reverse: true, position: positions.length === 0 ? null : positions.at(0)! };
+  }
+  const fromFirst = positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0;
+  // `previousPosition` is the look-ahead row's on a reverse page, else the cursor's bound.
+  const compare = fromFirst ? positions.at(0)! : page.previousPosition;
+  const at = fromFirst ? 0 : cursor?.reverse ? -1 : undefined;
+  let { offset, position, found } = walkPastTies(positions, compare, at, 1);
+  if (positions.length > 0 && !found) {
+    if (!page.hasNext) {
+      offset = page.pageSize;
+      position = null;
+    } else if (cursor?.reverse) {
+      offset = cursor.offset + page.pageSize;
+      position = page.nextPosition;
+    } else {
+      offset = 0;
+      position = page.nextPosition;
+    }
+  }
+  // An empty forward page has nothing after its bound, so the page before it is the last page; the
+  // bound itself would skip the row it names.
+  if (positions.length === 0) position = null;
+  return { offset, reverse: true, position };
+}

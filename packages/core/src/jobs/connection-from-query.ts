@@ -1,0 +1,145 @@
+import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
+import { invertOrdering } from '../contract/ordering.js';
+import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from '../cursor/cursor-codec.js';
+import type { CursorSecret } from '../cursor/cursor-signature.js';
+import { fetchWindow, readCursor, resolveKeyOrder } from '../cursor/cursor-window.js';
+import { ConfigurationError, NotFound } from '../errors.js';
+import { type CursorOrderingOptions, checkCount } from './paginate-cursor.js';
+
+/** The Relay connection arguments (`first`/`after` forward, `last`/`before` backward). */
+export interface ConnectionArguments {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** Options of `connectionFromQuery`. */
+export interface ConnectionOptions extends CursorOrderingOptions {
+  /** Signs cursors with HMAC-SHA256, as `CursorPagination`'s option (a list: the first signs, every one verifies). @default null */
+  cursorSecret?: CursorSecret | null;
+  /** Edges when neither `first` nor `last` is given, and the clamp of both. @default 100 */
+  maxPageSize?: number;
+}
+
+/** One edge: the row and its cursor. */
+export interface Edge<Row> {
+  readonly node: Row;
+  readonly cursor: string;
+}
+
+/** The Relay `PageInfo`. */
+export interface PageInfo {
+  readonly hasNextPage: boolean;
+  readonly hasPreviousPage: boolean;
+  readonly startCursor: string | null;
+  readonly endCursor: string | null;
+}
+
+/** A Relay connection: frozen edges and page info. */
+export interface Connection<Row> {
+  readonly edges: ReadonlyArray<Edge<Row>>;
+  readonly pageInfo: PageInfo;
+}
+
+/** The position a Relay cursor stands on; the direction a token was minted for does not matter. */
+function boundOf(cursor: Cursor | null): readonly PositionValue[] | null {
+  if (cursor === null) return null;
+  // Offsets only exist without a unique key, which connections refuse; a token carrying one is forged.
+  if (cursor.offset !== 0) throw new NotFound('Invalid cursor');
+  return cursor.position;
+}
+
+/**
+ * A Relay connection (the GraphQL Cursor Connections spec) over any adapter query, by keyset: one
+ * statement per call, `hasNextPage`/`hasPreviousPage` from a look-ahead row, never a count.
+ *
+ * Follows the spec's algorithm: the cursors bound the edges, then `first` keeps the first ones
+ * and `last` the last ones. Neither: the first `maxPageSize` edges; a larger `first`/`last` is
+ * clamped to it; a negative one is a `ValidationError` (400); a bad `after`/`before` rejects with
+ * `NotFound` (`Invalid cursor`). As the spec allows, `hasPreviousPage` is `true` with
+ * `first`/`after` when `after` names a row (that row comes before), and `hasNextPage` likewise
+ * with `last`/`before`. Cursors are `CursorPagination` tokens for the same ordering and secret.
+ *
+ * @example
+ * const connection = await connectionFromQuery(fromKysely(db.selectFrom('articles').selectAll(), { db }), args, {
+ *   ordering: '-published_at',
+ * });
+ * // { edges: [{ node, cursor }], pageInfo: { hasNextPage, hasPreviousPage, startCursor, endCursor } }
+ */
+export async function connectionFromQuery<Row>(
+  query: OrderedQuery<Row>,
+  args: ConnectionArguments,
+  options: ConnectionOptions = {},
+): Promise<Connection<Row>> {
+  const maxPageSize = options.maxPageSize ?? 100;
+  if (!Number.isSafeInteger(maxPageSize) || maxPageSize < 1) {
+    throw new ConfigurationError(
+      `connectionFromQuery: maxPageSize must be a positive integer, got ${maxPageSize}`,
+    );
+  }
+  const first = args.first == null ? null : Math.min(checkCount('first', args.first, 0), maxPageSize);
+  const last = args.last == null ? null : Math.min(checkCount('last', args.last, 0), maxPageSize);
+  const order = resolveKeyOrder(query, options.ordering);
+  if (query.uniqueKey === null) {
+    throw new ConfigurationError(
+      `connectionFromQuery: the ${query.adapter} adapter's query has no unique key, so an edge's cursor ` +
+        'could not name its row; give the adapter one (e.g. fromKysely(query, { uniqueKey: "id" })).',
+    );
+  }
+  const secret = options.cursorSecret ?? null;
+  const read = { secret, offsetCutoff: null };
+  const after = boundOf(readCursor(args.after, order, read));
+  const before = boundOf(readCursor(args.before, order, read));
+
+  let rows: ReadonlyArray<WindowRow<Row>>;
+  let hasNextPage: boolean;
+  let hasPreviousPage: boolean;
+  // Both cursors bound the statement: the database decides which rows lie between them.
+  if (last !== null && first === null) {
+    // Backward: the `last + 1` rows just before `before`, read in reverse; the extra one is the
+    // look-ahead that says whether edges remain before them.
+    const fetched = await fetchWindow(query, {
+      order: invertOrdering(order),
+      after: before,
+      before: after,
+      offset: 0,
+      limit: last + 1,
+    });
+    rows = fetched.slice(0, last).reverse();
+    hasPreviousPage = fetched.length > last;
+    hasNextPage = before !== null;
+  } else {
+    // Forward: `first` (or `maxPageSize`) rows after `after`; with `last` as well, enough rows to
+    // know whether more than `last` edges lie between the cursors.
+    const take = first ?? maxPageSize;
+    const fetched = await fetchWindow(query, {
+      order,
+      after,
+      before,
+      offset: 0,
+      limit: Math.max(take, last ?? 0) + 1,
+    });
+    const kept = fetched.slice(0, take);
+    rows = last === null ? kept : kept.slice(Math.max(0, kept.length - last));
+    hasNextPage = fetched.length > take;
+    hasPreviousPage = last === null ? after !== null : fetched.length > last;
+  }
+
+  const codec = { order, secret, maxLength: DEFAULT_MAX_CURSOR_LENGTH };
+  const edges = rows.map((r) =>
+    Object.freeze({
+      node: r.row,
+      cursor: encodeCursor({ offset: 0, reverse: false, position: r.position }, codec),
+    }),
+  );
+  return Object.freeze({
+    edges: Object.freeze(edges),
+    pageInfo: Object.freeze({
+      hasNextPage,
+      hasPreviousPage,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    }),
+  });
+}

@@ -1,0 +1,86 @@
+import type { OrderedQuery } from '../contract/ordered-query.js';
+import type { OrderingInput } from '../contract/ordering.js';
+import { DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from '../cursor/cursor-codec.js';
+import type { CursorSecret } from '../cursor/cursor-signature.js';
+import {
+  fetchCursorWindow,
+  nextCursorOf,
+  previousCursorOf,
+  readCursor,
+  resolveKeyOrder,
+} from '../cursor/cursor-window.js';
+import { ValidationError } from '../errors.js';
+
+/** Options shared by the page functions that run without a request. */
+export interface CursorOrderingOptions {
+  /**
+   * The ordering; the unique key is appended as in `CursorPagination`.
+   * @default the query's own ordering, else '-created'
+   */
+  ordering?: OrderingInput | null;
+}
+
+/** Options of `paginateCursor`. */
+export interface PaginateCursorOptions extends CursorOrderingOptions {
+  /** Rows per page: a positive integer. */
+  pageSize: number;
+  /** A token from an earlier result's `nextCursor`/`previousCursor`; absent or `null`: the first page. */
+  cursor?: string | null;
+  /** Signs tokens with HMAC-SHA256, as `CursorPagination`'s option (a list: the first signs, every one verifies). @default null */
+  cursorSecret?: CursorSecret | null;
+  /** Largest residual offset a token may carry (only used without a unique key). @default 1000 */
+  offsetCutoff?: number | null;
+}
+
+/** One page of `paginateCursor`: a frozen value. */
+export interface CursorResult<Row> {
+  readonly results: readonly Row[];
+  /** Token of the next page, `null` on the last. */
+  readonly nextCursor: string | null;
+  /** Token of the previous page, `null` on the first. */
+  readonly previousCursor: string | null;
+}
+
+/** A count a client may have chosen: a non-negative (or positive) integer, else `400`. */
+export function checkCount(name: string, value: number, least: 0 | 1): number {
+  if (!Number.isSafeInteger(value) || value < least) {
+    throw new ValidationError(`${name} must be a ${least === 0 ? 'non-negative' : 'positive'} integer.`);
+  }
+  return value;
+}
+
+/**
+ * One keyset page without HTTP: what `CursorPagination` answers for a URL, for a queue worker, a
+ * CLI or a resolver. One statement of `pageSize + 1` rows per call. Tokens are the ones
+ * `CursorPagination` puts in its links for the same ordering and secret, both ways. A bad
+ * `cursor` rejects with `NotFound` (`Invalid cursor`); a `pageSize` that is not a positive
+ * integer with `ValidationError`.
+ *
+ * @example
+ * let page = await paginateCursor(fromKysely(db.selectFrom('articles').selectAll(), { db }), {
+ *   pageSize: 100,
+ *   ordering: ['-published_at'],
+ * });
+ * while (page.nextCursor !== null) page = await paginateCursor(query, { pageSize: 100, cursor: page.nextCursor });
+ */
+export async function paginateCursor<Row>(
+  query: OrderedQuery<Row>,
+  options: PaginateCursorOptions,
+): Promise<CursorResult<Row>> {
+  const pageSize = checkCount('pageSize', options.pageSize, 1);
+  const order = resolveKeyOrder(query, options.ordering);
+  const secret = options.cursorSecret ?? null;
+  const cursor = readCursor(options.cursor, order, {
+    secret,
+    offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
+  });
+  const window = await fetchCursorWindow(query, order, cursor, pageSize);
+  const codec = { order, secret, maxLength: DEFAULT_MAX_CURSOR_LENGTH };
+  const next = nextCursorOf(window);
+  const previous = previousCursorOf(window);
+  return Object.freeze({
+    results: Object.freeze([...window.rows]),
+    nextCursor: next === null ? null : encodeCursor(next, codec),
+    previousCursor: previous === null ? null : encodeCursor(previous, codec),
+  });
+}

@@ -1,0 +1,155 @@
+import type { OrderedQuery } from '../contract/ordered-query.js';
+import { invertOrdering, type KeyTerm, type OrderingInput } from '../contract/ordering.js';
+import {
+  type Cursor,
+  DEFAULT_MAX_CURSOR_LENGTH,
+  encodeCursor,
+  orderingFingerprint,
+} from '../cursor/cursor-codec.js';
+import type { CursorSecret } from '../cursor/cursor-signature.js';
+import {
+  fetchCursorWindow,
+  nextCursorOf,
+  previousCursorOf,
+  readCursor,
+  resolveKeyOrder,
+} from '../cursor/cursor-window.js';
+import { requestUrl } from '../url/request-url.js';
+import { checkedPageSize, requestedPageSize } from './page-size.js';
+import { pageHeaders } from './page-value.js';
+import type { CursorPaginated } from './paginated.js';
+
+/**
+ * Options of `cursorPage`: DRF's `CursorPagination` options in camelCase.
+ *
+ * @example
+ * const feed: CursorPageOptions = { pageSize: 50, ordering: '-published_at', cursorSecret: process.env.CURSOR_SECRET };
+ */
+export interface CursorPageOptions {
+  /** Rows per page: a positive integer. */
+  pageSize: number;
+  /**
+   * Field names with an optional `-`, or terms with `nulls`; the query's unique key is appended as
+   * the tiebreaker. @default the query's own ordering, else '-created'
+   */
+  ordering?: OrderingInput | null;
+  /** @default 'cursor' */
+  cursorQueryParam?: string;
+  /** Lets the client choose the page size with this parameter. @default null */
+  pageSizeQueryParam?: string | null;
+  /** Upper bound of a client-chosen page size. @default null */
+  maxPageSize?: number | null;
+  /** Largest residual offset a cursor may carry (only without a unique key). @default 1000 */
+  offsetCutoff?: number | null;
+  /** Signs cursors with HMAC-SHA256 (a list: the first signs, every one verifies). @default null */
+  cursorSecret?: CursorSecret | null;
+  /** 404 detail for a cursor that cannot be used. @default 'Invalid cursor' */
+  invalidCursorMessage?: string;
+  /** Longest cursor accepted and minted, in characters. @default DEFAULT_MAX_CURSOR_LENGTH (4096) */
+  maxCursorLength?: number;
+}
+
+/**
+ * One cursor page as a frozen value: its rows, its links (absolute URLs made from the page's URL,
+ * DRF's rules) and what a response is made of. `body(data)` is DRF's `{ next, previous, results }`
+ * around the serialized rows; `headers` holds the RFC 8288 `Link` header when there is a link.
+ *
+ * @example
+ * const page = await cursorPage(query, request.url, { pageSize: 20 });
+ * return Response.json(page.body(page.rows.map(serialize)), { headers: page.headers });
+ */
+export interface CursorPage<Row> {
+  readonly rows: readonly Row[];
+  /** Absolute URL of the next page, or `null` on the last. */
+  readonly next: string | null;
+  /** Absolute URL of the previous page, or `null` on the first. */
+  readonly previous: string | null;
+  /** `{ link: '<...>; rel="next", <...>; rel="prev"' }` when there is a link, else `{}`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** DRF's body around `data`, keys in DRF's order. */
+  body<T>(data: readonly T[]): CursorPaginated<T>;
+  /** The page size this request was served with (the client's, when it may choose). */
+  readonly pageSize: number;
+  /** The ordering positions are taken over, the tiebreaker included. */
+  readonly order: readonly KeyTerm[];
+  /** The cursor this page was asked for, decoded; `null` for the first page. */
+  readonly cursor: Cursor | null;
+}
+
+function deepFrozen(order: KeyTerm[]): readonly KeyTerm[] {
+  for (const term of order) Object.freeze(term);
+  return Object.freeze(order);
+}
+
+/** The prototype of every cursor page: `body` is one function, not a closure per page. */
+const CURSOR_PAGE = {
+  body<T>(this: CursorPage<unknown>, data: readonly T[]): CursorPaginated<T> {
+    return { next: this.next, previous: this.previous, results: data as T[] };
+  },
+};
+
+/**
+ * The cursor page a URL asks for (DRF's `CursorPagination`, without its artifacts): positions hold
+ * every ordering field plus the query's unique key, so following `next` from the first page visits
+ * every row once and `previous` of `next` is the same page. One statement of `pageSize + 1` rows,
+ * index-seekable on Kysely. A bad, tampered or foreign cursor rejects with `NotFound`
+ * (`Invalid cursor`). `url` is trusted as given: check the `Host` before (`@pagewise/rest`'s
+ * bindings do).
+ *
+ * @example
+ * app.get('/articles', async (c) => {
+ *   const page = await cursorPage(fromKysely(db.selectFrom('articles').selectAll(), { db }), c.req.url, feed);
+ *   return c.json(page.body(page.rows.map(serialize)), 200, page.headers);
+ * });
+ */
+export async function cursorPage<Row>(
+  query: OrderedQuery<Row>,
+  url: string | URL,
+  options: CursorPageOptions,
+): Promise<CursorPage<Row>> {
+  const { params, links } = requestUrl(url);
+  const param = options.cursorQueryParam ?? 'cursor';
+  const secret = options.cursorSecret ?? null;
+  const maxLength = options.maxCursorLength ?? DEFAULT_MAX_CURSOR_LENGTH;
+  const invalidMessage = options.invalidCursorMessage ?? 'Invalid cursor';
+  const pageSize = requestedPageSize(
+    params,
+    options.pageSizeQueryParam,
+    options.maxPageSize,
+    checkedPageSize('cursorPage', options.pageSize),
+  )!;
+  // Frozen, terms and all: adapters recognise an ordering they have planned without writing it out.
+  const order = deepFrozen(resolveKeyOrder(query, options.ordering));
+  const fingerprint = orderingFingerprint(order);
+  const cursor = readCursor(params.get(param), order, {
+    fingerprint,
+    secret,
+    offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
+    maxLength,
+    invalidMessage,
+  });
+  const window = await fetchCursorWindow(
+    query,
+    order,
+    cursor,
+    pageSize,
+    invalidMessage,
+    cursor?.reverse ? deepFrozen(invertOrdering(order)) : undefined,
+  );
+  const codec = { order, fingerprint, secret, maxLength };
+  const link = (to: Cursor | null) => (to === null ? null : links.with(param, encodeCursor(to, codec)));
+  const next = link(nextCursorOf(window));
+  const previous = link(previousCursorOf(window));
+  const page: CursorPage<Row> = Object.create(CURSOR_PAGE);
+  return Object.freeze(
+    Object.assign(page, {
+      rows: Object.freeze(window.rows),
+      next,
+      previous,
+      headers: pageHeaders(next, previous),
+      pageSize,
+      order,
+      cursor,
+    }),
+  );
+}

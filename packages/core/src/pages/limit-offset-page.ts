@@ -1,0 +1,127 @@
+import type { OrderedQuery } from '../contract/ordered-query.js';
+import { parsePythonBigInt, positiveIntOr } from '../url/positive-int.js';
+import { requestUrl } from '../url/request-url.js';
+import { type WarningHook, warnIfUnordered } from '../warnings.js';
+import { offsetTooLarge } from './max-offset.js';
+import { requestedPageSize } from './page-size.js';
+import { pageHeaders } from './page-value.js';
+import type { LimitOffsetPaginated } from './paginated.js';
+
+/**
+ * Options of `limitOffsetPage`: DRF's `LimitOffsetPagination` options in camelCase.
+ *
+ * @example
+ * const window: LimitOffsetPageOptions = { defaultLimit: 20, maxLimit: 100 };
+ */
+export interface LimitOffsetPageOptions {
+  /** Limit when the client sends none; without it such a request is not paginated. @default null */
+  defaultLimit?: number | null;
+  /** @default 'limit' */
+  limitQueryParam?: string;
+  /** @default 'offset' */
+  offsetQueryParam?: string;
+  /** Upper bound of a client-chosen limit. @default null */
+  maxLimit?: number | null;
+  /** Largest offset a client may ask for; beyond it the answer is 404. @default null (no cap) */
+  maxOffset?: number | null;
+  /** Receives `UnorderedObjectListWarning`. @default emitWarning */
+  onWarning?: WarningHook;
+}
+
+/**
+ * One limit/offset window as a frozen value. `body(data)` is DRF's `{ count, next, previous, results }`.
+ *
+ * @example
+ * const page = await limitOffsetPage(query, request.url, { defaultLimit: 20 });
+ * if (page === null) return Response.json(await everything());
+ */
+export interface OffsetPage<Row> {
+  readonly rows: readonly Row[];
+  /** Absolute URL of the next window, or `null` at the end. */
+  readonly next: string | null;
+  /** Absolute URL of the previous window, or `null` at offset 0. */
+  readonly previous: string | null;
+  /** `{ link: '<...>; rel="next", <...>; rel="prev"' }` when there is a link, else `{}`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** DRF's body around `data`, keys in DRF's order. */
+  body<T>(data: readonly T[]): LimitOffsetPaginated<T>;
+  readonly count: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** The prototype of every window: `body` is one function, not a closure per page. */
+const OFFSET_PAGE = {
+  body<T>(this: OffsetPage<unknown>, data: readonly T[]): LimitOffsetPaginated<T> {
+    return { count: this.count, next: this.next, previous: this.previous, results: data as T[] };
+  },
+};
+
+/**
+ * The client's integer exactly when parsing saturated it at `Number.MAX_SAFE_INTEGER`: DRF's
+ * links carry Python ints, so `?limit=99999999999999999999999` is echoed as sent, not rounded.
+ */
+function exactInteger(text: string | null, value: number): bigint {
+  if (value === Number.MAX_SAFE_INTEGER && text !== null) {
+    const exact = parsePythonBigInt(text);
+    if (exact !== null && exact > BigInt(value)) return exact;
+  }
+  return BigInt(value);
+}
+
+/**
+ * The window a URL asks for (`?limit=20&offset=40`, DRF's `LimitOffsetPagination`): a count, then
+ * `LIMIT/OFFSET`. Offsets past the end answer no rows with a previous link; `null` when neither the
+ * URL nor `defaultLimit` gives a limit (not paginated: nothing is counted or fetched). A query
+ * without an order warns (`UnorderedObjectListWarning`). `url` is trusted as given.
+ *
+ * @example
+ * const page = await limitOffsetPage(query, c.req.url, { defaultLimit: 20, maxLimit: 100 });
+ * return page === null ? c.json(await everything()) : c.json(page.body(page.rows), 200, page.headers);
+ */
+export async function limitOffsetPage<Row>(
+  query: OrderedQuery<Row>,
+  url: string | URL,
+  options: LimitOffsetPageOptions = {},
+): Promise<OffsetPage<Row> | null> {
+  const { params, links } = requestUrl(url);
+  const limitParam = options.limitQueryParam ?? 'limit';
+  const offsetParam = options.offsetQueryParam ?? 'offset';
+  const limit = requestedPageSize(params, limitParam, options.maxLimit, options.defaultLimit ?? null);
+  if (limit === null) return null;
+  warnIfUnordered(query, options.onWarning);
+  const offset = positiveIntOr(params.get(offsetParam), 0);
+  const maxOffset = options.maxOffset ?? null;
+  if (maxOffset !== null && offset > maxOffset) throw offsetTooLarge(offset, maxOffset);
+  const { value: count } = await query.count();
+  const rows =
+    count === 0 || offset >= count || limit === 0
+      ? []
+      : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
+  const exactLimit = exactInteger(params.get(limitParam), limit);
+  const exactOffset = exactInteger(params.get(offsetParam), offset);
+  const withLimit = String(exactLimit);
+  const next =
+    exactOffset + exactLimit >= BigInt(count)
+      ? null
+      : links.withValues({ [limitParam]: withLimit, [offsetParam]: String(exactOffset + exactLimit) });
+  const previous =
+    exactOffset <= 0n
+      ? null
+      : links.withValues({
+          [limitParam]: withLimit,
+          [offsetParam]: exactOffset - exactLimit <= 0n ? null : String(exactOffset - exactLimit),
+        });
+  const page: OffsetPage<Row> = Object.create(OFFSET_PAGE);
+  return Object.freeze(
+    Object.assign(page, {
+      rows: Object.freeze(rows),
+      next,
+      previous,
+      headers: pageHeaders(next, previous),
+      count,
+      limit,
+      offset,
+    }),
+  );
+}

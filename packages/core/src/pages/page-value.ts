@@ -1,0 +1,28 @@
+/**
+ * Longest `Link` header a page sends: past it (a very long cursor) the header is left out and the
+ * links stay in the body, since proxies refuse long header sections (nginx: 8 KiB by default).
+ */
+export const MAX_LINK_HEADER_LENGTH = 8 * 1024;
+
+/**
+ * The RFC 8288 `Link` header of a page's links, `null` without any (or when it would be too long).
+ *
+ * @example
+ * linkHeader('http://testserver/?page=3', 'http://testserver/')
+ * // '<http://testserver/?page=3>; rel="next", <http://testserver/>; rel="prev"'
+ */
+export function linkHeader(next: string | null, previous: string | null): string | null {
+  const parts: string[] = [];
+  if (next !== null) parts.push(`<${next}>; rel="next"`);
+  if (previous !== null) parts.push(`<${previous}>; rel="prev"`);
+  const value = parts.join(', ');
+  return value !== '' && value.length <= MAX_LINK_HEADER_LENGTH ? value : null;
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A page's response headers: `{ link }` when it has a next or previous link, else `{}`. */
+export function pageHeaders(next: string | null, previous: string | null): Readonly<Record<string, string>> {
+  const link = linkHeader(next, previous);
+  return link === null ? NO_HEADERS : Object.freeze({ link });
+}

@@ -1,0 +1,191 @@
+import {
+  type CursorPage,
+  type CursorPaginated,
+  type CursorSecret,
+  cursorPage,
+  DEFAULT_MAX_CURSOR_LENGTH,
+  type OrderedQuery,
+  type OrderingInput,
+  type OrderTerm,
+  parseOrdering,
+} from '@pagewise/core';
+import {
+  type HtmlTemplate,
+  type PreviousNextHtmlContext,
+  previousNextTemplate,
+} from '../html/pagination-html.js';
+import {
+  integerQueryParameter,
+  type JsonSchema,
+  nullableUri,
+  type OpenApiParameter,
+  type SchemaOptions,
+} from '../openapi/schema-types.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import type { OrderingSource, PaginationView } from './base-pagination.js';
+import {
+  type ClientPageSizeOptions,
+  type PageFields,
+  type PageSizeOptions,
+  type PageSnapshot,
+  PageStyle,
+  type PageStyleOptions,
+  type ServedPage,
+} from './page-style.js';
+
+/** DRF's default ordering, for a query that has none of its own. */
+const DEFAULT_ORDERING = '-created';
+
+/** Options of `CursorPagination`; each may also be set as a field of a subclass. */
+export interface CursorPaginationOptions
+  extends ClientPageSizeOptions,
+    PageStyleOptions<PreviousNextHtmlContext> {
+  /** @default 'cursor' */
+  cursorQueryParam?: string;
+  /**
+   * Field names with an optional `-`, or terms with `nulls`.
+   * @default the query's own ordering, else '-created'
+   */
+  ordering?: OrderingInput | null;
+  /** Largest residual offset a cursor may carry (only used without a unique key). @default 1000 */
+  offsetCutoff?: number | null;
+  /** 404 detail for a cursor that cannot be used. @default 'Invalid cursor' */
+  invalidCursorMessage?: string;
+  /**
+   * Signs cursors with HMAC-SHA256; tampered or unsigned cursors are then 404. A list rotates keys:
+   * the first signs, every one verifies. @default null
+   */
+  cursorSecret?: CursorSecret | null;
+  /**
+   * Longest cursor accepted, in characters: longer ones are `404 Invalid cursor` before decoding.
+   * A page whose next or previous cursor would be longer (a long string in the position) throws
+   * `ConfigurationError` (a 500 naming the field) instead of linking to a page the server refuses.
+   * @default DEFAULT_MAX_CURSOR_LENGTH (4096)
+   */
+  maxCursorLength?: number;
+}
+
+/** A cursor page on DRF's layer: the engine's page, with its response and controls. */
+export interface CursorPaginationPage<Row>
+  extends Omit<CursorPage<Row>, 'body'>,
+    PageSnapshot<Row, PreviousNextHtmlContext>,
+    ServedPage {
+  body<T>(data: readonly T[]): CursorPaginated<T>;
+  response<T>(data: T[]): ApiResponse<CursorPaginated<T>>;
+}
+
+function isOrderingSource(backend: unknown): backend is OrderingSource {
+  return typeof (backend as Partial<OrderingSource> | null)?.getOrdering === 'function';
+}
+
+/**
+ * Keyset pages behind opaque cursors, DRF's `CursorPagination` done without its artifacts: the
+ * engine's `cursorPage` under DRF's options, with its response, html controls and OpenAPI hooks.
+ *
+ * Positions hold the value of every ordering field plus the adapter's unique key (appended when
+ * the ordering does not already contain it), so following `next` from the first page visits
+ * every row exactly once, and `previous` of `next` is the same page. Without a unique key, DRF's
+ * position + offset scheme takes over. Body: `{ next, previous, results }`.
+ *
+ * @example
+ * const pagination = new CursorPagination({ pageSize: 50, ordering: ['-published_at', '-id'] });
+ */
+export class CursorPagination extends PageStyle<CursorPaginationPage<unknown>, PreviousNextHtmlContext> {
+  pageSize?: number | null;
+  cursorQueryParam = 'cursor';
+  cursorQueryDescription = 'The pagination cursor value.';
+  ordering: OrderingInput | null = null;
+  pageSizeQueryParam: string | null = null;
+  pageSizeQueryDescription = 'Number of results to return per page.';
+  maxPageSize: number | null = null;
+  offsetCutoff: number | null = 1000;
+  override template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
+  invalidCursorMessage = 'Invalid cursor';
+  cursorSecret: CursorSecret | null = null;
+  maxCursorLength = DEFAULT_MAX_CURSOR_LENGTH;
+
+  constructor(options: CursorPaginationOptions = {}) {
+    super();
+    this.init(options, new.target === CursorPagination);
+  }
+
+  protected override pageSizeOptions(): PageSizeOptions {
+    return { size: this.pageSize, param: this.pageSizeQueryParam, max: this.maxPageSize };
+  }
+
+  /**
+   * The ordering terms: the first filter backend with `getOrdering` (an ordering filter) wins when
+   * it answers something, otherwise `ordering`, otherwise the query's own, otherwise `'-created'`.
+   */
+  getOrdering(request: ApiRequest, query: OrderedQuery<unknown>, view?: PaginationView): OrderTerm[] {
+    for (const backend of view?.filterBackends ?? []) {
+      const source = typeof backend === 'function' ? new (backend as new () => unknown)() : backend;
+      if (!isOrderingSource(source)) continue;
+      const chosen = source.getOrdering(request, query, view!);
+      if (chosen !== null && chosen.length > 0) return parseOrdering(chosen);
+      break;
+    }
+    if (this.ordering !== null) return parseOrdering(this.ordering);
+    return query.ordering.length > 0 ? [...query.ordering] : parseOrdering(DEFAULT_ORDERING);
+  }
+
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  override async paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<CursorPaginationPage<Row> | null> {
+    this.seal();
+    const pageSize = this.getPageSize(request);
+    if (!pageSize) return null;
+    const page = await cursorPage(query, request.buildAbsoluteUri(), {
+      pageSize,
+      ordering: this.getOrdering(request, query, view),
+      cursorQueryParam: this.cursorQueryParam,
+      offsetCutoff: this.offsetCutoff,
+      cursorSecret: this.cursorSecret,
+      invalidCursorMessage: this.invalidCursorMessage,
+      maxCursorLength: this.maxCursorLength,
+    });
+    return this.makePage(page, request) as CursorPaginationPage<Row>;
+  }
+
+  override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
+    const version = options.openapi ?? '3.0';
+    const c = this.cursorQueryParam;
+    return {
+      type: 'object',
+      required: ['results'],
+      properties: {
+        next: nullableUri(`http://api.example.org/accounts/?${c}=cD00ODY%3D`, version),
+        previous: nullableUri(`http://api.example.org/accounts/?${c}=cj0xJnA9NDg3`, version),
+        results: schema,
+      },
+    };
+  }
+
+  override getSchemaOperationParameters(_view?: unknown): OpenApiParameter[] {
+    const parameters: OpenApiParameter[] = [
+      {
+        name: this.cursorQueryParam,
+        required: false,
+        in: 'query',
+        description: this.cursorQueryDescription,
+        schema: { type: 'string' },
+      },
+    ];
+    if (this.pageSizeQueryParam !== null) {
+      parameters.push(integerQueryParameter(this.pageSizeQueryParam, this.pageSizeQueryDescription));
+    }
+    return parameters;
+  }
+
+  protected override pageHtmlContext(
+    _page: PageFields<CursorPaginationPage<unknown>>,
+    previousUrl: string | null,
+    nextUrl: string | null,
+  ): PreviousNextHtmlContext {
+    return { previousUrl, nextUrl };
+  }
+}

@@ -1,0 +1,198 @@
+import {
+  CountCache,
+  type CountMode,
+  LinkTemplate,
+  type NumberedPage,
+  type OrderedQuery,
+  type PageNumberPaginated,
+  pageNumberPage,
+} from '@pagewise/core';
+import { type HtmlTemplate, type NumberedHtmlContext, numbersTemplate } from '../html/pagination-html.js';
+import {
+  integerQueryParameter,
+  type JsonSchema,
+  nullableUri,
+  type OpenApiParameter,
+  type SchemaOptions,
+} from '../openapi/schema-types.js';
+import type { ApiRequest } from '../request/api-request.js';
+import type { ApiResponse } from '../request/api-response.js';
+import type { PaginationView } from './base-pagination.js';
+import { getPageLinks } from './displayed-page-numbers.js';
+import {
+  type ClientPageSizeOptions,
+  type PageFields,
+  type PageSizeOptions,
+  type PageSnapshot,
+  PageStyle,
+  type PageStyleOptions,
+  type ServedPage,
+} from './page-style.js';
+import { Paginator, type PaginatorOptions } from './paginator.js';
+
+/** Options of `PageNumberPagination`; each may also be set as a field of a subclass. */
+export interface PageNumberPaginationOptions
+  extends ClientPageSizeOptions,
+    PageStyleOptions<NumberedHtmlContext> {
+  /** @default 'page' */
+  pageQueryParam?: string;
+  /** Page values that mean "the last page". @default ['last'] */
+  lastPageStrings?: readonly string[];
+  /** 404 detail; `{page_number}` and `{message}` are replaced. @default 'Invalid page.' */
+  invalidPageMessage?: string;
+  /** The host paginator class (DRF's `django_paginator_class`). @default Paginator */
+  hostPaginatorClass?: new (
+    query: OrderedQuery<unknown>,
+    perPage: number,
+    options?: PaginatorOptions,
+  ) => Paginator<unknown>;
+  /**
+   * How the total is found: `exact` counts, `estimated` asks the adapter for an estimate,
+   * `none` skips it (`count` is `null`). The body says which with `countMode` when not exact.
+   * @default 'exact'
+   */
+  count?: CountMode;
+  /**
+   * Reuse each query's count (exact or estimated) for this many milliseconds, in a cache of this
+   * pagination's own; a reused count makes the body say `countMode` and `countAge`. Ignored when
+   * `countCache` is given. @default null (count on every request)
+   */
+  countCacheTtl?: number | null;
+  /**
+   * A count cache to use (and share with other paginations over the same database); its own
+   * `ttlMs` applies. @default null
+   */
+  countCache?: CountCache | null;
+  /** Largest row offset a page may start at; a deeper page is 404. @default null (no cap) */
+  maxOffset?: number | null;
+}
+
+/** A numbered page on DRF's layer: the engine's page, with its response and controls. */
+export interface PageNumberPage<Row>
+  extends Omit<NumberedPage<Row>, 'body'>,
+    PageSnapshot<Row, NumberedHtmlContext>,
+    ServedPage {
+  body<T>(data: readonly T[]): PageNumberPaginated<T>;
+  response<T>(data: T[]): ApiResponse<PageNumberPaginated<T>>;
+}
+
+/**
+ * Numbered pages: `?page=4`, DRF's `PageNumberPagination`.
+ * Body: `{ count, next, previous, results }`.
+ *
+ * @example
+ * const pagination = new PageNumberPagination({ pageSize: 20, pageSizeQueryParam: 'page_size', maxPageSize: 100 });
+ * const page = await pagination.paginate(query, request);
+ * return page && page.response(page.rows.map(serialize));
+ */
+export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, NumberedHtmlContext> {
+  pageSize?: number | null;
+  pageQueryParam = 'page';
+  pageQueryDescription = 'A page number within the paginated result set.';
+  pageSizeQueryParam: string | null = null;
+  pageSizeQueryDescription = 'Number of results to return per page.';
+  maxPageSize: number | null = null;
+  lastPageStrings: readonly string[] = ['last'];
+  override template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
+  invalidPageMessage = 'Invalid page.';
+  hostPaginatorClass: NonNullable<PageNumberPaginationOptions['hostPaginatorClass']> = Paginator;
+  count: CountMode = 'exact';
+  countCacheTtl: number | null = null;
+  countCache: CountCache | null = null;
+  maxOffset: number | null = null;
+  /** The cache `countCacheTtl` makes, on first use (the instance is frozen by then). */
+  #ownCountCache: CountCache | null = null;
+
+  constructor(options: PageNumberPaginationOptions = {}) {
+    super();
+    this.init(options, new.target === PageNumberPagination);
+    if (new.target === PageNumberPagination) this.#countCache();
+  }
+
+  /** `countCache`, else the one `countCacheTtl` asks for (a bad TTL is refused here). */
+  #countCache(): CountCache | null {
+    if (this.countCache !== null || this.countCacheTtl === null || this.count === 'none')
+      return this.countCache;
+    this.#ownCountCache ??= new CountCache({ ttlMs: this.countCacheTtl });
+    return this.#ownCountCache;
+  }
+
+  protected override pageSizeOptions(): PageSizeOptions {
+    return { size: this.pageSize, param: this.pageSizeQueryParam, max: this.maxPageSize };
+  }
+
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  override async paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    _view?: PaginationView,
+  ): Promise<PageNumberPage<Row> | null> {
+    this.seal();
+    const pageSize = this.getPageSize(request);
+    if (!pageSize) return null;
+    const page = await pageNumberPage(query, request.buildAbsoluteUri(), {
+      pageSize,
+      pageQueryParam: this.pageQueryParam,
+      lastPageStrings: this.lastPageStrings,
+      count: this.count,
+      countCache: this.#countCache(),
+      maxOffset: this.maxOffset,
+      invalidPageMessage: this.invalidPageMessage,
+      onWarning: this.settings.onWarning,
+      paginatorClass: this.hostPaginatorClass,
+    });
+    return this.makePage(page, request) as PageNumberPage<Row>;
+  }
+
+  override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
+    const version = options.openapi ?? '3.0';
+    const cached = this.count !== 'none' && (this.countCache !== null || this.countCacheTtl !== null);
+    const countMode = cached
+      ? {
+          countMode: { type: 'string', enum: ['exact', 'estimated'], example: this.count },
+          countAge: { type: 'integer', minimum: 0, example: 12 },
+        }
+      : this.count === 'exact'
+        ? {}
+        : { countMode: { type: 'string', enum: ['estimated', 'none'], example: this.count } };
+    return {
+      type: 'object',
+      required: ['count', 'results'],
+      properties: {
+        count:
+          this.count !== 'none'
+            ? { type: 'integer', example: 123 }
+            : version === '3.1'
+              ? { type: ['integer', 'null'], example: 123 }
+              : { type: 'integer', nullable: true, example: 123 },
+        ...countMode,
+        next: nullableUri(`http://api.example.org/accounts/?${this.pageQueryParam}=4`, version),
+        previous: nullableUri(`http://api.example.org/accounts/?${this.pageQueryParam}=2`, version),
+        results: schema,
+      },
+    };
+  }
+
+  override getSchemaOperationParameters(_view?: unknown): OpenApiParameter[] {
+    const parameters = [integerQueryParameter(this.pageQueryParam, this.pageQueryDescription)];
+    if (this.pageSizeQueryParam !== null) {
+      parameters.push(integerQueryParameter(this.pageSizeQueryParam, this.pageSizeQueryDescription));
+    }
+    return parameters;
+  }
+
+  protected override pageHtmlContext(
+    page: PageFields<PageNumberPage<unknown>>,
+    previousUrl: string | null,
+    nextUrl: string | null,
+  ): NumberedHtmlContext {
+    const final = page.numPages ?? (page.hasNext ? page.number + 1 : page.number);
+    const link = new LinkTemplate(page.url);
+    const pageUrl = (n: number) => link.with(this.pageQueryParam, n === 1 ? null : n);
+    return {
+      previousUrl,
+      nextUrl,
+      pageLinks: getPageLinks(page.number, Math.max(final, page.number), pageUrl),
+    };
+  }
+}

@@ -1,0 +1,44 @@
+// class and function views, the list view and the ordering filter.
+export {
+  ApiView,
+  type ApiViewOptions,
+  apiView,
+  MethodNotAllowed,
+  toApiResponse,
+  type ViewFunction,
+  type ViewMetadata,
+} from './api-view.js';
+export {
+  type ActionMap,
+  GenericViewSet,
+  ModelViewSet,
+  ReadOnlyModelViewSet,
+  VIEW_SET_ACTIONS,
+  type ViewSetAction,
+  type ViewSetOptions,
+  type WriteContext,
+  type WriteValues,
+} from './generic-view-set.js';
+export {
+  ListView,
+  type ListViewOptions,
+  type OrderingField,
+  type PaginationClass,
+  type SerializerContext,
+  type TypedOrdering,
+} from './list-view.js';
+export { INTEGER_RANGES, type IntegerRange, integerLookup } from './lookup-value.js';
+export {
+  type FilterBackend,
+  type FilterView,
+  OrderingFilter,
+  type OrderingFilterOptions,
+} from './ordering-filter.js';
+export { ParseError, PayloadTooLarge, readRequestData, UnsupportedMediaType } from './request-data.js';
+export {
+  DefaultRouter,
+  type DefaultRouterOptions,
+  type RegisterOptions,
+  SimpleRouter,
+  type ViewSetClass,
+} from './routers.js';
