@@ -80,8 +80,7 @@ export type {
   Paginated,
 } from './pages/paginated.js';
 export { positiveInt } from './url/positive-int.js';
-export { QueryParams } from './url/query-params.js';
-export { LinkTemplate, removeQueryParam, replaceQueryParam } from './url/query-string.js';
+export { LinkTemplate, QueryParams, removeQueryParam, replaceQueryParam } from './url/query-string.js';
 export {
   emitWarning,
   PaginationWarning,

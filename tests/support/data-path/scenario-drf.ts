@@ -4,29 +4,10 @@
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { CursorPagination, ListView, Routes } from '@pagewise/rest';
 import { createHonoHandler } from '@pagewise/rest/hono';
-import Database from 'better-sqlite3';
 import { Hono } from 'hono';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { type Item, itemsDb } from './items-db.js';
 
-interface Item {
-  id: number;
-  created: string;
-  title: string;
-}
-
-const db = new Kysely<{ items: Item }>({
-  dialect: new SqliteDialect({ database: new Database(':memory:') }),
-});
-await sql`create table items (id integer primary key, created text not null, title text not null)`.execute(
-  db,
-);
-await sql`create index items_created_id on items (created, id)`.execute(db);
-for (let i = 1; i <= 300; i += 1) {
-  await db
-    .insertInto('items')
-    .values({ id: i, created: new Date(Date.UTC(2024, 0, 1, 0, i % 97)).toISOString(), title: `t${i}` })
-    .execute();
-}
+const db = await itemsDb();
 
 class Feed extends CursorPagination {
   override pageSize = 20;

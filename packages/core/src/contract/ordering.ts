@@ -79,3 +79,63 @@ export function invertOrdering(terms: readonly KeyTerm[]): KeyTerm[] {
     nulls: term.nulls === 'first' ? 'last' : 'first',
   }));
 }
+
+/** The default ordering of cursor pages, for a query with none of its own: DRF's `'-created'`. */
+export const DEFAULT_CURSOR_ORDERING = '-created';
+
+/** What the key order of a query needs from it: its own ordering and its unique key. */
+interface KeyedQuery {
+  readonly ordering: readonly OrderTerm[];
+  readonly uniqueKey: string | null;
+}
+
+/**
+ * The ordering positions are taken over: the terms with NULL placement settled, plus the query's
+ * unique key as the tiebreaker when they lack it.
+ *
+ * @example
+ * keyOrder([{ field: 'created', direction: 'desc' }], query)
+ * // [created desc nulls first, id desc nulls last (unique)]
+ */
+export function keyOrder(terms: readonly OrderTerm[], query: Pick<KeyedQuery, 'uniqueKey'>): KeyTerm[] {
+  const order = terms.map(settleNulls);
+  const key = query.uniqueKey;
+  if (key !== null && !order.some((term) => term.field === key)) {
+    order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
+  }
+  return order;
+}
+
+/**
+ * The key order of a page: `ordering` (field names with an optional `-`, or terms), else the
+ * query's own ordering, else DRF's `'-created'`; the unique key appended as the tiebreaker.
+ */
+export function resolveKeyOrder(query: KeyedQuery, ordering: OrderingInput | null | undefined): KeyTerm[] {
+  const terms =
+    ordering !== undefined && ordering !== null
+      ? parseOrdering(ordering)
+      : query.ordering.length > 0
+        ? query.ordering
+        : parseOrdering(DEFAULT_CURSOR_ORDERING);
+  return keyOrder(terms, query);
+}
+
+/** An ordering frozen, terms and all: adapters recognise an ordering they planned without writing it out. */
+function frozen(order: KeyTerm[]): readonly KeyTerm[] {
+  for (const term of order) Object.freeze(term);
+  return Object.freeze(order);
+}
+
+/**
+ * `resolveKeyOrder` and its reverse (for `previous` pages), both frozen, in one call.
+ *
+ * @example
+ * const { order, reversed } = keyOrders(query, '-created');
+ */
+export function keyOrders(
+  query: KeyedQuery,
+  ordering: OrderingInput | null | undefined,
+): { readonly order: readonly KeyTerm[]; readonly reversed: readonly KeyTerm[] } {
+  const order = resolveKeyOrder(query, ordering);
+  return { order: frozen(order), reversed: frozen(invertOrdering(order)) };
+}

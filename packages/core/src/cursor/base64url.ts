@@ -111,3 +111,15 @@ export function isCanonicalBase64url(text: string): boolean {
   if (rest === 2) return (last & 15) === 0;
   return rest === 3 && (last & 3) === 0;
 }
+
+/**
+ * `decodeBase64url` of the one spelling of its bytes (`isCanonicalBase64url`), `null` otherwise:
+ * what a token's payload must be.
+ *
+ * @example
+ * decodeCanonicalBase64url('eR') // null: 'eQ' is the spelling of that byte
+ */
+export function decodeCanonicalBase64url(text: string): Uint8Array | null {
+  const bytes = decodeBase64url(text);
+  return bytes !== null && isCanonicalBase64url(text) ? bytes : null;
+}

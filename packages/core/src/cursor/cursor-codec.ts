@@ -1,7 +1,7 @@
 import type { PositionValue } from '../contract/ordered-query.js';
 import type { KeyTerm } from '../contract/ordering.js';
 import { ConfigurationError } from '../errors.js';
-import { decodeBase64url, encodeBase64urlText, isCanonicalBase64url } from './base64url.js';
+import { decodeCanonicalBase64url, encodeBase64urlText } from './base64url.js';
 import { type CursorSecret, signingKey, signPayload, verifySignature } from './cursor-signature.js';
 
 /** A decoded cursor: DRF's `(offset, reverse, position)` with a typed, multi-field position. */
@@ -206,12 +206,31 @@ export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): strin
     json += ']';
   }
   const payload = encodeBase64urlText(`${json}}`);
-  const key = signingKey(options.secret);
+  // No secret (the common case) asks the signature nothing.
+  const key = options.secret ? signingKey(options.secret) : null;
   const token = key !== null ? `${payload}.${signPayload(payload, key)}` : payload;
   const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
   // A link the same server would refuse ends the walk silently; fail where the fix is known.
   if (token.length > maxLength) throw tooLong(token.length, maxLength, cursor, options.order);
   return token;
+}
+
+/**
+ * The tokens of a page's two cursors, `null` where there is no cursor: `encodeCursor` of each, in
+ * one call.
+ *
+ * @example
+ * const [next, previous] = encodeCursors(nextCursor, previousCursor, { order });
+ */
+export function encodeCursors(
+  next: Cursor | null,
+  previous: Cursor | null,
+  options: CursorCodecOptions,
+): [string | null, string | null] {
+  return [
+    next === null ? null : encodeCursor(next, options),
+    previous === null ? null : encodeCursor(previous, options),
+  ];
 }
 
 /** `JSON.stringify(encodeValue(value))`: only a string's own text may need escaping. */
@@ -253,16 +272,14 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
   if (signature?.includes('.') || !BASE64URL.test(payload)) {
     throw new CursorDecodeError('not a cursor token');
   }
-  if (signingKey(options.secret) !== null) {
+  if (options.secret && signingKey(options.secret) !== null) {
     if (signature === undefined || !BASE64URL.test(signature)) throw new CursorDecodeError('unsigned');
     if (!verifySignature(payload, signature, options.secret!)) throw new CursorDecodeError('bad signature');
   } else if (signature !== undefined) {
     throw new CursorDecodeError('signed, but no secret is configured');
   }
-  const bytes = decodeBase64url(payload);
-  if (bytes === null || !isCanonicalBase64url(payload)) {
-    throw new CursorDecodeError('not canonical base64url');
-  }
+  const bytes = decodeCanonicalBase64url(payload);
+  if (bytes === null) throw new CursorDecodeError('not canonical base64url');
   let body: unknown;
   try {
     body = JSON.parse(strictUtf8.decode(bytes));

@@ -7,66 +7,20 @@ import {
   type WindowRow,
   type WindowSpec,
 } from '../contract/ordered-query.js';
-import {
-  invertOrdering,
-  type KeyTerm,
-  type OrderingInput,
-  type OrderTerm,
-  parseOrdering,
-  settleNulls,
-} from '../contract/ordering.js';
+import { invertOrdering, type KeyTerm, keyOrders, type OrderingInput } from '../contract/ordering.js';
 import { NotFound } from '../errors.js';
 import {
   type Cursor,
   CursorDecodeError,
   DEFAULT_MAX_CURSOR_LENGTH,
   decodeCursor,
+  encodeCursors,
   samePosition,
 } from './cursor-codec.js';
 import type { CursorSecret } from './cursor-signature.js';
 
-// The keyset machinery `CursorPagination` and the functions without HTTP (`paginateCursor`,
-// `streamRows`, `connectionFromQuery`) share, so their tokens and pages are the same ones.
-
-/** The default ordering of cursor pages: DRF's `'-created'`. */
-export const DEFAULT_CURSOR_ORDERING = '-created';
-
-/**
- * The ordering positions are taken over: the terms with NULL placement settled, plus the query's
- * unique key as the tiebreaker when they lack it.
- *
- * @example
- * keyOrder([{ field: 'created', direction: 'desc' }], query)
- * // [created desc nulls first, id desc nulls last (unique)]
- */
-export function keyOrder(
-  terms: readonly OrderTerm[],
-  query: Pick<OrderedQuery<unknown>, 'uniqueKey'>,
-): KeyTerm[] {
-  const order = terms.map(settleNulls);
-  const key = query.uniqueKey;
-  if (key !== null && !order.some((term) => term.field === key)) {
-    order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
-  }
-  return order;
-}
-
-/**
- * The key order of a page: `ordering` (field names with an optional `-`, or terms), else the
- * query's own ordering, else DRF's `'-created'`; the unique key appended as the tiebreaker.
- */
-export function resolveKeyOrder(
-  query: OrderedQuery<unknown>,
-  ordering: OrderingInput | null | undefined,
-): KeyTerm[] {
-  const terms =
-    ordering !== undefined && ordering !== null
-      ? parseOrdering(ordering)
-      : query.ordering.length > 0
-        ? query.ordering
-        : parseOrdering(DEFAULT_CURSOR_ORDERING);
-  return keyOrder(terms, query);
-}
+// The keyset machinery the page functions share (`cursorPage`, `paginateCursor`, `streamRows`,
+// `connectionFromQuery`), so their tokens and pages are the same ones.
 
 /** How a token is read: the codec's options plus the 404 detail. */
 export interface CursorReadOptions {
@@ -317,4 +271,66 @@ export function previousCursorOf(page: CursorWindow<unknown>): Cursor | null {
   // bound itself would skip the row it names.
   if (positions.length === 0) position = null;
   return { offset, reverse: true, position };
+}
+
+/** What `keysetPage` needs beyond the query: DRF's cursor options. */
+export interface KeysetPageOptions {
+  /** Rows per page. */
+  readonly pageSize: number;
+  /** @default the query's own ordering, else '-created' */
+  readonly ordering?: OrderingInput | null | undefined;
+  /** The token asked for; absent, `null` or empty: the first page. */
+  readonly token?: string | null | undefined;
+  readonly secret: CursorSecret | null;
+  /** Largest residual offset a token may carry; `null`: no clamp. */
+  readonly offsetCutoff: number | null;
+  /** @default DEFAULT_MAX_CURSOR_LENGTH */
+  readonly maxLength?: number | undefined;
+  /** 404 detail for a token that cannot be used. @default 'Invalid cursor' */
+  readonly invalidMessage?: string | undefined;
+}
+
+/** One keyset page as tokens: its rows, the cursor it was asked for, and its neighbours' tokens. */
+export interface KeysetPage<Row> {
+  readonly rows: Row[];
+  readonly order: readonly KeyTerm[];
+  readonly cursor: Cursor | null;
+  readonly next: string | null;
+  readonly previous: string | null;
+}
+
+/**
+ * The page a token points at, as tokens (`paginateCursor`'s and `cursorPage`'s work): the key
+ * order, the token decoded (`404 Invalid cursor` for any defect), one statement of `pageSize + 1`
+ * rows, and the next and previous tokens minted from the rows the links stand on.
+ *
+ * @example
+ * const { rows, next, previous } = await keysetPage(query, { pageSize: 20, token, secret: null, offsetCutoff: 1000 });
+ */
+export async function keysetPage<Row>(
+  query: OrderedQuery<Row>,
+  options: KeysetPageOptions,
+): Promise<KeysetPage<Row>> {
+  const { order, reversed } = keyOrders(query, options.ordering);
+  const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
+  const cursor = readCursor(options.token, order, {
+    secret: options.secret,
+    offsetCutoff: options.offsetCutoff,
+    maxLength,
+    ...(options.invalidMessage === undefined ? {} : { invalidMessage: options.invalidMessage }),
+  });
+  const window = await fetchCursorWindow(
+    query,
+    order,
+    cursor,
+    options.pageSize,
+    options.invalidMessage,
+    reversed,
+  );
+  const [next, previous] = encodeCursors(nextCursorOf(window), previousCursorOf(window), {
+    order,
+    secret: options.secret,
+    maxLength,
+  });
+  return { rows: window.rows, order, cursor, next, previous };
 }

@@ -1,8 +1,8 @@
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
-import { invertOrdering } from '../contract/ordering.js';
+import { invertOrdering, resolveKeyOrder } from '../contract/ordering.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import { fetchWindow, readCursor, resolveKeyOrder } from '../cursor/cursor-window.js';
+import { fetchWindow, readCursor } from '../cursor/cursor-window.js';
 import { ConfigurationError, NotFound } from '../errors.js';
 import { type CursorOrderingOptions, checkCount } from './paginate-cursor.js';
 

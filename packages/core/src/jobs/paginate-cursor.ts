@@ -1,14 +1,7 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import type { OrderingInput } from '../contract/ordering.js';
-import { DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import {
-  fetchCursorWindow,
-  nextCursorOf,
-  previousCursorOf,
-  readCursor,
-  resolveKeyOrder,
-} from '../cursor/cursor-window.js';
+import { keysetPage } from '../cursor/cursor-window.js';
 import { ValidationError } from '../errors.js';
 
 /** Options shared by the page functions that run without a request. */
@@ -67,20 +60,16 @@ export async function paginateCursor<Row>(
   query: OrderedQuery<Row>,
   options: PaginateCursorOptions,
 ): Promise<CursorResult<Row>> {
-  const pageSize = checkCount('pageSize', options.pageSize, 1);
-  const order = resolveKeyOrder(query, options.ordering);
-  const secret = options.cursorSecret ?? null;
-  const cursor = readCursor(options.cursor, order, {
-    secret,
+  const page = await keysetPage(query, {
+    pageSize: checkCount('pageSize', options.pageSize, 1),
+    ordering: options.ordering,
+    token: options.cursor,
+    secret: options.cursorSecret ?? null,
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
   });
-  const window = await fetchCursorWindow(query, order, cursor, pageSize);
-  const codec = { order, secret, maxLength: DEFAULT_MAX_CURSOR_LENGTH };
-  const next = nextCursorOf(window);
-  const previous = previousCursorOf(window);
   return Object.freeze({
-    results: Object.freeze([...window.rows]),
-    nextCursor: next === null ? null : encodeCursor(next, codec),
-    previousCursor: previous === null ? null : encodeCursor(previous, codec),
+    results: Object.freeze(page.rows),
+    nextCursor: page.next,
+    previousCursor: page.previous,
   });
 }

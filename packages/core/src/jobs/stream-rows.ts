@@ -1,6 +1,7 @@
 import type { OrderedQuery, PositionValue } from '../contract/ordered-query.js';
+import { resolveKeyOrder } from '../contract/ordering.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import { readCursor, resolveKeyOrder } from '../cursor/cursor-window.js';
+import { readCursor } from '../cursor/cursor-window.js';
 import { ConfigurationError, NotFound } from '../errors.js';
 import type { CursorOrderingOptions } from './paginate-cursor.js';
 

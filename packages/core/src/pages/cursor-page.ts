@@ -1,21 +1,10 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
-import { invertOrdering, type KeyTerm, type OrderingInput } from '../contract/ordering.js';
-import {
-  type Cursor,
-  DEFAULT_MAX_CURSOR_LENGTH,
-  encodeCursor,
-  orderingFingerprint,
-} from '../cursor/cursor-codec.js';
+import type { KeyTerm, OrderingInput } from '../contract/ordering.js';
+import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import {
-  fetchCursorWindow,
-  nextCursorOf,
-  previousCursorOf,
-  readCursor,
-  resolveKeyOrder,
-} from '../cursor/cursor-window.js';
-import { requestUrl } from '../url/request-url.js';
-import { checkedPageSize, requestedPageSize } from './page-size.js';
+import { keysetPage } from '../cursor/cursor-window.js';
+import { requestUrl } from '../url/query-string.js';
+import { pageSizeOf } from './page-size.js';
 import { pageHeaders } from './page-value.js';
 import type { CursorPaginated } from './paginated.js';
 
@@ -76,11 +65,6 @@ export interface CursorPage<Row> {
   readonly cursor: Cursor | null;
 }
 
-function deepFrozen(order: KeyTerm[]): readonly KeyTerm[] {
-  for (const term of order) Object.freeze(term);
-  return Object.freeze(order);
-}
-
 /** The prototype of every cursor page: `body` is one function, not a closure per page. */
 const CURSOR_PAGE = {
   body<T>(this: CursorPage<unknown>, data: readonly T[]): CursorPaginated<T> {
@@ -109,41 +93,30 @@ export async function cursorPage<Row>(
 ): Promise<CursorPage<Row>> {
   const { params, links } = requestUrl(url);
   const param = options.cursorQueryParam ?? 'cursor';
-  const secret = options.cursorSecret ?? null;
-  const maxLength = options.maxCursorLength ?? DEFAULT_MAX_CURSOR_LENGTH;
-  const invalidMessage = options.invalidCursorMessage ?? 'Invalid cursor';
-  const pageSize = requestedPageSize(
-    params,
-    options.pageSizeQueryParam,
-    options.maxPageSize,
-    checkedPageSize('cursorPage', options.pageSize),
-  )!;
-  // Frozen, terms and all: adapters recognise an ordering they have planned without writing it out.
-  const order = deepFrozen(resolveKeyOrder(query, options.ordering));
-  const fingerprint = orderingFingerprint(order);
-  const cursor = readCursor(params.get(param), order, {
-    fingerprint,
-    secret,
-    offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
-    maxLength,
-    invalidMessage,
-  });
-  const window = await fetchCursorWindow(
-    query,
+  const pageSize = pageSizeOf('cursorPage', params, options);
+  const {
+    rows,
     order,
     cursor,
+    next: nextToken,
+    previous: previousToken,
+  } = await keysetPage(query, {
     pageSize,
-    invalidMessage,
-    cursor?.reverse ? deepFrozen(invertOrdering(order)) : undefined,
-  );
-  const codec = { order, fingerprint, secret, maxLength };
-  const link = (to: Cursor | null) => (to === null ? null : links.with(param, encodeCursor(to, codec)));
-  const next = link(nextCursorOf(window));
-  const previous = link(previousCursorOf(window));
+    ordering: options.ordering,
+    token: params.get(param),
+    secret: options.cursorSecret ?? null,
+    offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
+    maxLength: options.maxCursorLength,
+    invalidMessage: options.invalidCursorMessage,
+  });
+  const [next, previous] = links.withEach(param, [nextToken ?? undefined, previousToken ?? undefined]) as [
+    string | null,
+    string | null,
+  ];
   const page: CursorPage<Row> = Object.create(CURSOR_PAGE);
   return Object.freeze(
     Object.assign(page, {
-      rows: Object.freeze(window.rows),
+      rows: Object.freeze(rows),
       next,
       previous,
       headers: pageHeaders(next, previous),

@@ -1,9 +1,9 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import { parsePythonBigInt, positiveIntOr } from '../url/positive-int.js';
-import { requestUrl } from '../url/request-url.js';
+import { requestUrl } from '../url/query-string.js';
 import { type WarningHook, warnIfUnordered } from '../warnings.js';
 import { offsetTooLarge } from './max-offset.js';
-import { requestedPageSize } from './page-size.js';
+import { requestedLimit } from './page-size.js';
 import { pageHeaders } from './page-value.js';
 import type { LimitOffsetPaginated } from './paginated.js';
 
@@ -87,7 +87,7 @@ export async function limitOffsetPage<Row>(
   const { params, links } = requestUrl(url);
   const limitParam = options.limitQueryParam ?? 'limit';
   const offsetParam = options.offsetQueryParam ?? 'offset';
-  const limit = requestedPageSize(params, limitParam, options.maxLimit, options.defaultLimit ?? null);
+  const limit = requestedLimit(params, limitParam, options.maxLimit, options.defaultLimit ?? null);
   if (limit === null) return null;
   warnIfUnordered(query, options.onWarning);
   const offset = positiveIntOr(params.get(offsetParam), 0);

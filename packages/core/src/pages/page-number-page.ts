@@ -1,11 +1,11 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import { ConfigurationError, NotFound } from '../errors.js';
-import { requestUrl } from '../url/request-url.js';
+import { requestUrl } from '../url/query-string.js';
 import type { WarningHook } from '../warnings.js';
 import { CountCache } from './count-cache.js';
 import { offsetTooLarge } from './max-offset.js';
 import { type CountMode, InvalidPage, NumberedPages, type NumberedPagesOptions } from './numbered-pages.js';
-import { checkedPageSize, requestedPageSize } from './page-size.js';
+import { pageSizeOf } from './page-size.js';
 import { pageHeaders } from './page-value.js';
 import type { PageNumberPaginated } from './paginated.js';
 
@@ -160,12 +160,7 @@ export async function pageNumberPage<Row>(
   options: PageNumberPageOptions,
 ): Promise<NumberedPage<Row>> {
   const { params, links } = requestUrl(url);
-  const pageSize = requestedPageSize(
-    params,
-    options.pageSizeQueryParam,
-    options.maxPageSize,
-    checkedPageSize('pageNumberPage', options.pageSize),
-  )!;
+  const pageSize = pageSizeOf('pageNumberPage', params, options);
   const mode = options.count ?? 'exact';
   const pageParam = options.pageQueryParam ?? 'page';
   const Pages = options.paginatorClass ?? NumberedPages;

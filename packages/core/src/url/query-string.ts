@@ -193,6 +193,17 @@ export class LinkTemplate {
   }
 
   /**
+   * The URL with `key` set to each of `values` in turn (`null`: the key removed), `null` where a
+   * value is `undefined` (no link): a page's next and previous links in one call.
+   *
+   * @example
+   * links.withEach('page', [3, null]) // ['http://testserver/?page=3', 'http://testserver/']
+   */
+  withEach(key: string, values: ReadonlyArray<string | number | null | undefined>): Array<string | null> {
+    return values.map((value) => (value === undefined ? null : this.with(key, value)));
+  }
+
+  /**
    * The URL with each of `values`' keys set to its value, or removed when it is `null`: what
    * `with` does for one key, for several at once (a limit and an offset).
    *
@@ -241,4 +252,69 @@ export function replaceQueryParam(url: string | URL, key: string, value: string 
  */
 export function removeQueryParam(url: string | URL, key: string): string {
   return new LinkTemplate(url).with(key, null);
+}
+
+/**
+ * Read-only view of a request's query parameters with Django `QueryDict` semantics:
+ * `get` answers the last value of a repeated key.
+ *
+ * @example
+ * new QueryParams('page=2&page=3').get('page') // '3'
+ */
+export class QueryParams {
+  readonly #pairs: ReadonlyArray<readonly [string, string]>;
+
+  constructor(rawQuery: string) {
+    this.#pairs = Object.freeze(parseQueryString(rawQuery.startsWith('?') ? rawQuery.slice(1) : rawQuery));
+  }
+
+  /** The last value of `name`, or `null` when it is absent. `?page=` gives `''`. */
+  get(name: string): string | null {
+    for (let i = this.#pairs.length - 1; i >= 0; i -= 1) {
+      const [key, value] = this.#pairs[i]!;
+      if (key === name) return value;
+    }
+    return null;
+  }
+
+  /** Every value of `name`, in request order. */
+  getAll(name: string): string[] {
+    return this.#pairs.filter(([key]) => key === name).map(([, value]) => value);
+  }
+
+  has(name: string): boolean {
+    return this.#pairs.some(([key]) => key === name);
+  }
+
+  /** The decoded pairs, in request order. */
+  entries(): ReadonlyArray<readonly [string, string]> {
+    return this.#pairs;
+  }
+}
+
+/** A page function's URL taken apart: its query parameters and the template its links are made from. */
+export interface RequestUrl {
+  /** Django `QueryDict` semantics: `get` answers the last value of a repeated key. */
+  readonly params: QueryParams;
+  readonly links: LinkTemplate;
+}
+
+/**
+ * The URL a page function is given, parsed once for both its parameters and its links.
+ *
+ * @example
+ * const { params, links } = requestUrl('http://testserver/items?cursor=abc');
+ * params.get('cursor'); // 'abc'
+ * links.with('cursor', 'def'); // 'http://testserver/items?cursor=def'
+ */
+export function requestUrl(url: string | URL): RequestUrl {
+  const target = typeof url === 'string' ? new URL(url) : url;
+  const params = new QueryParams(target.search);
+  const { href, search } = target;
+  // Without a fragment the link template reuses the parsed pairs instead of parsing them again.
+  const links =
+    target.hash === ''
+      ? new LinkTemplate({ base: href.slice(0, href.length - search.length), query: params.entries() })
+      : new LinkTemplate(target);
+  return { params, links };
 }
