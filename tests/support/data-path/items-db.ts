@@ -10,8 +10,12 @@ export interface Item {
 
 /** In-memory SQLite with 300 items on an index of `(created, id)`: the table both scenarios page. */
 export async function itemsDb(): Promise<Kysely<{ items: Item }>> {
-  const db = new Kysely<{ items: Item }>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-  await sql`create table items (id integer primary key, created text not null, title text not null)`.execute(db);
+  const db = new Kysely<{ items: Item }>({
+    dialect: new SqliteDialect({ database: new Database(':memory:') }),
+  });
+  await sql`create table items (id integer primary key, created text not null, title text not null)`.execute(
+    db,
+  );
   await sql`create index items_created_id on items (created, id)`.execute(db);
   for (let i = 1; i <= 300; i += 1) {
     await db
