@@ -4,10 +4,11 @@
 // viewsets, routers, filters, renderers and content negotiation, HTML, OpenAPI documents and the
 // version lifecycle. It re-exports the engine, so one import serves an HTTP app; each framework
 // binding is also an entry point of its own (`@pagewise/rest/hono`, `./express`, `./fastify`,
-// `./node`, `./fetch`). With `sideEffects: false`, a bundler keeps only what is imported.
+// `./node`, `./fetch`), and so are the GraphQL helpers (`./graphql`). With `sideEffects: false`, a bundler keeps only what is imported.
 
 export * from '@pagewise/core';
 export * from './bindings/index.js';
+export * from './graphql/index.js';
 export * from './html/index.js';
 export * from './http/index.js';
 export * from './openapi/index.js';
