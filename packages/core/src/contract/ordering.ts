@@ -91,15 +91,22 @@ interface KeyedQuery {
 
 /**
  * The ordering positions are taken over: the terms with NULL placement settled, plus the query's
- * unique key as the tiebreaker when they lack it.
+ * unique key as the tiebreaker when they lack it. The key is the same term however it was written
+ * (`'-created'` or `['-created', '-id']`): marked unique, its NULL placement that of a column with
+ * no NULL, so both spellings key the same cursors.
  *
  * @example
  * keyOrder([{ field: 'created', direction: 'desc' }], query)
  * // [created desc nulls first, id desc nulls last (unique)]
  */
 export function keyOrder(terms: readonly OrderTerm[], query: Pick<KeyedQuery, 'uniqueKey'>): KeyTerm[] {
-  const order = terms.map(settleNulls);
   const key = query.uniqueKey;
+  const order = terms.map(
+    (term): KeyTerm =>
+      term.field === key
+        ? { field: key, direction: term.direction, nulls: 'last', unique: true }
+        : settleNulls(term),
+  );
   if (key !== null && !order.some((term) => term.field === key)) {
     order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
   }
