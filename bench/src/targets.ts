@@ -419,12 +419,13 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
           'Pagewise side shows up directly as lost throughput (see the profile in the first row). The minimal endpoint ' +
           "isolates pagination from the demo's views, versioning and serializer. Its third endpoint, the same keyset query " +
           'written in Kysely by hand over the same Kysely instance and prepared statements, is the floor of any handler that ' +
-          "runs its query through Kysely; the demo's bare side already runs through Kysely. `src/http-floor.ts` splits a " +
-          "minimal SQLite request in-process into SQLite's step and each handler's JavaScript." +
+          "runs its query through Kysely; the demo's bare side already runs through Kysely. `bench/src/http-floor.ts` at " +
+          "commit a7d247d split a minimal SQLite request in-process into SQLite's step and each handler's JavaScript." +
           (httpMet
             ? ''
-            : ` ${jsPlan} Then the view stack per request: \`src/http-cli.ts --only demo --cpu-prof DIR\` profiles the ` +
-              'server under load (JSON writing, `reversePath` per row and the view layers were cut in issue 15).'),
+            : ` ${jsPlan} Then the view stack per request, as \`bench/src/http-cli.ts --only demo --cpu-prof DIR\` at ` +
+              'commit 0f509f5 profiled it under load (JSON writing, `reversePath` per row and the view layers were cut ' +
+              'in issue 15).'),
   });
   return out;
 }
