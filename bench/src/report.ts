@@ -515,13 +515,16 @@ function slowPlansOf(result: DialectResult): string[] {
   return [...out, ''];
 }
 
-/** Where the sections other scripts write (workers, partitions, streaming) begin in RESULTS.md. */
+/**
+ * Where the sections written by other scripts (workers, count ratios) and the records of experiments
+ * no longer in the tree (partitions, streaming) begin in RESULTS.md.
+ */
 export const KEPT_SECTIONS_MARKER = '<!-- kept-sections:';
 
 /**
  * A report followed by the sections of `previous` (the file being replaced) from the kept-sections
  * marker on, so `pnpm bench` and `render` rewrite their own tables without dropping what
- * `bench:workers`, `bench:stream` and the partitions bench recorded.
+ * `bench:workers` and `counts` wrote or what earlier experiments recorded.
  *
  * @example
  * withKeptSections('# Bench\n', 'old\n<!-- kept-sections: -->\n## Workers\n') // '# Bench\n\n<!-- kept-sections: -->\n## Workers\n'
