@@ -1,5 +1,5 @@
 /**
- * `pnpm --filter @pagewise/bench run counts [-- --runs 3] [--against DIR]...`: the first
+ * `pnpm --filter @pagewise/bench run counts [-- --runs 3]`: the first
  * page-number page of the seeded table with `count: 'exact'`, `'estimated'`, `'estimated'` +
  * `countCacheTtl` and `'none'`, round-robin in a random order each round, in `runs` fresh
  * processes; prints each run's medians, p95s and ratios and their spread. Needs the table
@@ -9,28 +9,22 @@
  * `count(*)`, and the estimated ones must say `countMode: 'estimated'` with a positive count.
  * Beside them, the floor: the same page through `pg` alone (`raw`) and with the same EXPLAIN on
  * the pool's other connection (`raw+explain`), what a second statement costs on this machine.
- * `--against DIR` (another checkout with its `pnpm install` and `pnpm build`) adds that
- * checkout's variants to the same rounds, so a change is compared under the same load.
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CountMode } from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { ApiRequest, PageNumberPagination } from '@pagewise/rest';
 import { Kysely, PostgresDialect } from 'kysely';
 import { COLUMNS } from './bench-table.js';
 import type { BenchDatabase } from './contenders.js';
 import { smallPool } from './database.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
 import { defaultDatabaseUrl } from './options.js';
-import { checkoutEntry } from './pagewise-build.js';
-
-type Core = typeof import('@pagewise/rest');
-type Adapter = typeof import('@pagewise/kysely-adapter');
 
 const table = process.env.BENCH_TABLE ?? 'pagewise_bench_items';
 const args = process.argv.slice(2);
-const against = args.flatMap((a, i) => (args[i - 1] === '--against' ? [resolve(a)] : []));
 const VARIANTS: ReadonlyArray<readonly [string, CountMode, number | null]> = [
   ['exact', 'exact', null],
   ['estimated', 'estimated', null],
@@ -68,13 +62,6 @@ export function answerProblem(
   return null;
 }
 
-async function checkout(dir: string | null): Promise<{ core: Core; adapter: Adapter }> {
-  if (dir === null)
-    return { core: await import('@pagewise/rest'), adapter: await import('@pagewise/kysely-adapter') };
-  const load = (pkg: string) => import(checkoutEntry(dir, pkg));
-  return { core: await load('core'), adapter: await load('kysely-adapter') };
-}
-
 async function oneRun(): Promise<Record<string, LatencyStats>> {
   const pool = smallPool(defaultDatabaseUrl(), 2);
   const db = new Kysely<BenchDatabase>({ dialect: new PostgresDialect({ pool }) });
@@ -83,34 +70,30 @@ async function oneRun(): Promise<Record<string, LatencyStats>> {
   const fetches = new Map<string, PageFetch>();
   const problems: string[] = [];
   let reference: readonly number[] | null = null;
-  for (const dir of [null, ...against]) {
-    const { core, adapter } = await checkout(dir);
-    const query = () =>
-      adapter.fromKysely(
-        db
-          .selectFrom(table)
-          .select([...COLUMNS])
-          .orderBy('created', 'desc')
-          .orderBy('id', 'desc'),
-        { db, uniqueKey: 'id' },
-      );
-    for (const [variant, count, countCacheTtl] of VARIANTS) {
-      const name = dir === null ? variant : `${dir}:${variant}`;
-      const pagination = new core.PageNumberPagination({ pageSize: 50, count, countCacheTtl });
-      const page = async (): Promise<Answer> => {
-        const rows = (await pagination.paginateQueryset(
-          query(),
-          new core.ApiRequest({ url: 'http://127.0.0.1/items' }),
-        ))!;
-        const body = pagination.getPaginatedResponse(rows).data as Answer['body'];
-        return { ids: rows.map((r) => r.id), body };
-      };
-      const answer = await page();
-      reference ??= answer.ids;
-      const problem = answerProblem(variant, answer, reference, total);
-      if (problem !== null) problems.push(`${name === variant ? '' : `${dir}: `}${problem}`);
-      fetches.set(name, async () => (await page()).ids);
-    }
+  const query = () =>
+    fromKysely(
+      db
+        .selectFrom(table)
+        .select([...COLUMNS])
+        .orderBy('created', 'desc')
+        .orderBy('id', 'desc'),
+      { db, uniqueKey: 'id' },
+    );
+  for (const [variant, count, countCacheTtl] of VARIANTS) {
+    const pagination = new PageNumberPagination({ pageSize: 50, count, countCacheTtl });
+    const page = async (): Promise<Answer> => {
+      const rows = (await pagination.paginateQueryset(
+        query(),
+        new ApiRequest({ url: 'http://127.0.0.1/items' }),
+      ))!;
+      const body = pagination.getPaginatedResponse(rows).data as Answer['body'];
+      return { ids: rows.map((r) => r.id), body };
+    };
+    const answer = await page();
+    reference ??= answer.ids;
+    const problem = answerProblem(variant, answer, reference, total);
+    if (problem !== null) problems.push(problem);
+    fetches.set(variant, async () => (await page()).ids);
   }
   // The floor under the Pagewise variants: the same page through pg alone, and with the same
   // EXPLAIN beside it on the pool's other connection (what a second statement costs here).
@@ -132,7 +115,7 @@ async function oneRun(): Promise<Record<string, LatencyStats>> {
     warmupRounds: 5,
     maxSamples: 300,
     minSamples: 30,
-    budgetMs: 4000 * (1 + against.length),
+    budgetMs: 4000,
   });
   await db.destroy();
   return Object.fromEntries(stats);
@@ -146,34 +129,29 @@ if (args.includes('--child')) {
   const load = loadavg()[0]!;
   const results: Array<Record<string, LatencyStats>> = [];
   const f = (x: number) => x.toFixed(3);
-  const prefixes = ['', ...against.map((dir) => `${dir}:`)];
   for (let i = 0; i < runs; i += 1) {
     const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, ...args, '--child'], {
       encoding: 'utf8',
     });
     const r = JSON.parse(out) as Record<string, LatencyStats>;
     results.push(r);
-    for (const p of prefixes) {
-      const m = (key: string) => r[p + key]!.medianMs;
-      const p95 = (key: string) => f(r[p + key]!.p95Ms);
-      process.stdout.write(
-        `run ${i + 1}${p === '' ? '' : ` ${p.slice(0, -1)}`}: exact ${f(m('exact'))} ms (p95 ${p95('exact')}), ` +
-          `estimated ${f(m('estimated'))} ms (p95 ${p95('estimated')}, ${(m('exact') / m('estimated')).toFixed(1)}x), ` +
-          `estimated+cache ${f(m('cached'))} ms (p95 ${p95('cached')}, ${(m('exact') / m('cached')).toFixed(1)}x), ` +
-          `none ${f(m('none'))} ms (p95 ${p95('none')})\n`,
-      );
-    }
-  }
-  for (const p of prefixes) {
-    const spread = (key: string) => {
-      const xs = results.map((r) => r[`${p}exact`]!.medianMs / r[p + key]!.medianMs);
-      return `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}x`;
-    };
+    const m = (key: string) => r[key]!.medianMs;
+    const p95 = (key: string) => f(r[key]!.p95Ms);
     process.stdout.write(
-      `${p === '' ? '' : `${p.slice(0, -1)}: `}exact/estimated ${spread('estimated')}; ` +
-        `exact/estimated+cache ${spread('cached')}; exact/none ${spread('none')} over ${runs} runs\n`,
+      `run ${i + 1}: exact ${f(m('exact'))} ms (p95 ${p95('exact')}), ` +
+        `estimated ${f(m('estimated'))} ms (p95 ${p95('estimated')}, ${(m('exact') / m('estimated')).toFixed(1)}x), ` +
+        `estimated+cache ${f(m('cached'))} ms (p95 ${p95('cached')}, ${(m('exact') / m('cached')).toFixed(1)}x), ` +
+        `none ${f(m('none'))} ms (p95 ${p95('none')})\n`,
     );
   }
+  const spread = (key: string) => {
+    const xs = results.map((r) => r.exact!.medianMs / r[key]!.medianMs);
+    return `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}x`;
+  };
+  process.stdout.write(
+    `exact/estimated ${spread('estimated')}; exact/estimated+cache ${spread('cached')}; ` +
+      `exact/none ${spread('none')} over ${runs} runs\n`,
+  );
   const floor = (key: string) => results.map((r) => f(r[key]!.medianMs)).join(', ');
   process.stdout.write(
     `floor through pg alone: page ${floor('raw')} ms; page + EXPLAIN on the other connection ${floor('raw+explain')} ms\n`,

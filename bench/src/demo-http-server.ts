@@ -9,7 +9,6 @@ import { createHonoHandler } from '@pagewise/rest';
 import { Hono } from 'hono';
 import { createDemoApp } from '../../examples/demo/src/app.js';
 import { ensureSeeded, openDatabase } from '../../examples/demo/src/database.js';
-import { answerProfileRequests } from './http-profiling.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? '';
 const articles = Number(process.env.BENCH_DEMO_ARTICLES ?? '100000');
@@ -72,8 +71,6 @@ hono.all('*', createHonoHandler({ routes: demo.routes, fallthrough: false }));
 const server = serve({ fetch: hono.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
   process.send?.({ port: info.port });
 });
-
-answerProfileRequests();
 
 process.on('disconnect', () => {
   server.close();

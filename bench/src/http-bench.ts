@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -72,35 +72,16 @@ export interface HttpResult {
 
 /**
  * Forks `file` under tsx and resolves once it listens. The child runs the Pagewise this process
- * runs: the packages' `dist` under `pnpm bench` (what users install), their sources under vitest;
- * with `cpuProfDir`, the child writes a V8 CPU profile there when it exits; with `serverRoot`
- * (another checkout, e.g. `/work/main`), its `bench/src/` copy of `file` is forked instead, so
- * one run compares the server code of two checkouts under the same load. `BENCH_SERVER_V8_FLAGS`
- * adds V8 flags to the child (`--no-allocation-site-pretenuring`, `--trace-gc-nvp`) to see what
- * the collector does to a server.
+ * runs: the packages' `dist` under `pnpm bench` (what users install), their sources under vitest.
  */
-export async function startServer(
+async function startServer(
   file: string,
   env: Record<string, string>,
-  cpuProfDir: string | null = null,
-  serverRoot: string | null = null,
 ): Promise<{ child: ChildProcess; port: number }> {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const profiling = cpuProfDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`];
-  const path =
-    serverRoot === null ? fileURLToPath(new URL(file, import.meta.url)) : join(serverRoot, 'bench/src', file);
   const source = pagewiseBuild() === 'source';
-  if (!source && serverRoot !== null && !existsSync(join(serverRoot, 'packages/core/dist'))) {
-    throw new Error(`${serverRoot}: its packages are not built (run \`pnpm build\` there)`);
-  }
-  const child = fork(path, [], {
-    execArgv: [
-      ...(source ? ['--conditions=@pagewise/source'] : []),
-      '--import',
-      loader,
-      ...profiling,
-      ...(process.env.BENCH_SERVER_V8_FLAGS?.split(' ').filter(Boolean) ?? []),
-    ],
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+    execArgv: [...(source ? ['--conditions=@pagewise/source'] : []), '--import', loader],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -119,7 +100,7 @@ export async function startServer(
   return { child, port };
 }
 
-export async function stopServer(child: ChildProcess): Promise<void> {
+async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.disconnect();
@@ -155,8 +136,7 @@ function summarize(runs: readonly HttpRun[], endpoint: HttpRun['endpoint']): Htt
 
 /**
  * The server child's CPU time so far (user + system, microseconds), from `/proc` (Linux ticks of
- * 10 ms; a run's seconds of CPU make that fine enough): any server child, this checkout's or
- * another's (`serverRoot`), is measured alike.
+ * 10 ms; a run's seconds of CPU make that fine enough).
  */
 function serverCpu(child: ChildProcess): number {
   const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
@@ -258,7 +238,7 @@ function compare(
 }
 
 /** The hand-written Kysely handler's paths: the bare side's, on `/kysely/items`. */
-export function withKysely(paths: HttpPaths): HttpPaths {
+function withKysely(paths: HttpPaths): HttpPaths {
   return { ...paths, kysely: paths.bare.map((path) => path.replace('/bare/items', '/kysely/items')) };
 }
 
@@ -275,16 +255,11 @@ async function measureMinimalSqlite(
   options: MeasureHttpOptions,
   sqliteFile: string,
 ): Promise<HttpComparison> {
-  const { child, port } = await startServer(
-    './http-server.ts',
-    {
-      BENCH_SQLITE_FILE: sqliteFile,
-      BENCH_TABLE: options.table,
-      BENCH_PAGE_SIZE: String(options.pageSize),
-    },
-    options.cpuProfDir ?? null,
-    options.serverRoot ?? null,
-  );
+  const { child, port } = await startServer('./http-server.ts', {
+    BENCH_SQLITE_FILE: sqliteFile,
+    BENCH_TABLE: options.table,
+    BENCH_PAGE_SIZE: String(options.pageSize),
+  });
   try {
     const origin = `http://127.0.0.1:${port}`;
     const paths = withKysely(
@@ -306,7 +281,7 @@ async function measureMinimalSqlite(
 }
 
 /** Pages 0, 1, 10, 100 and 1000 of a Pagewise endpoint by its `next` links, and the bare paths of the same pages. */
-export async function followPages(
+async function followPages(
   origin: string,
   first: string,
   bareBase: string,
@@ -334,34 +309,22 @@ export async function followPages(
 
 /** The minimal pair: Pagewise's cursor endpoint and a bare pg handler over the benchmark table. */
 async function measureMinimal(options: MeasureHttpOptions): Promise<HttpComparison> {
-  const { child, port } = await startServer(
-    './http-server.ts',
-    {
-      BENCH_DATABASE_URL: options.databaseUrl,
-      BENCH_TABLE: options.table,
-      BENCH_PAGE_SIZE: String(options.pageSize),
-      BENCH_POOL_SIZE: '4',
-    },
-    options.cpuProfDir ?? null,
-    options.serverRoot ?? null,
-  );
+  const { child, port } = await startServer('./http-server.ts', {
+    BENCH_DATABASE_URL: options.databaseUrl,
+    BENCH_TABLE: options.table,
+    BENCH_PAGE_SIZE: String(options.pageSize),
+    BENCH_POOL_SIZE: '4',
+  });
   try {
     const origin = `http://127.0.0.1:${port}`;
-    // No depths given (the HTTP-only runner): the pages the endpoint's own `next` links reach.
-    const paths = withKysely(
-      options.pages.length === 0
-        ? await followPages(origin, '/pagewise/items', '/bare/items', (last) =>
-            bareToken(new Date(last.created as string), last.id),
-          )
-        : {
-            subject: options.pages.map(({ cursor }) =>
-              cursor === null ? '/pagewise/items' : `/pagewise/items?cursor=${cursor}`,
-            ),
-            bare: options.pages.map(({ before }) =>
-              before === null ? '/bare/items' : `/bare/items?after=${bareToken(before.created, before.id)}`,
-            ),
-          },
-    );
+    const paths = withKysely({
+      subject: options.pages.map(({ cursor }) =>
+        cursor === null ? '/pagewise/items' : `/pagewise/items?cursor=${cursor}`,
+      ),
+      bare: options.pages.map(({ before }) =>
+        before === null ? '/bare/items' : `/bare/items?after=${bareToken(before.created, before.id)}`,
+      ),
+    });
     const runs = await alternate(origin, paths, options, child);
     return compare(
       'pagewise',
@@ -401,16 +364,11 @@ async function measureDemo(
   } else {
     env = { BENCH_DATABASE_URL: '', BENCH_SQLITE_FILE: sqliteFile };
   }
-  const { child, port } = await startServer(
-    './demo-http-server.ts',
-    {
-      ...env,
-      BENCH_DEMO_ARTICLES: String(options.demoArticles),
-      BENCH_PAGE_SIZE: String(options.pageSize),
-    },
-    options.cpuProfDir ?? null,
-    options.serverRoot ?? null,
-  );
+  const { child, port } = await startServer('./demo-http-server.ts', {
+    ...env,
+    BENCH_DEMO_ARTICLES: String(options.demoArticles),
+    BENCH_PAGE_SIZE: String(options.pageSize),
+  });
   try {
     const origin = `http://127.0.0.1:${port}`;
     const paths = await followPages(
@@ -448,12 +406,6 @@ export interface MeasureHttpOptions extends HttpTiming {
   readonly demoArticles: number;
   /** SQLite: the benchmark table's file and a file for the demo's own tables; `null` skips SQLite. */
   readonly sqlite: { readonly benchFile: string; readonly demoFile: string } | null;
-  /** The comparisons to run (default all; the SQLite ones need `sqlite`). */
-  readonly only?: ReadonlyArray<HttpComparison['id']>;
-  /** Each server child writes a V8 CPU profile (`--cpu-prof`) into this folder when set. */
-  readonly cpuProfDir?: string | null;
-  /** Another checkout whose `bench/src/` servers run instead of this one's. @default null */
-  readonly serverRoot?: string | null;
 }
 
 /**
@@ -487,14 +439,10 @@ export function httpOptionsOf(options: BenchOptions, pages: MeasureHttpOptions['
  * demo's feed, each against a bare handler on the same Hono server returning the same rows.
  */
 export async function measureHttp(options: MeasureHttpOptions): Promise<HttpResult> {
-  const wanted = (id: HttpComparison['id']) => options.only === undefined || options.only.includes(id);
-  const comparisons: HttpComparison[] = [];
-  if (wanted('pagewise')) comparisons.push(await measureMinimal(options));
-  if (wanted('demo')) comparisons.push(await measureDemo(options));
+  const comparisons: HttpComparison[] = [await measureMinimal(options), await measureDemo(options)];
   if (options.sqlite !== null) {
-    if (wanted('pagewise-sqlite'))
-      comparisons.push(await measureMinimalSqlite(options, options.sqlite.benchFile));
-    if (wanted('demo-sqlite')) comparisons.push(await measureDemo(options, options.sqlite.demoFile));
+    comparisons.push(await measureMinimalSqlite(options, options.sqlite.benchFile));
+    comparisons.push(await measureDemo(options, options.sqlite.demoFile));
   }
   return { connections: options.connections, seconds: options.seconds, comparisons };
 }

@@ -1,5 +1,5 @@
 /**
- * The HTTP contenders, run in a child process (`startHttpServer` forks it) so that autocannon and
+ * The HTTP contenders, run in a child process (`startServer` forks it) so that autocannon and
  * the server do not share an event loop: `minimal-app.ts`'s endpoints (Pagewise, the bare
  * driver handler and the hand-written Kysely handler, all returning the same rows) served by
  * `@hono/node-server`.
@@ -8,7 +8,6 @@
  * Postgres database at `BENCH_DATABASE_URL`.
  */
 import { serve } from '@hono/node-server';
-import { answerProfileRequests } from './http-profiling.js';
 import { minimalApp } from './minimal-app.js';
 
 const sqliteFile = process.env.BENCH_SQLITE_FILE ?? '';
@@ -26,8 +25,6 @@ const { app, close } = minimalApp(
 const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
   process.send?.({ port: info.port });
 });
-
-answerProfileRequests();
 
 process.on('disconnect', () => {
   server.close();

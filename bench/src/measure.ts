@@ -133,16 +133,3 @@ export async function measureRoundRobin(
   }
   return new Map(entries.map(([id]) => [id, summarize(samples.get(id)!)]));
 }
-
-/** Microseconds per call of `pages` calls of `fetch` one after another: user and system CPU, wall. */
-export async function timePages(
-  fetch: () => Promise<unknown> | unknown,
-  pages: number,
-): Promise<{ readonly user: number; readonly system: number; readonly wall: number }> {
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < pages; i += 1) await fetch();
-  const wall = performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  return { user: used.user / pages, system: used.system / pages, wall: (wall * 1000) / pages };
-}

@@ -1,7 +1,6 @@
 /**
  * The minimal HTTP endpoints over the benchmark table, one Hono app: what `http-server.ts` serves
- * in its child process and what `http-floor.ts` calls in-process. Three handlers answer the same
- * rows:
+ * in its child process. Three handlers answer the same rows:
  *
  * - `GET /pagewise/items?cursor=...`: `fromKysely` + `CursorPagination` + `getPaginatedResponse`,
  *   a new paginator per request as a view makes it.
@@ -36,11 +35,6 @@ export type MinimalSource =
 
 export interface MinimalApp {
   readonly app: Hono;
-  /**
-   * The better-sqlite3 databases under Pagewise's Kysely and under the bare handler (SQLite only),
-   * for a harness that wraps their statements.
-   */
-  readonly sqlite: { readonly pagewise: Database.Database; readonly bare: Database.Database } | null;
   close(): Promise<void>;
 }
 
@@ -78,11 +72,12 @@ export function minimalApp(source: MinimalSource, table: string, pageSize: numbe
   const uniform = ORDERINGS[0]!;
   const sqliteFile = 'sqliteFile' in source ? source.sqliteFile : null;
   const postgres = 'databaseUrl' in source ? source : null;
-  const pagewiseSqlite = sqliteFile === null ? null : new Database(sqliteFile, { readonly: true });
   const db = new Kysely<BenchDatabase>({
     dialect:
       postgres === null
-        ? new SqliteDialect({ database: reusePreparedStatements(pagewiseSqlite!) })
+        ? new SqliteDialect({
+            database: reusePreparedStatements(new Database(sqliteFile!, { readonly: true })),
+          })
         : new PostgresDialect({ pool: nameStatements(smallPool(postgres.databaseUrl, postgres.poolSize)) }),
   });
   const pool = postgres === null ? null : smallPool(postgres.databaseUrl, postgres.poolSize);
@@ -123,7 +118,6 @@ export function minimalApp(source: MinimalSource, table: string, pageSize: numbe
   });
   return {
     app,
-    sqlite: pagewiseSqlite !== null && sqlite !== null ? { pagewise: pagewiseSqlite, bare: sqlite } : null,
     close: async () => {
       sqlite?.close();
       await Promise.all([db.destroy(), pool?.end()]);

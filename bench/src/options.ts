@@ -52,11 +52,6 @@ export interface BenchOptions {
   readonly sqliteFile: string | null;
   /** Pages profiled (V8 sampling profiler) per dialect for the "why / plan" notes. @default 2000 */
   readonly profilePages: number;
-  /**
-   * Rounds of the placement comparison (`js-placement.ts`: the same JavaScript before the send,
-   * after the rows, in flight); 0 skips it. @default 3000
-   */
-  readonly placementRounds: number;
   /** Progress output; `null` keeps the run silent. @default process.stderr */
   readonly log: NodeJS.WritableStream | null;
 }
@@ -112,7 +107,6 @@ export function benchOptions(overrides: Partial<BenchOptions> = {}): BenchOption
     cpuTimeMs: 1000,
     dialects: ['sqlite', 'mariadb'],
     profilePages: 2000,
-    placementRounds: 3000,
     mysqlUrl: process.env.BENCH_MYSQL_URL || process.env.MYSQL_URL || null,
     sqliteFile: null,
     outDir: BENCH_DIR,
@@ -133,7 +127,6 @@ export const USAGE = `Usage: pnpm bench [-- options]
   --warmup N          untimed round-robin rounds before each depth, at most budget/10 per contender (default 300)
   --slow-max-depth N  OFFSET, count and kysely-paginate contenders only up to this depth (default all)
   --http-seconds N    duration of each HTTP run, 0 skips HTTP (default 5)
-  --placement-rounds N  rounds of the before-send / after-rows / in-flight comparison, 0 skips it (default 3000)
   --dialects LIST     dialects beside Postgres: sqlite,mariadb (default both; "none" for Postgres only)
   --mysql URL         MariaDB/MySQL database for its table (default BENCH_MYSQL_URL, else MYSQL_URL)
   --sqlite-file PATH  SQLite file (default <tmpdir>/pagewise-bench-<rows>.sqlite, reused)
@@ -189,9 +182,6 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
         break;
       case '--http-seconds':
         overrides.httpSeconds = parseCount(flag, value());
-        break;
-      case '--placement-rounds':
-        overrides.placementRounds = parseCount(flag, value());
         break;
       case '--dialects': {
         const list = (value() ?? '').split(',').filter((d) => d !== '' && d !== 'none');

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { DEPTH_DEPENDENT, DIALECT_KIND_LABELS, type DialectResult } from './dialect-bench.js';
 import type { HttpComparison, HttpRun, HttpSummary } from './http-bench.js';
-import type { Placement, PlacementCase, PlacementResult } from './js-placement.js';
 import { SCAN_REFERENCE, statsAt } from './measure.js';
 import { ORDERINGS } from './orderings.js';
 import type { BenchResults } from './run-benchmark.js';
@@ -282,7 +281,6 @@ export function renderReport(results: BenchResults, chartFile: string): string {
       ]),
     ),
     '',
-    ...placementSection(results.placement ?? null),
     '## HTTP',
     '',
   );
@@ -378,68 +376,6 @@ export function renderReport(results: BenchResults, chartFile: string): string {
   return out.join('\n');
 }
 
-/** `x` rounded to `digits` decimals with its sign: `+5`, `-3`, `+0` (never `-0`). */
-function signed(x: number, digits: number): string {
-  const text = Math.abs(x).toFixed(digits);
-  return `${x < 0 && Number(text) !== 0 ? '-' : '+'}${text}`;
-}
-
-/** A multiple to one decimal: `5.0x`, `0.0x` (never `-0.0x`). */
-function times(x: number): string {
-  const text = x.toFixed(1);
-  return `${text === '-0.0' ? '0.0' : text}x`;
-}
-
-/** The same JavaScript before the send, after the rows and in flight (`js-placement.ts`). */
-function placementSection(result: PlacementResult | null): string[] {
-  const out = ["## Where Pagewise's JavaScript runs", ''];
-  if (result === null) return [...out, 'Not measured in this run (`--placement-rounds 0`).', ''];
-  const caseOf = (work: PlacementCase['work'], where: Placement) =>
-    result.cases.find((x) => x.work === work && x.where === where);
-  const cell = (work: PlacementCase['work'], where: Placement, warm: number) => {
-    const c = caseOf(work, where);
-    return c === undefined ? 'n/a' : `${signed(c.addedUs, 0)} us (${times(c.addedUs / warm)})`;
-  };
-  const row = (work: PlacementCase['work'], label: string) => {
-    const warm = result.warmUs[work];
-    return [
-      label,
-      `${warm.toFixed(1)} us`,
-      cell(work, 'before', warm),
-      cell(work, 'after', warm),
-      cell(work, 'in-flight', warm),
-    ];
-  };
-  const factor = (where: Placement, work: PlacementCase['work'] = 'memory') => {
-    const c = caseOf(work, where);
-    return c === undefined ? 'n/a' : times(c.addedUs / result.warmUs[work]);
-  };
-  return [
-    ...out,
-    `The same JavaScript beside one ${result.database} page (the keyset query hand-written in Kysely, stock dialect, depth ${depthName(result.depth)};`,
-    `${ms(result.aloneUs / 1000)} ms alone), run before the statement is sent, after its rows arrive, or while it is in flight`,
-    `(\`bench/src/js-placement.ts\`, ${result.rounds} rounds, round-robin, each round starting one case further on; medians).`,
-    '"Pagewise page" is a whole cursor page over the memory adapter (request, cursor, window, links, body): Pagewise\'s own',
-    'JavaScript without I/O. "JSON" is fixed work (15 JSON round trips of a cursor-sized object). Each cell is what the work',
-    'added to the page alone, and that as a multiple of its warm cost in a loop.',
-    '',
-    table(
-      ['work', 'warm, in a loop', 'before the send', 'after the rows', 'in flight'],
-      [row('memory', 'Pagewise page (memory adapter)'), row('json', 'JSON round trips')],
-    ),
-    '',
-    `Beside a round trip, Pagewise's own JavaScript cost ${factor('before')} its warm time before the send and`,
-    `${factor('after')} after the rows, against ${factor('in-flight')} in flight (the database server shares this machine's cores);`,
-    `the JSON work, a few builtins in a loop, ${factor('before', 'json')} and ${factor('after', 'json')}: code that runs through many functions and objects`,
-    'once per page pays the most.',
-    "That is why Pagewise's own JavaScript per page in the tables above (a page minus its statements run through Kysely)",
-    'is several times its CPU cost without I/O, and why a microsecond of it saved counts several times over there. What',
-    'Pagewise does before its statement is sent is needed to write the statement; of what it does after the rows, only',
-    "the links' base URL needs neither, so little of its work could move into the flight time.",
-    '',
-  ];
-}
-
 /** The SQLite or MariaDB section: raw prepared statement, hand-written Kysely, Pagewise, per ordering. */
 function dialectSection(result: DialectResult): string[] {
   const title = result.dialect === 'sqlite' ? 'SQLite (better-sqlite3)' : 'MariaDB (mysql2)';
@@ -515,13 +451,16 @@ function slowPlansOf(result: DialectResult): string[] {
   return [...out, ''];
 }
 
-/** Where the sections other scripts write (workers, partitions, streaming) begin in RESULTS.md. */
+/**
+ * Where the sections written by other scripts (workers, count ratios) and the records of experiments
+ * no longer in the tree (partitions, streaming) begin in RESULTS.md.
+ */
 export const KEPT_SECTIONS_MARKER = '<!-- kept-sections:';
 
 /**
  * A report followed by the sections of `previous` (the file being replaced) from the kept-sections
  * marker on, so `pnpm bench` and `render` rewrite their own tables without dropping what
- * `bench:workers`, `bench:stream` and the partitions bench recorded.
+ * `bench:workers` and `counts` wrote or what earlier experiments recorded.
  *
  * @example
  * withKeptSections('# Bench\n', 'old\n<!-- kept-sections: -->\n## Workers\n') // '# Bench\n\n<!-- kept-sections: -->\n## Workers\n'

@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { type BenchRow, COLUMNS, ensureSeeded } from './bench-table.js';
 import { renderChart } from './chart.js';
@@ -17,7 +16,6 @@ import { type CpuResult, measureCpuCost } from './cpu-cost.js';
 import { ensureDatabase, serverInfo, smallPool } from './database.js';
 import { type DialectResult, defaultSqliteFile, measureDialect } from './dialect-bench.js';
 import { type HttpResult, httpOptionsOf, measureHttp } from './http-bench.js';
-import { measurePlacement, type PlacementResult } from './js-placement.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch, SCAN_REFERENCE } from './measure.js';
 import { type BenchOptions, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName } from './orderings.js';
@@ -101,11 +99,6 @@ export interface BenchResults {
   readonly dialects: readonly DialectResult[];
   /** CPU profile of the Postgres Pagewise uniform cursor page at the middle depth. */
   readonly profile: ProfileSummary | null;
-  /**
-   * The same JavaScript before the send, after the rows and in flight beside a Postgres page
-   * (`null`: skipped, or results from before it was measured).
-   */
-  readonly placement?: PlacementResult | null;
   readonly targets: readonly TargetResult[];
 }
 
@@ -312,31 +305,6 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       recorded: { pool: admin, table: options.table, cursor: recordedCursor },
     });
 
-    let placement: PlacementResult | null = null;
-    // Beside the shallowest page past the first (10k by default): its row was read for the tables.
-    const placed = points.flatMap(({ depth, before }) =>
-      before.uniform === null ? [] : [{ depth, before: before.uniform }],
-    )[0];
-    if (options.placementRounds > 0 && placed !== undefined) {
-      say(options, 'Measuring where JavaScript runs: before the send, after the rows, in flight');
-      const db = new Kysely({
-        dialect: new PostgresDialect({ pool: smallPool(options.databaseUrl, options.poolSize) }),
-      });
-      try {
-        placement = await measurePlacement({
-          database: 'Postgres',
-          db,
-          table: options.table,
-          before: placed.before,
-          depth: placed.depth,
-          style: { rowValues: true, nullsLast: true },
-          rounds: options.placementRounds,
-        });
-      } finally {
-        await db.destroy();
-      }
-    }
-
     let http: HttpResult | null = null;
     if (options.httpSeconds > 0) {
       say(
@@ -396,7 +364,6 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchOutput> 
       http,
       dialects,
       profile,
-      placement,
     };
     const results: BenchResults = {
       ...partial,

@@ -162,8 +162,9 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     "blocks seeking the ordering's index, and the bench timing the built packages as users install them; then two promise " +
     'hops less per cursor page, offset statements built only for a new key, SQLite date positions read by character codes, ' +
     'integer bounds checked against constant ranges, and `reverse` without per-call garbage (the same wire traffic as the ' +
-    "raw named page: one `writev`, no Parse, is `src/wire-count.ts`'s count); then a paginator made per request as " +
-    'cheap as a shared one (no `Object.entries` per construction, the last plan of equal terms found without writing ' +
+    'raw named page: one `writev`, no Parse, as counted by `bench/src/wire-count.ts` at commit e37cdcd); then a ' +
+    'paginator made per request as cheap as a shared one (no `Object.entries` per construction, the last plan of ' +
+    'equal terms found without writing ' +
     "them out), and views that no longer keep every request past V8's young-generation collections (a render context " +
     "with shared getters and `apiView`'s methods on a prototype instead of closures stored per request: the demo feed's " +
     'GC fell from 75 to 14 us per request; `tests/reliability/young-garbage.test.ts`); and in the bench, the scanning ' +
@@ -267,11 +268,11 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
         ? " Pagewise's statements name the ordering's index (`FORCE INDEX`), which spares MariaDB weighing every other " +
           "index the bound could use (the raw and hand-written statements, as users write them, do not: hence Pagewise's " +
           'statements under the raw one).' +
-          ' `src/page-phases.ts` splits the uniform page at depth 10k in place into request, build, before the send, ' +
-          'round trip, after the rows and response, beside its statement replayed through the same Kysely instance and ' +
-          "the hand-written page: Pagewise's own JavaScript is spread over the phases before the send and after the rows, " +
-          'no single one of them the difference (see "Where Pagewise\'s JavaScript runs" for why code there costs several ' +
-          'times its warm time).'
+          ' `bench/src/page-phases.ts` at commit b83f654 split the uniform page at depth 10k in place into request, ' +
+          'build, before the send, round trip, after the rows and response, beside its statement replayed through the ' +
+          "same Kysely instance and the hand-written page: Pagewise's own JavaScript was spread over the phases before " +
+          'the send and after the rows, no single one of them the difference (see "Where Pagewise\'s JavaScript runs" ' +
+          'for why code there costs several times its warm time).'
         : '';
     const dialectProfile = `${split}${phases} ${profileNote(d.profile)}`;
     out.push({
@@ -418,12 +419,13 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
           'Pagewise side shows up directly as lost throughput (see the profile in the first row). The minimal endpoint ' +
           "isolates pagination from the demo's views, versioning and serializer. Its third endpoint, the same keyset query " +
           'written in Kysely by hand over the same Kysely instance and prepared statements, is the floor of any handler that ' +
-          "runs its query through Kysely; the demo's bare side already runs through Kysely. `src/http-floor.ts` splits a " +
-          "minimal SQLite request in-process into SQLite's step and each handler's JavaScript." +
+          "runs its query through Kysely; the demo's bare side already runs through Kysely. `bench/src/http-floor.ts` at " +
+          "commit a7d247d split a minimal SQLite request in-process into SQLite's step and each handler's JavaScript." +
           (httpMet
             ? ''
-            : ` ${jsPlan} Then the view stack per request: \`src/http-cli.ts --only demo --cpu-prof DIR\` profiles the ` +
-              'server under load (JSON writing, `reversePath` per row and the view layers were cut in issue 15).'),
+            : ` ${jsPlan} Then the view stack per request, as \`bench/src/http-cli.ts --only demo --cpu-prof DIR\` at ` +
+              'commit 0f509f5 profiled it under load (JSON writing, `reversePath` per row and the view layers were cut ' +
+              'in issue 15).'),
   });
   return out;
 }

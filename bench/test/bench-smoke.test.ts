@@ -59,7 +59,6 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
           demoArticles: 300,
           cpuTimeMs: 20,
           profilePages: 20,
-          placementRounds: 5,
           sqliteFile: join(outDir, 'smoke.sqlite'),
           outDir,
           command: 'vitest bench-smoke',
@@ -131,19 +130,6 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
         }
       }
       expect(results.profile?.areas.length).toBeGreaterThan(0);
-      // The same work before the send, after the rows and in flight, each beside the page alone.
-      const placement = results.placement!;
-      expect(placement.aloneUs).toBeGreaterThan(0);
-      expect(placement.warmUs.memory).toBeGreaterThan(0);
-      expect(placement.cases.map((c) => `${c.work} ${c.where}`).sort()).toEqual([
-        'json after',
-        'json before',
-        'json in-flight',
-        'memory after',
-        'memory before',
-        'memory in-flight',
-      ]);
-      for (const c of placement.cases) expect(c.medianUs, `${c.work} ${c.where}`).toBeGreaterThan(0);
       expect(results.targets.map((t) => t.id)).toEqual([
         'cursor-vs-raw',
         'cursor-vs-kysely',
@@ -159,9 +145,6 @@ describe.skipIf(!PG_URL)('bench smoke run against PG_URL', () => {
       ]);
       expect(files.report.startsWith(outDir)).toBe(true);
       expect(await readFile(files.report, 'utf8')).toContain('## Targets');
-      expect(await readFile(files.report, 'utf8')).toMatch(
-        /## Where Pagewise's JavaScript runs[\s\S]*\| Pagewise page \(memory adapter\) \| [\d.]+ us \| [+-]\d+ us/,
-      );
       // Vitest resolves the workspace packages to their sources: the report says so.
       expect(results.meta.pagewiseBuild).toBe('source');
       expect(await readFile(files.report, 'utf8')).toContain(
