@@ -247,7 +247,9 @@ describe('@pagewise/core and @pagewise/rest entry points', () => {
     }
     const entries = entryPoints('rest');
     expect(entries.sort()).toEqual(
-      ['', '/express', '/fastify', '/fetch', '/graphql', '/hono', '/node'].map((subpath) => `@pagewise/rest${subpath}`),
+      ['', '/express', '/fastify', '/fetch', '/graphql', '/hono', '/node'].map(
+        (subpath) => `@pagewise/rest${subpath}`,
+      ),
     );
     for (const entry of entries) {
       const exports: Record<string, unknown> = await import(entry);

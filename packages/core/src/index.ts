@@ -22,11 +22,13 @@ export {
   invertOrdering,
   type KeyTerm,
   type NullsPlacement,
+  type OrderingField,
   type OrderingInput,
   type OrderTerm,
   parseOrdering,
   type SortDirection,
   settleNulls,
+  type TypedOrdering,
 } from './contract/ordering.js';
 export {
   type Cursor,
@@ -61,7 +63,7 @@ export {
   paginateCursor,
 } from './jobs/paginate-cursor.js';
 export { type StreamRowsOptions, streamRows } from './jobs/stream-rows.js';
-export { type CachedCountResult, CountCache, type CountCacheOptions } from './pages/count-cache.js';
+export { CountCache, type CountCacheOptions } from './pages/count-cache.js';
 export { type CursorPage, type CursorPageOptions, cursorPage } from './pages/cursor-page.js';
 export { type LimitOffsetPageOptions, limitOffsetPage, type OffsetPage } from './pages/limit-offset-page.js';
 export {

@@ -26,6 +26,34 @@ export interface KeyTerm {
 /** How orderings are written in options: `'-created'` or a list of names and terms. */
 export type OrderingInput = string | ReadonlyArray<string | OrderTerm>;
 
+/**
+ * The fields of `Row` an ordering may name: its string keys, or any string when the row type is
+ * unknown or indexed by strings.
+ *
+ * @example
+ * type F = OrderingField<{ id: number; created: Date }>; // 'id' | 'created'
+ */
+export type OrderingField<Row> = unknown extends Row
+  ? string
+  : Row extends object
+    ? string extends keyof Row
+      ? string
+      : Extract<keyof Row, string>
+    : string;
+
+/**
+ * An ordering checked against the row's fields: `'-created'` only when `created` is a field.
+ *
+ * @example
+ * const ordering: TypedOrdering<{ id: number; created: Date }> = ['-created', 'id'];
+ */
+export type TypedOrdering<Row> =
+  | OrderingField<Row>
+  | `-${OrderingField<Row>}`
+  | ReadonlyArray<
+      OrderingField<Row> | `-${OrderingField<Row>}` | (OrderTerm & { field: OrderingField<Row> })
+    >;
+
 const DOUBLE_UNDERSCORE =
   'Cursor pagination does not support double underscore lookups for orderings. Orderings should be an ' +
   'unchanging, unique or nearly-unique field on the model, such as "-created" or "pk".';

@@ -5,9 +5,9 @@ import {
   cursorPage,
   DEFAULT_MAX_CURSOR_LENGTH,
   type OrderedQuery,
-  type OrderingInput,
   type OrderTerm,
   parseOrdering,
+  type TypedOrdering,
 } from '@pagewise/core';
 import {
   type HtmlTemplate,
@@ -38,16 +38,16 @@ import {
 const DEFAULT_ORDERING = '-created';
 
 /** Options of `CursorPagination`; each may also be set as a field of a subclass. */
-export interface CursorPaginationOptions
+export interface CursorPaginationOptions<Row = unknown>
   extends ClientPageSizeOptions,
     PageStyleOptions<PreviousNextHtmlContext> {
   /** @default 'cursor' */
   cursorQueryParam?: string;
   /**
-   * Field names with an optional `-`, or terms with `nulls`.
-   * @default the query's own ordering, else '-created'
+   * Field names with an optional `-`, or terms with `nulls`; checked against the row's fields for
+   * a `CursorPagination<Row>`. @default the query's own ordering, else '-created'
    */
-  ordering?: OrderingInput | null;
+  ordering?: TypedOrdering<Row> | null;
   /** Largest residual offset a cursor may carry (only used without a unique key). @default 1000 */
   offsetCutoff?: number | null;
   /** 404 detail for a cursor that cannot be used. @default 'Invalid cursor' */
@@ -72,7 +72,7 @@ export interface CursorPaginationPage<Row>
     PageSnapshot<Row, PreviousNextHtmlContext>,
     ServedPage {
   body<T>(data: readonly T[]): CursorPaginated<T>;
-  response<T>(data: T[]): ApiResponse<CursorPaginated<T>>;
+  response<T>(data: readonly T[]): ApiResponse<CursorPaginated<T>>;
 }
 
 function isOrderingSource(backend: unknown): backend is OrderingSource {
@@ -91,11 +91,14 @@ function isOrderingSource(backend: unknown): backend is OrderingSource {
  * @example
  * const pagination = new CursorPagination({ pageSize: 50, ordering: ['-published_at', '-id'] });
  */
-export class CursorPagination extends PageStyle<CursorPaginationPage<unknown>, PreviousNextHtmlContext> {
+export class CursorPagination<Row = unknown> extends PageStyle<
+  CursorPaginationPage<unknown>,
+  PreviousNextHtmlContext
+> {
   pageSize?: number | null;
   cursorQueryParam = 'cursor';
   cursorQueryDescription = 'The pagination cursor value.';
-  ordering: OrderingInput | null = null;
+  ordering: TypedOrdering<Row> | null = null;
   pageSizeQueryParam: string | null = null;
   pageSizeQueryDescription = 'Number of results to return per page.';
   maxPageSize: number | null = null;
@@ -105,7 +108,8 @@ export class CursorPagination extends PageStyle<CursorPaginationPage<unknown>, P
   cursorSecret: CursorSecret | null = null;
   maxCursorLength = DEFAULT_MAX_CURSOR_LENGTH;
 
-  constructor(options: CursorPaginationOptions = {}) {
+  // `NoInfer`: the row type is the one given (`CursorPagination<Article>`), never guessed from the ordering.
+  constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
     super();
     this.init(options, new.target === CursorPagination);
   }
@@ -131,11 +135,11 @@ export class CursorPagination extends PageStyle<CursorPaginationPage<unknown>, P
   }
 
   /** Stateless: the page for this request, or `null` when it is not paginated. */
-  override async paginate<Row>(
-    query: OrderedQuery<Row>,
+  override async paginate<R>(
+    query: OrderedQuery<R>,
     request: ApiRequest,
     view?: PaginationView,
-  ): Promise<CursorPaginationPage<Row> | null> {
+  ): Promise<CursorPaginationPage<R> | null> {
     this.seal();
     const pageSize = this.getPageSize(request);
     if (!pageSize) return null;
@@ -148,7 +152,7 @@ export class CursorPagination extends PageStyle<CursorPaginationPage<unknown>, P
       invalidCursorMessage: this.invalidCursorMessage,
       maxCursorLength: this.maxCursorLength,
     });
-    return this.makePage(page, request) as CursorPaginationPage<Row>;
+    return this.makePage(page, request) as CursorPaginationPage<R>;
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {

@@ -49,7 +49,7 @@ export interface LimitOffsetPage<Row>
     PageSnapshot<Row, NumberedHtmlContext>,
     ServedPage {
   body<T>(data: readonly T[]): LimitOffsetPaginated<T>;
-  response<T>(data: T[]): ApiResponse<LimitOffsetPaginated<T>>;
+  response<T>(data: readonly T[]): ApiResponse<LimitOffsetPaginated<T>>;
 }
 
 /** Ceiling division with true ceiling semantics for negative numerators, as DRF's `_divide_with_ceil`. */

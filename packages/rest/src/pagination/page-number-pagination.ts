@@ -73,7 +73,7 @@ export interface PageNumberPage<Row>
     PageSnapshot<Row, NumberedHtmlContext>,
     ServedPage {
   body<T>(data: readonly T[]): PageNumberPaginated<T>;
-  response<T>(data: T[]): ApiResponse<PageNumberPaginated<T>>;
+  response<T>(data: readonly T[]): ApiResponse<PageNumberPaginated<T>>;
 }
 
 /**

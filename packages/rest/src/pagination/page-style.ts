@@ -1,4 +1,4 @@
-import { ConfigurationError, type OrderedQuery, positiveInt } from '@pagewise/core';
+import { ConfigurationError, type OrderedQuery, PaginationWarning, positiveInt } from '@pagewise/core';
 import type { HtmlTemplate } from '../html/pagination-html.js';
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
@@ -106,6 +106,9 @@ export interface ServedPage {
 /** The two-step API's one stored value: a page, or who holds the slot while a page is made. */
 type Slot<Page> = { readonly page: Page | null } | { readonly pending: object } | typeof OVERLAPPED;
 
+/** Where a paginator class keeps that it warned of a missing page size (`PaginationWarning`). */
+const WARNED_WITHOUT_PAGE_SIZE = Symbol('pagewise.warnedWithoutPageSize');
+
 /** The slot once two-step calls overlapped on one instance: their pages may be each other's. */
 const OVERLAPPED = Object.freeze({ overlapped: true });
 
@@ -202,11 +205,12 @@ export abstract class PageStyle<
   /**
    * DRF's `get_page_size`: the client's size, clamped to the maximum, when the style lets clients
    * choose and the value is a positive integer; otherwise the style's own, then `settings.pageSize`.
-   * Never stored.
+   * Never stored. With no size anywhere a `PaginationWarning` goes out, once per class.
    */
   getPageSize(request: ApiRequest): number | null {
     const { size, param, max } = this.pageSizeOptions();
     const fallback = size === undefined ? this.settings.pageSize : size;
+    if (fallback === null) this.#warnWithoutPageSize();
     const text = param ? request.queryParams.get(param) : null;
     if (text === null) return fallback;
     try {
@@ -214,6 +218,24 @@ export abstract class PageStyle<
     } catch {
       return fallback;
     }
+  }
+
+  /**
+   * Pagination was asked for (this paginator exists) and no page size is set anywhere: DRF then
+   * lists everything, rarely what was meant. Warned once per class: the class keeps that it did.
+   */
+  #warnWithoutPageSize(): void {
+    const style = this.constructor as { [WARNED_WITHOUT_PAGE_SIZE]?: true };
+    if (Object.hasOwn(style, WARNED_WITHOUT_PAGE_SIZE)) return;
+    Object.defineProperty(style, WARNED_WITHOUT_PAGE_SIZE, { value: true });
+    const name = this.constructor.name || 'A paginator';
+    this.settings.onWarning(
+      new PaginationWarning(
+        `${name} has no page size, and neither have the settings, so every row is listed unpaginated ` +
+          `(unless a client asks for a size). Set one: new ${name}({ pageSize: 20 }) (defaultLimit for ` +
+          `LimitOffsetPagination), a subclass field, or new ApiSettings({ pageSize: 20 }).`,
+      ),
+    );
   }
 
   /**

@@ -22,10 +22,8 @@ export {
 export {
   ListView,
   type ListViewOptions,
-  type OrderingField,
   type PaginationClass,
   type SerializerContext,
-  type TypedOrdering,
 } from './list-view.js';
 export { INTEGER_RANGES, type IntegerRange, integerLookup } from './lookup-value.js';
 export {

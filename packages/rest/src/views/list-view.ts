@@ -1,4 +1,4 @@
-import type { OrderedQuery, OrderingInput, OrderTerm } from '@pagewise/core';
+import type { OrderedQuery, OrderingField, OrderingInput, OrderTerm, TypedOrdering } from '@pagewise/core';
 import { ConfigurationError } from '@pagewise/core';
 import type { SchemaOutput, ViewSchema } from '../openapi/schema-source.js';
 import type { DescribedOperation, OperationMethod } from '../openapi/view-description.js';
@@ -28,35 +28,6 @@ export interface SerializerContext<Row> {
   readonly request: ApiRequest;
   readonly view: ListView<Row>;
 }
-
-/**
- * The field names of `Row` a client or a default may order by: its string keys when the adapter
- * types its rows (`fromKysely` of a typed builder, `fromArray` of typed objects), any string when
- * it does not (`unknown`, `any`, records, plain values).
- *
- * @example
- * type F = OrderingField<{ id: number; created: Date }>; // 'id' | 'created'
- */
-export type OrderingField<Row> = unknown extends Row
-  ? string
-  : Row extends object
-    ? string extends keyof Row
-      ? string
-      : Extract<keyof Row, string>
-    : string;
-
-/**
- * An ordering checked against the row's fields: `'-created'` only when `created` is a field.
- *
- * @example
- * const ordering: TypedOrdering<{ id: number; created: Date }> = ['-created', 'id'];
- */
-export type TypedOrdering<Row> =
-  | OrderingField<Row>
-  | `-${OrderingField<Row>}`
-  | ReadonlyArray<
-      OrderingField<Row> | `-${OrderingField<Row>}` | (OrderTerm & { field: OrderingField<Row> })
-    >;
 
 /**
  * Options of `ListView`; each may also be set as a field of a subclass.
