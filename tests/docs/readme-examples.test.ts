@@ -15,21 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * Blocks that do not compile yet, by "file#section", with the reason. Each runs as `test.fails`,
  * so the day it compiles the test says to take it off this list.
  */
-const NO_CONTEXT =
-  'uses names the removed global context supplied (db, request, serialize, settings, ArticleFeed, ArticleDetail, routes, ...)';
-const KNOWN_FAILING: Readonly<Record<string, string>> = {
-  'README.md#Paging a query': NO_CONTEXT,
-  'README.md#Cursors: CursorPagination': NO_CONTEXT,
-  'README.md#Custom styles': NO_CONTEXT,
-  'README.md#Kysely: fromKysely(builder, { db?, uniqueKey?, columns?, dialect? })': NO_CONTEXT,
-  'README.md#Routes, reverse and list views': NO_CONTEXT,
-  'README.md#Framework bindings': NO_CONTEXT,
-  'README.md#Express': NO_CONTEXT,
-  'README.md#Fastify': NO_CONTEXT,
-  'README.md#Hono': NO_CONTEXT,
-  'README.md#node:http': NO_CONTEXT,
-  'README.md#Read replicas': NO_CONTEXT,
-};
+const KNOWN_FAILING: Readonly<Record<string, string>> = {};
 
 /** The pages the repository's guide is made of; each must hold TypeScript examples. */
 const PAGES = [
