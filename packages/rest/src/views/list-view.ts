@@ -1,4 +1,4 @@
-import type { OrderedQuery, OrderingField, OrderingInput, OrderTerm, TypedOrdering } from '@pagewise/core';
+import type { OrderedQuery, OrderingField, OrderingInput, TypedOrdering } from '@pagewise/core';
 import { ConfigurationError } from '@pagewise/core';
 import type { SchemaOutput, ViewSchema } from '../openapi/schema-source.js';
 import type { DescribedOperation, OperationMethod } from '../openapi/view-description.js';
