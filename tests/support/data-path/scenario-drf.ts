@@ -2,7 +2,7 @@
 // over SQLite through the Kysely adapter.
 
 import { fromKysely } from '@pagewise/kysely-adapter';
-import { CursorPagination, ListView, Routes } from '@pagewise/rest';
+import { type ApiResponse, CursorPagination, ListView, type OrderedQuery, Routes } from '@pagewise/rest';
 import { createHonoHandler } from '@pagewise/rest/hono';
 import { Hono } from 'hono';
 import { type Item, itemsDb } from './items-db.js';
@@ -14,16 +14,24 @@ class Feed extends CursorPagination {
   override ordering = '-created';
 }
 
+const dataPath = (globalThis as { __pagewiseDataPath?: (on: boolean) => void }).__pagewiseDataPath;
+
+/** The feed's view; its data path runs from building the query to the paginated response. */
+class Items extends ListView<Item> {
+  override paginationClass = Feed;
+  override async getQueryset(): Promise<OrderedQuery<Item>> {
+    dataPath?.(true);
+    return fromKysely(db.selectFrom('items').selectAll(), { db });
+  }
+  override getPaginatedResponse(data: unknown[]): ApiResponse {
+    const response = super.getPaginatedResponse(data);
+    dataPath?.(false);
+    return response;
+  }
+}
+
 const routes = new Routes();
-routes.add(
-  '/items',
-  'items',
-  ListView.asView({
-    queryset: () => fromKysely(db.selectFrom('items').selectAll(), { db }),
-    paginationClass: Feed,
-    serializer: (item: Item) => item,
-  }),
-);
+routes.add('/items', 'items', Items.asView());
 const app = new Hono();
 app.use('*', createHonoHandler({ routes, allowedHosts: ['localhost'] }));
 

@@ -8,9 +8,13 @@ import { itemsDb } from './items-db.js';
 const db = await itemsDb();
 const feed: CursorPageOptions = { pageSize: 20, ordering: '-created' };
 const app = new Hono();
+const dataPath = (globalThis as { __pagewiseDataPath?: (on: boolean) => void }).__pagewiseDataPath;
 app.get('/items', async (c) => {
+  dataPath?.(true);
   const page = await cursorPage(fromKysely(db.selectFrom('items').selectAll(), { db }), c.req.url, feed);
-  return c.json(page.body(page.rows), 200, page.headers);
+  const body = page.body(page.rows);
+  dataPath?.(false);
+  return c.json(body, 200, page.headers);
 });
 
 export async function serve(url: string): Promise<{ next: string; results: unknown[] }> {

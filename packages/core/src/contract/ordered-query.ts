@@ -57,6 +57,11 @@ export interface FetchedRows<Row> {
   /** The position of the row fetched at `index` (its index in `rows` as answered). */
   position(index: number): readonly PositionValue[];
   /**
+   * The positions of the rows fetched at `indexes`, in one call: what a page's links stand on (its
+   * first and last rows). Optional; without it core asks `position` for each.
+   */
+  positionsAt?(indexes: readonly number[]): ReadonlyArray<readonly PositionValue[]>;
+  /**
    * Whether the rows fetched at `a` and `b` hold equal positions as the backend compares them:
    * under a case-insensitive or padding collation 'a' and 'A ' tie where their values differ.
    * Only an ordering without a unique term can tie (DRF's position + offset scheme counts the

@@ -123,3 +123,8 @@ export function decodeCanonicalBase64url(text: string): Uint8Array | null {
   const bytes = decodeBase64url(text);
   return bytes !== null && isCanonicalBase64url(text) ? bytes : null;
 }
+
+/** `encodeBase64urlText` of each text, in one call (a page's two cursors). */
+export function encodeBase64urlTexts(texts: readonly string[]): string[] {
+  return texts.map(encodeBase64urlText);
+}

@@ -1,7 +1,7 @@
 import type { PositionValue } from '../contract/ordered-query.js';
 import type { KeyTerm } from '../contract/ordering.js';
 import { ConfigurationError } from '../errors.js';
-import { decodeCanonicalBase64url, encodeBase64urlText } from './base64url.js';
+import { decodeCanonicalBase64url, encodeBase64urlText, encodeBase64urlTexts } from './base64url.js';
 import { type CursorSecret, signingKey, signPayload, verifySignature } from './cursor-signature.js';
 
 /** A decoded cursor: DRF's `(offset, reverse, position)` with a typed, multi-field position. */
@@ -191,8 +191,12 @@ function sameValue(x: PositionValue, y: PositionValue): boolean {
  * encodeCursor({ offset: 0, reverse: false, position: [new Date(0), 7n] }, { order })
  */
 export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): string {
-  // The JSON of `{ k, o?, r?, p? }` in that key order, written directly: the same text
-  // `JSON.stringify` gives, without the body object and the array of encoded values.
+  return tokenOf(cursor, encodeBase64urlText(cursorJson(cursor, options)), options);
+}
+
+/** The JSON of a cursor: `{ k, o?, r?, p? }` in that key order. */
+function cursorJson(cursor: Cursor, options: CursorCodecOptions): string {
+  // The same text `JSON.stringify` gives, without the body object and the array of encoded values.
   let json = `{"k":"${options.fingerprint ?? orderingFingerprint(options.order)}"`;
   if (cursor.offset !== 0) {
     const offset = JSON.stringify(cursor.offset) as string | undefined;
@@ -205,7 +209,11 @@ export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): strin
     for (let i = 0; i < position.length; i += 1) json += (i > 0 ? ',' : '') + valueJson(position[i]!);
     json += ']';
   }
-  const payload = encodeBase64urlText(`${json}}`);
+  return `${json}}`;
+}
+
+/** The token of a cursor's encoded payload: signed when a secret is set, checked for length. */
+function tokenOf(cursor: Cursor, payload: string, options: CursorCodecOptions): string {
   // No secret (the common case) asks the signature nothing.
   const key = options.secret ? signingKey(options.secret) : null;
   const token = key !== null ? `${payload}.${signPayload(payload, key)}` : payload;
@@ -227,10 +235,10 @@ export function encodeCursors(
   previous: Cursor | null,
   options: CursorCodecOptions,
 ): [string | null, string | null] {
-  return [
-    next === null ? null : encodeCursor(next, options),
-    previous === null ? null : encodeCursor(previous, options),
-  ];
+  const cursors = [next, previous].filter((cursor): cursor is Cursor => cursor !== null);
+  const payloads = encodeBase64urlTexts(cursors.map((cursor) => cursorJson(cursor, options)));
+  const tokens = cursors.map((cursor, i) => tokenOf(cursor, payloads[i]!, options));
+  return next === null ? [null, tokens[0] ?? null] : [tokens[0]!, previous === null ? null : tokens[1]!];
 }
 
 /** `JSON.stringify(encodeValue(value))`: only a string's own text may need escaping. */

@@ -75,15 +75,17 @@ function notFoundIfInvalidBound(error: unknown, invalidMessage: string): unknown
 /** One cursor page before any token is made of it: the rows and what its cursors stand on. */
 export interface CursorWindow<Row> {
   readonly rows: Row[];
-  readonly positions: PositionList;
+  readonly positions: LazyPositions;
   readonly pageSize: number;
   readonly cursor: Cursor | null;
   /** Whether positions are unique (the ordering holds the query's unique key): no two rows tie. */
   readonly unique: boolean;
   readonly hasNext: boolean;
   readonly hasPrevious: boolean;
-  readonly nextPosition: readonly PositionValue[] | null;
-  readonly previousPosition: readonly PositionValue[] | null;
+  /** What follows the last row in page order: the look-ahead row's position, or the bound. Read when asked. */
+  nextPosition(): readonly PositionValue[] | null;
+  /** What precedes the first row in page order: the bound, or the look-ahead row's position. */
+  previousPosition(): readonly PositionValue[] | null;
 }
 
 /**
@@ -119,7 +121,9 @@ export async function fetchCursorWindow<Row>(
   const fetched = 'rows' in answer ? answer : fetchedRowsOf(answer);
   // A copy: the adapter may read positions from the array it answered.
   const rows = fetched.rows.slice(0, pageSize);
-  const following = fetched.rows.length > pageSize ? fetched.position(pageSize) : null;
+  const lookAhead = fetched.rows.length > pageSize;
+  // The look-ahead row's position only matters where rows can tie (DRF's offset walk).
+  const following = () => (lookAhead ? fetched.position(pageSize) : null);
   if (reverse) rows.reverse();
   const started = currentPosition !== null || offset > 0;
   return {
@@ -128,10 +132,10 @@ export async function fetchCursorWindow<Row>(
     pageSize,
     cursor,
     unique: order.some((term) => term.unique === true || term.field === query.uniqueKey),
-    hasNext: reverse ? started : following !== null,
-    hasPrevious: reverse ? following !== null : started,
-    nextPosition: reverse ? currentPosition : following,
-    previousPosition: reverse ? following : currentPosition,
+    hasNext: reverse ? started : lookAhead,
+    hasPrevious: reverse ? lookAhead : started,
+    nextPosition: reverse ? () => currentPosition : following,
+    previousPosition: reverse ? following : () => currentPosition,
   };
 }
 
@@ -179,6 +183,39 @@ class LazyPositions implements PositionList {
     if (i < 0 || i >= this.length) return undefined;
     return this.#fetched.position(this.#fetchedIndex(i));
   }
+
+  /** The first and last rows' positions (what a page's links stand on), in one read where the adapter can. */
+  ends(): [readonly PositionValue[], readonly PositionValue[]] {
+    const first = this.#fetchedIndex(0);
+    const last = this.#fetchedIndex(this.length - 1);
+    const fetched = this.#fetched;
+    if (fetched.positionsAt !== undefined) {
+      const [a, b] = fetched.positionsAt([first, last]);
+      return [a!, b!];
+    }
+    return [fetched.position(first), fetched.position(last)];
+  }
+}
+
+/**
+ * The next and previous pages' cursors. Unique positions never tie: the next page starts after the
+ * last row and the previous one before the first, with no offset, from the two positions read in
+ * one call; otherwise DRF's walk past the ties (`nextCursorOf`, `previousCursorOf`).
+ */
+export function linkCursors(page: CursorWindow<unknown>): [Cursor | null, Cursor | null] {
+  if (!page.unique || (page.cursor?.offset ?? 0) !== 0) return [nextCursorOf(page), previousCursorOf(page)];
+  if (page.positions.length === 0) {
+    return [
+      page.hasNext ? { offset: 0, reverse: false, position: null } : null,
+      page.hasPrevious ? { offset: 0, reverse: true, position: null } : null,
+    ];
+  }
+  if (!page.hasNext && !page.hasPrevious) return [null, null];
+  const [first, last] = page.positions.ends();
+  return [
+    page.hasNext ? { offset: 0, reverse: false, position: last } : null,
+    page.hasPrevious ? { offset: 0, reverse: true, position: first } : null,
+  ];
 }
 
 /**
@@ -189,13 +226,10 @@ export function nextCursorOf(page: CursorWindow<unknown>): Cursor | null {
   if (!page.hasNext) return null;
   const { cursor } = page;
   const positions = page.positions;
-  // Unique positions never tie: the next page starts after the last row, with no offset.
-  if (page.unique && (cursor?.offset ?? 0) === 0) {
-    return { offset: 0, reverse: false, position: positions.length === 0 ? null : positions.at(-1)! };
-  }
+
   const fromLast = positions.length > 0 && cursor?.reverse && cursor.offset !== 0;
   // `nextPosition` is the look-ahead row's on a forward page, else the cursor's bound.
-  const compare = fromLast ? positions.at(-1)! : page.nextPosition;
+  const compare = fromLast ? positions.at(-1)! : page.nextPosition();
   const at = fromLast ? positions.length - 1 : cursor?.reverse ? undefined : positions.length;
   let { offset, position, found } = walkPastTies(positions, compare, at, -1);
   if (positions.length > 0 && !found) {
@@ -204,10 +238,10 @@ export function nextCursorOf(page: CursorWindow<unknown>): Cursor | null {
       position = null;
     } else if (cursor?.reverse) {
       offset = 0;
-      position = page.previousPosition;
+      position = page.previousPosition();
     } else {
       offset = (cursor?.offset ?? 0) + page.pageSize;
-      position = page.previousPosition;
+      position = page.previousPosition();
     }
   }
   // An empty page (reached by a stale or forged cursor) has no row to stand on: only a reverse cursor
@@ -247,12 +281,10 @@ export function previousCursorOf(page: CursorWindow<unknown>): Cursor | null {
   if (!page.hasPrevious) return null;
   const { cursor } = page;
   const positions = page.positions;
-  if (page.unique && (cursor?.offset ?? 0) === 0) {
-    return { offset: 0, reverse: true, position: positions.length === 0 ? null : positions.at(0)! };
-  }
+
   const fromFirst = positions.length > 0 && cursor && !cursor.reverse && cursor.offset !== 0;
   // `previousPosition` is the look-ahead row's on a reverse page, else the cursor's bound.
-  const compare = fromFirst ? positions.at(0)! : page.previousPosition;
+  const compare = fromFirst ? positions.at(0)! : page.previousPosition();
   const at = fromFirst ? 0 : cursor?.reverse ? -1 : undefined;
   let { offset, position, found } = walkPastTies(positions, compare, at, 1);
   if (positions.length > 0 && !found) {
@@ -261,10 +293,10 @@ export function previousCursorOf(page: CursorWindow<unknown>): Cursor | null {
       position = null;
     } else if (cursor?.reverse) {
       offset = cursor.offset + page.pageSize;
-      position = page.nextPosition;
+      position = page.nextPosition();
     } else {
       offset = 0;
-      position = page.nextPosition;
+      position = page.nextPosition();
     }
   }
   // An empty forward page has nothing after its bound, so the page before it is the last page; the
@@ -327,7 +359,8 @@ export async function keysetPage<Row>(
     options.invalidMessage,
     reversed,
   );
-  const [next, previous] = encodeCursors(nextCursorOf(window), previousCursorOf(window), {
+  const [nextCursor, previousCursor] = linkCursors(window);
+  const [next, previous] = encodeCursors(nextCursor, previousCursor, {
     order,
     secret: options.secret,
     maxLength,

@@ -103,7 +103,7 @@ export async function cursorPage<Row>(
   } = await keysetPage(query, {
     pageSize,
     ordering: options.ordering,
-    token: params.get(param),
+    token: params.get(param) ?? null,
     secret: options.cursorSecret ?? null,
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
     maxLength: options.maxCursorLength,

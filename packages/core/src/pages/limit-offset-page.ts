@@ -90,7 +90,7 @@ export async function limitOffsetPage<Row>(
   const limit = requestedLimit(params, limitParam, options.maxLimit, options.defaultLimit ?? null);
   if (limit === null) return null;
   warnIfUnordered(query, options.onWarning);
-  const offset = positiveIntOr(params.get(offsetParam), 0);
+  const offset = positiveIntOr(params.get(offsetParam) ?? null, 0);
   const maxOffset = options.maxOffset ?? null;
   if (maxOffset !== null && offset > maxOffset) throw offsetTooLarge(offset, maxOffset);
   const { value: count } = await query.count();
@@ -98,8 +98,8 @@ export async function limitOffsetPage<Row>(
     count === 0 || offset >= count || limit === 0
       ? []
       : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
-  const exactLimit = exactInteger(params.get(limitParam), limit);
-  const exactOffset = exactInteger(params.get(offsetParam), offset);
+  const exactLimit = exactInteger(params.get(limitParam) ?? null, limit);
+  const exactOffset = exactInteger(params.get(offsetParam) ?? null, offset);
   const withLimit = String(exactLimit);
   const next =
     exactOffset + exactLimit >= BigInt(count)

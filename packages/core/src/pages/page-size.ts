@@ -1,6 +1,5 @@
 import { ConfigurationError } from '../errors.js';
 import { positiveIntOr } from '../url/positive-int.js';
-import type { QueryParams } from '../url/query-string.js';
 
 /** The page-size options of a page function: the size it serves, and whether a client may choose. */
 export interface PageSizeSettings {
@@ -18,16 +17,23 @@ export interface PageSizeSettings {
  * `pageSize`, which must be a positive integer (else a `ConfigurationError` naming `fn`).
  *
  * @example
- * pageSizeOf('cursorPage', new QueryParams('page_size=500'), { pageSize: 20, pageSizeQueryParam: 'page_size', maxPageSize: 100 }) // 100
+ * pageSizeOf('cursorPage', new Map([['page_size', '500']]), { pageSize: 20, pageSizeQueryParam: 'page_size', maxPageSize: 100 }) // 100
  */
-export function pageSizeOf(fn: string, params: QueryParams, options: PageSizeSettings): number {
+export function pageSizeOf(
+  fn: string,
+  params: ReadonlyMap<string, string>,
+  options: PageSizeSettings,
+): number {
   const size = options.pageSize;
   if (!Number.isSafeInteger(size) || size < 1) {
     throw new ConfigurationError(`${fn}: pageSize must be a positive integer, got ${size}`);
   }
   const param = options.pageSizeQueryParam;
   if (!param) return size;
-  return positiveIntOr(params.get(param), size, { strict: true, cutoff: options.maxPageSize ?? null });
+  return positiveIntOr(params.get(param) ?? null, size, {
+    strict: true,
+    cutoff: options.maxPageSize ?? null,
+  });
 }
 
 /**
@@ -35,10 +41,10 @@ export function pageSizeOf(fn: string, params: QueryParams, options: PageSizeSet
  * clamped to `max`, else `fallback`.
  */
 export function requestedLimit(
-  params: QueryParams,
+  params: ReadonlyMap<string, string>,
   param: string,
   max: number | null | undefined,
   fallback: number | null,
 ): number | null {
-  return positiveIntOr(params.get(param), fallback, { strict: true, cutoff: max ?? null });
+  return positiveIntOr(params.get(param) ?? null, fallback, { strict: true, cutoff: max ?? null });
 }

@@ -294,8 +294,8 @@ export class QueryParams {
 
 /** A page function's URL taken apart: its query parameters and the template its links are made from. */
 export interface RequestUrl {
-  /** Django `QueryDict` semantics: `get` answers the last value of a repeated key. */
-  readonly params: QueryParams;
+  /** Each parameter's last value (Django `QueryDict` semantics), read without a call into this module. */
+  readonly params: ReadonlyMap<string, string>;
   readonly links: LinkTemplate;
 }
 
@@ -303,18 +303,20 @@ export interface RequestUrl {
  * The URL a page function is given, parsed once for both its parameters and its links.
  *
  * @example
- * const { params, links } = requestUrl('http://testserver/items?cursor=abc');
- * params.get('cursor'); // 'abc'
- * links.with('cursor', 'def'); // 'http://testserver/items?cursor=def'
+ * const { params, links } = requestUrl('http://testserver/items?cursor=abc&cursor=def');
+ * params.get('cursor'); // 'def'
+ * links.with('cursor', 'ghi'); // 'http://testserver/items?cursor=ghi'
  */
 export function requestUrl(url: string | URL): RequestUrl {
   const target = typeof url === 'string' ? new URL(url) : url;
-  const params = new QueryParams(target.search);
   const { href, search } = target;
+  const pairs = parseQueryString(search.startsWith('?') ? search.slice(1) : search);
+  const params = new Map<string, string>();
+  for (const [key, value] of pairs) params.set(key, value);
   // Without a fragment the link template reuses the parsed pairs instead of parsing them again.
   const links =
     target.hash === ''
-      ? new LinkTemplate({ base: href.slice(0, href.length - search.length), query: params.entries() })
+      ? new LinkTemplate({ base: href.slice(0, href.length - search.length), query: pairs })
       : new LinkTemplate(target);
   return { params, links };
 }
