@@ -1,14 +1,32 @@
 // The other ways to bind @pagewise/nest, on both of Nest 12's platforms: the interceptor and the
 // filter bound per controller by class (Nest makes them, reading the explicit injection metadata
 // the package carries: no emitDecoratorMetadata, no module, the bindings' default hosts), and
-// PagewiseModule.forRootAsync behind a trusted proxy.
+// PagewiseModule.forRootAsync behind a trusted proxy, with a guard that reads the page's request
+// (and its version) before any interceptor runs.
 import type { AddressInfo } from 'node:net';
-import { Controller, Get, type INestApplication, Module, UseFilters, UseInterceptors } from '@nestjs/common';
+import {
+  type CanActivate,
+  Controller,
+  type ExecutionContext,
+  Get,
+  type INestApplication,
+  Module,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { fromArray } from '@pagewise/memory-adapter';
-import { PageUrl, PagewiseExceptionFilter, PagewiseModule, PaginationInterceptor } from '@pagewise/nest';
-import { cursorPage } from '@pagewise/rest';
+import {
+  getPageRequest,
+  PageUrl,
+  PagewiseExceptionFilter,
+  PagewiseModule,
+  PaginationInterceptor,
+  UseVersioning,
+} from '@pagewise/nest';
+import { cursorPage, URLPathVersioning } from '@pagewise/rest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARTICLES } from './feed-app.js';
 import { get } from './http-client.js';
@@ -34,13 +52,30 @@ class ProxiedFeedController {
   }
 }
 
+/** Guards run before interceptors: the request it reads is made, host-checked and versioned here. */
+class RetiredClientsGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return getPageRequest(context)?.version !== 'v1';
+  }
+}
+
+@Controller(':version/feed')
+@UseVersioning(URLPathVersioning.withOptions({ allowedVersions: ['v1', 'v2'] }))
+@UseGuards(RetiredClientsGuard)
+class GuardedFeedController {
+  @Get()
+  feed(@PageUrl() url: URL) {
+    return cursorPage(fromArray(ARTICLES, { uniqueKey: 'id' }), url, { pageSize: 10, ordering: 'id' });
+  }
+}
+
 @Module({
   imports: [
     PagewiseModule.forRootAsync({
       useFactory: async () => ({ allowedHosts: ['api.example.org'], trustProxy: true }),
     }),
   ],
-  controllers: [ProxiedFeedController],
+  controllers: [ProxiedFeedController, GuardedFeedController],
 })
 class ProxiedModule {}
 
@@ -105,6 +140,21 @@ for (const platform of PLATFORMS) {
       );
       const direct = await get(`${proxied}/feed`);
       expect(direct.status).toBe(400);
+    });
+
+    test("a guard reads the page's request before the interceptor: the module's hosts, the version", async () => {
+      const proxy = { 'x-forwarded-host': 'api.example.org', 'x-forwarded-proto': 'https' };
+      const allowed = await get(`${proxied}/v2/feed`, proxy);
+      expect(allowed.status).toBe(200);
+      expect((allowed.body as { next: string }).next).toMatch(
+        /^https:\/\/api\.example\.org\/v2\/feed\?cursor=/,
+      );
+      expect((await get(`${proxied}/v1/feed`, proxy)).status).toBe(403);
+      const unknown = await get(`${proxied}/v9/feed`, proxy);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ detail: 'Invalid version in URL path.' });
+      const untrusted = await get(`${proxied}/v2/feed`);
+      expect(untrusted.status).toBe(400);
     });
   });
 }

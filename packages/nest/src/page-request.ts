@@ -1,67 +1,76 @@
 import { type ArgumentsHost, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiRequest, type FromHttpInit, type NodeRequestLike, routeParams } from '@pagewise/rest';
 import type { PagewiseOptions } from './pagewise-options.js';
+import { determineRouteVersion, routeNamespace, routeScheme, routeVersioning } from './route-versioning.js';
+
+/** Where a platform request keeps its Pagewise state: one object per HTTP request in Nest. */
+const REQUEST_STATE = Symbol('@pagewise/nest.request');
+/** Where `PagewiseModule` leaves its options on the Express app or the Fastify instance. */
+const APP_OPTIONS = Symbol('@pagewise/nest.options');
 
 /**
  * A platform request as Pagewise reads it: Express's (a Node `IncomingMessage` with `params`,
- * `originalUrl` and a parsed `body`) or Fastify's (`raw` is the `IncomingMessage`).
+ * `originalUrl`, a parsed `body` and its `app`) or Fastify's (`raw` is the `IncomingMessage`,
+ * `server` the Fastify instance).
  */
 interface PlatformRequest {
   readonly raw?: NodeRequestLike;
-  readonly headers?: NodeRequestLike['headers'];
   readonly params?: unknown;
   readonly body?: unknown;
+  readonly app?: unknown;
+  readonly server?: unknown;
   [REQUEST_STATE]?: RequestState;
 }
 
-/** What one platform request carries for Pagewise: the module's options and the request once made. */
+/** What one platform request carries for Pagewise. */
 interface RequestState {
-  readonly options: PagewiseOptions;
-  readonly namespace: string | null;
+  /** The options an interceptor bound, over the app's. */
+  options: PagewiseOptions | null;
+  /** The request once made (and versioned, on a versioned route). */
   request: ApiRequest | null;
+  /** What making it threw (an untrusted host, a refused version): thrown again to whoever asks. */
+  failure: { readonly error: unknown } | null;
 }
-
-/** Where the state lives on the platform request: one object per HTTP request, as Nest passes it around. */
-const REQUEST_STATE = Symbol('@pagewise/nest.request');
 
 const NO_OPTIONS: PagewiseOptions = Object.freeze({});
 
-/** The platform request of an HTTP context; other contexts (RPC, WebSocket) have none. */
+/**
+ * Leaves the module's options on the platform's instance (the Express app, the Fastify
+ * instance), where every request of that app finds them, whoever asks first: a guard runs
+ * before any interceptor.
+ */
+export function registerAppOptions(instance: object, options: PagewiseOptions): void {
+  Object.defineProperty(instance, APP_OPTIONS, { value: options, configurable: true, writable: true });
+}
+
+/** The platform request of an HTTP context; other contexts (RPC, WebSocket, GraphQL) have none. */
 function platformRequestOf(host: ArgumentsHost): PlatformRequest | null {
   if (host.getType() !== 'http') return null;
   const request = host.switchToHttp().getRequest<PlatformRequest | undefined>();
   return typeof request === 'object' && request !== null ? request : null;
 }
 
-/**
- * Records the options (and the route's namespace) the request is to be built with; the
- * interceptor does it first on every route, so the request is only made, and its `Host`
- * checked, where a handler, a versioning scheme or the filter asks for it.
- */
-export function bindRequestOptions(
-  host: ArgumentsHost,
-  options: PagewiseOptions,
-  namespace: string | null,
-): void {
-  const platform = platformRequestOf(host);
-  if (platform === null) return;
-  const state = platform[REQUEST_STATE];
-  if (state === undefined || state.request === null) {
-    platform[REQUEST_STATE] = { options, namespace, request: null };
+function stateOf(platform: PlatformRequest): RequestState {
+  let state = platform[REQUEST_STATE];
+  if (state === undefined) {
+    state = { options: null, request: null, failure: null };
+    platform[REQUEST_STATE] = state;
   }
+  return state;
 }
 
-/** The request already made for this HTTP context, without making one. */
-export function madePageRequest(host: ArgumentsHost): ApiRequest | null {
-  return platformRequestOf(host)?.[REQUEST_STATE]?.request ?? null;
+/** The options this request is served under: an interceptor's, the app's, else the bindings' defaults. */
+function optionsOf(platform: PlatformRequest, state: RequestState): PagewiseOptions {
+  if (state.options !== null) return state.options;
+  const app = (platform.app ?? platform.server) as { [APP_OPTIONS]?: PagewiseOptions } | undefined;
+  return (typeof app === 'object' || typeof app === 'function') && app !== null
+    ? (app[APP_OPTIONS] ?? NO_OPTIONS)
+    : NO_OPTIONS;
 }
 
-/** The trust options of the module's options, as `ApiRequest.fromNode` takes them. */
-function trustOf(
-  options: PagewiseOptions,
-  platform: PlatformRequest,
-  namespace: string | null,
-): FromHttpInit {
+/** What `ApiRequest.fromNode` takes for this platform request under `options`. */
+function initOf(options: PagewiseOptions, platform: PlatformRequest, namespace: string | null): FromHttpInit {
+  // Fastify's parser consumed the stream; Express's parsed `req.body` is read by `fromNode` itself.
   const body = platform.raw !== undefined ? platform.body : undefined;
   return {
     params: routeParams(platform.params),
@@ -69,35 +78,65 @@ function trustOf(
     ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.publicOrigin !== undefined ? { publicOrigin: options.publicOrigin } : {}),
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
-    // Fastify's parser consumed the stream; Express's parsed `req.body` is read by `fromNode` itself.
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   };
 }
 
 /**
- * The page's request for an HTTP context (a guard's, an interceptor's or a filter's): an
- * `ApiRequest` built from the Express or Fastify request under the module's `allowedHosts`,
- * `publicOrigin` and `trustProxy`, with the route's path parameters as `params`. It is made
- * once per HTTP request: the versioning scheme's `version` is on it. An untrusted `Host` throws
- * `DisallowedHost` (400). Outside `PagewiseModule` the bindings' defaults apply (local hosts only).
- * `null` for a context that is not HTTP.
+ * Binds an interceptor's options to this request (unless it was made already): a
+ * `PaginationInterceptor` made with options of its own serves its routes under them.
+ */
+export function bindRequestOptions(context: ExecutionContext, options: PagewiseOptions): void {
+  const platform = platformRequestOf(context);
+  if (platform === null) return;
+  const state = stateOf(platform);
+  if (state.request === null && state.failure === null) state.options = options;
+}
+
+/**
+ * Makes the request of a versioned route now, so that a version the route's scheme refuses is
+ * answered before the handler runs, whether or not anything reads the request.
+ */
+export function versionRequest(context: ExecutionContext): void {
+  const platform = platformRequestOf(context);
+  if (platform === null) return;
+  if (routeVersioning(context, optionsOf(platform, stateOf(platform))) !== null) getPageRequest(context);
+}
+
+/** The request already made for this HTTP context, without making one. */
+export function madePageRequest(host: ArgumentsHost): ApiRequest | null {
+  return platformRequestOf(host)?.[REQUEST_STATE]?.request ?? null;
+}
+
+/**
+ * The page's request for an HTTP context (a guard's, an interceptor's, a parameter decorator's):
+ * an `ApiRequest` built from the Express or Fastify request under `PagewiseModule`'s
+ * `allowedHosts`, `publicOrigin` and `trustProxy`, with the route's path parameters as `params`
+ * and its `@ApiNamespace()` as `namespace`. On a versioned route its `version` is determined as
+ * it is made. It is made once per HTTP request, by whoever asks first; an untrusted `Host`
+ * throws `DisallowedHost` (400) and a refused version the scheme's error, to every caller.
+ * Without the module the bindings' defaults apply (local hosts only). `null` outside HTTP.
  *
  * @example
  * canActivate(context: ExecutionContext) {
  *   return getPageRequest(context)?.version !== 'v1';
  * }
  */
-export function getPageRequest(host: ArgumentsHost): ApiRequest | null {
-  const platform = platformRequestOf(host);
+export function getPageRequest(context: ExecutionContext): ApiRequest | null {
+  const platform = platformRequestOf(context);
   if (platform === null) return null;
-  let state = platform[REQUEST_STATE];
-  if (state === undefined) {
-    state = { options: NO_OPTIONS, namespace: null, request: null };
-    platform[REQUEST_STATE] = state;
-  }
-  if (state.request === null) {
-    const init = trustOf(state.options, platform, state.namespace);
+  const state = stateOf(platform);
+  if (state.failure !== null) throw state.failure.error;
+  if (state.request !== null) return state.request;
+  const options = optionsOf(platform, state);
+  try {
+    const init = initOf(options, platform, routeNamespace(context));
     state.request = ApiRequest.fromNode(platform.raw ?? (platform as NodeRequestLike), init);
+    const scheme = routeScheme(context, options);
+    if (scheme !== null) determineRouteVersion(context, state.request, scheme);
+  } catch (error) {
+    state.failure = { error };
+    throw error;
   }
   return state.request;
 }
@@ -113,8 +152,8 @@ function requireRequest(context: ExecutionContext): ApiRequest {
 }
 
 /**
- * Parameter decorator: the page's `ApiRequest` (see `getPageRequest`), for the page functions
- * (`request.url`), the DRF paginators (`pagination.paginate(query, request)`) and `reverse`.
+ * Parameter decorator: the page's `ApiRequest` (see `getPageRequest`), for the DRF paginators
+ * (`pagination.paginate(query, request)`), the page functions (`request.url`) and `reverse`.
  *
  * @example
  * @Get()

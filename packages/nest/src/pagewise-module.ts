@@ -1,5 +1,13 @@
-import { type DynamicModule, type InjectionToken, Module, type ModuleMetadata } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import {
+  type DynamicModule,
+  Inject,
+  type InjectionToken,
+  Module,
+  type ModuleMetadata,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, HttpAdapterHost } from '@nestjs/core';
+import { registerAppOptions } from './page-request.js';
 import { PagewiseExceptionFilter } from './pagewise-exception-filter.js';
 import { freezeOptions, PAGEWISE_OPTIONS, type PagewiseOptions } from './pagewise-options.js';
 import { PaginationInterceptor } from './pagination-interceptor.js';
@@ -34,8 +42,27 @@ export interface PagewiseAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
  * })
  * export class AppModule {}
  */
-// biome-ignore lint/complexity/noStaticOnlyClass: a Nest module is a class; forRoot is Nest's convention
-export class PagewiseModule {
+export class PagewiseModule implements OnModuleInit {
+  readonly #options: PagewiseOptions;
+  readonly #adapterHost: HttpAdapterHost;
+
+  /** Made by Nest's injector from the options and the `HttpAdapterHost`. */
+  constructor(options: PagewiseOptions, adapterHost: HttpAdapterHost) {
+    this.#options = options;
+    this.#adapterHost = adapterHost;
+  }
+
+  /**
+   * Leaves the options where every request of the app finds them (the Express app, the Fastify
+   * instance): a guard that asks for the page's request before any interceptor gets them too.
+   */
+  onModuleInit(): void {
+    const instance: unknown = this.#adapterHost.httpAdapter?.getInstance();
+    if ((typeof instance === 'object' || typeof instance === 'function') && instance !== null) {
+      registerAppOptions(instance, this.#options);
+    }
+  }
+
   /**
    * The module with these options.
    * @default options {} (the bindings' defaults: local hosts only, no proxy, no versioning)
@@ -67,11 +94,7 @@ function withOptions(
     providers: [
       provider,
       // Factories, not classes: nothing here depends on decorator metadata.
-      {
-        provide: APP_INTERCEPTOR,
-        inject: [PAGEWISE_OPTIONS],
-        useFactory: (options: PagewiseOptions) => new PaginationInterceptor(options),
-      },
+      { provide: APP_INTERCEPTOR, useFactory: () => new PaginationInterceptor() },
       { provide: APP_FILTER, useFactory: () => new PagewiseExceptionFilter() },
     ],
     exports: [PAGEWISE_OPTIONS],
@@ -79,3 +102,5 @@ function withOptions(
 }
 
 Module({})(PagewiseModule);
+Inject(PAGEWISE_OPTIONS)(PagewiseModule, undefined, 0);
+Inject(HttpAdapterHost)(PagewiseModule, undefined, 1);

@@ -93,3 +93,13 @@ export function platformResponse(host: ArgumentsHost): PlatformResponse {
     },
   };
 }
+
+/**
+ * Adds `link` values to the response's `Link` header, one header as paginators write it: a page's
+ * links go `first`, a version's deprecation link after what is there.
+ */
+export function mergeLink(response: PlatformResponse, link: string, first: boolean): void {
+  const existing = response.get('link');
+  if (existing === null || existing === '') response.set('link', link);
+  else response.set('link', first ? `${link}, ${existing}` : `${existing}, ${link}`);
+}

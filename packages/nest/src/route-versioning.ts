@@ -1,7 +1,15 @@
 import { type CustomDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiSettings, BaseVersioning, type VersioningClass } from '@pagewise/rest';
+import {
+  type ApiRequest,
+  ApiSettings,
+  BaseVersioning,
+  Gone,
+  patchVaryHeaders,
+  type VersioningClass,
+} from '@pagewise/rest';
 import type { PagewiseOptions } from './pagewise-options.js';
+import { mergeLink, platformResponse } from './platform-response.js';
 
 const VERSIONING_KEY = '@pagewise/nest.versioning';
 const NAMESPACE_KEY = '@pagewise/nest.namespace';
@@ -16,6 +24,7 @@ export type RouteVersioning = VersioningClass | BaseVersioning | null;
  * the handler runs, and refuses a version it does not allow as DRF does: 404 `Invalid version in
  * URL path.`, 406 `Invalid version in "Accept" header.` (with `Vary: Accept`), 404 for the
  * namespace, host name and query parameter schemes.
+ * @default the module's `versioning`
  *
  * @example
  * @Controller(':version/articles')
@@ -40,30 +49,55 @@ export function ApiNamespace(namespace: string): CustomDecorator<string> {
   return SetMetadata(NAMESPACE_KEY, namespace);
 }
 
-/** Reads route metadata: Nest's own `Reflector` needs no instance state. */
+/** Reads route metadata: Nest's own `Reflector` keeps no state of its own. */
 const reflector = new Reflector();
+
+function routeMetadata(context: ExecutionContext, key: string): unknown {
+  return reflector.getAllAndOverride(key, [context.getHandler(), context.getClass()]);
+}
+
+/** The route's scheme as declared: `@UseVersioning()`, else the module's `versioning` or settings'. */
+export function routeVersioning(context: ExecutionContext, options: PagewiseOptions): RouteVersioning {
+  const declared = routeMetadata(context, VERSIONING_KEY) as RouteVersioning | undefined;
+  if (declared !== undefined) return declared;
+  if (options.versioning !== undefined) return options.versioning;
+  // settings.ts types it loosely (it may not import versioning/); a scheme class all the same.
+  return (options.settings?.defaultVersioningClass as VersioningClass | null | undefined) ?? null;
+}
 
 /** The scheme instance for this route and request (a class is made per request, as DRF's views do). */
 export function routeScheme(context: ExecutionContext, options: PagewiseOptions): BaseVersioning | null {
-  const declared = reflector.getAllAndOverride(VERSIONING_KEY, [context.getHandler(), context.getClass()]) as
-    | RouteVersioning
-    | undefined;
-  const scheme: RouteVersioning =
-    declared !== undefined
-      ? declared
-      : options.versioning !== undefined
-        ? options.versioning
-        : // settings.ts types it loosely (it may not import versioning/); a scheme class all the same.
-          ((options.settings?.defaultVersioningClass as VersioningClass | null | undefined) ?? null);
+  const scheme = routeVersioning(context, options);
   if (scheme === null || scheme instanceof BaseVersioning) return scheme;
   return new scheme({ settings: options.settings ?? ApiSettings.defaults });
 }
 
 /** The route's namespace (`@ApiNamespace()`), handler over controller. */
 export function routeNamespace(context: ExecutionContext): string | null {
-  const namespace: unknown = reflector.getAllAndOverride(NAMESPACE_KEY, [
-    context.getHandler(),
-    context.getClass(),
-  ]);
+  const namespace = routeMetadata(context, NAMESPACE_KEY);
   return typeof namespace === 'string' ? namespace : null;
+}
+
+/**
+ * DRF's `initial()` for versioning: the scheme's `Vary` on the response first (its errors vary
+ * too), then `request.version` and `request.versioningScheme`, then the version's lifecycle: 410
+ * past its sunset, else its `Deprecation`, `Sunset` and `Link` headers. Throws what the scheme
+ * throws for a version it does not allow.
+ */
+export function determineRouteVersion(
+  context: ExecutionContext,
+  request: ApiRequest,
+  scheme: BaseVersioning,
+): void {
+  const response = platformResponse(context);
+  if (scheme.varyHeaders.length > 0) patchVaryHeaders(response, scheme.varyHeaders);
+  request.version = scheme.determineVersion(request, request.params);
+  request.versioningScheme = scheme;
+  const status = scheme.versionStatus(request.version);
+  if (status === null) return;
+  if (status.gone) throw new Gone(scheme.sunsetDetail(status.version));
+  const { deprecation, sunset, link } = status.headers;
+  if (deprecation !== undefined) response.set('deprecation', deprecation);
+  if (sunset !== undefined) response.set('sunset', sunset);
+  if (link !== undefined) mergeLink(response, link, false);
 }
