@@ -21,6 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARTICLES } from './feed-app.js';
 
@@ -193,6 +195,38 @@ async function serve(platform: string): Promise<Report> {
   );
   return JSON.parse(stdout) as Report;
 }
+
+describe('the @pagewise/nest tarball', () => {
+  test('holds dist with maps and declarations, the sources, LICENSE and README, no tests', async () => {
+    const { stdout } = await sh('tar', ['-tzf', tarballs.get('nest')!], scratch);
+    const paths = stdout.split('\n').filter(Boolean);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'package/package.json',
+        'package/LICENSE',
+        'package/README.md',
+        'package/dist/index.js',
+        'package/dist/index.js.map',
+        'package/dist/index.d.ts',
+        'package/src/index.ts',
+      ]),
+    );
+    expect(paths.filter((path) => path.includes('.test.'))).toEqual([]);
+  });
+
+  test('publint finds nothing to say; attw --profile esm-only passes', async () => {
+    const file = readFileSync(tarballs.get('nest')!);
+    const tarball = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
+    const { messages, pkg } = await publint({ pack: { tarball }, level: 'suggestion', strict: true });
+    expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
+    const attw = join(ROOT, 'node_modules', '.bin', 'attw');
+    await sh(
+      attw,
+      [tarballs.get('nest')!, '--profile', 'esm-only', '--no-color', '--format', 'table'],
+      scratch,
+    );
+  }, 120_000);
+});
 
 describe('a Nest 11 CommonJS app from npm pack tarballs', () => {
   test('tsc compiles it (module nodenext, CommonJS output)', async () => {
