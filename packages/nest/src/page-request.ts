@@ -3,10 +3,12 @@ import { ApiRequest, type FromHttpInit, type NodeRequestLike, routeParams } from
 import type { PagewiseOptions } from './pagewise-options.js';
 import { determineRouteVersion, routeNamespace, routeScheme, routeVersioning } from './route-versioning.js';
 
+// Registry-wide symbols: a second copy of this package (an ESM and a CommonJS build, a nested
+// install) reads what the first one left.
 /** Where a platform request keeps its Pagewise state: one object per HTTP request in Nest. */
-const REQUEST_STATE = Symbol('@pagewise/nest.request');
+const REQUEST_STATE: unique symbol = Symbol.for('@pagewise/nest.request');
 /** Where `PagewiseModule` leaves its options on the Express app or the Fastify instance. */
-const APP_OPTIONS = Symbol('@pagewise/nest.options');
+const APP_OPTIONS: unique symbol = Symbol.for('@pagewise/nest.options');
 
 /**
  * A platform request as Pagewise reads it: Express's (a Node `IncomingMessage` with `params`,

@@ -62,5 +62,18 @@ export function asApiResponse(value: unknown): ApiResponse | null {
   if (value instanceof ApiResponse) return value;
   if (typeof value !== 'object' || value === null) return null;
   if (isRestPage(value) || isEnginePage(value)) return pageResponse(value);
+  if (isApiResponseLike(value))
+    return new ApiResponse(value.data, { status: value.status, headers: value.headers });
   return null;
+}
+
+/** An `ApiResponse` of another copy of `@pagewise/rest`, which `instanceof` does not know. */
+function isApiResponseLike(value: object): value is Pick<ApiResponse, 'status' | 'headers' | 'data'> {
+  const response = value as Partial<ApiResponse>;
+  return (
+    typeof response.status === 'number' &&
+    response.headers instanceof Headers &&
+    'data' in response &&
+    typeof response.toFetchResponse === 'function'
+  );
 }

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import {
   type ApiRequest,
   ApiSettings,
-  BaseVersioning,
+  type BaseVersioning,
   Gone,
   patchVaryHeaders,
   type VersioningClass,
@@ -68,7 +68,9 @@ export function routeVersioning(context: ExecutionContext, options: PagewiseOpti
 /** The scheme instance for this route and request (a class is made per request, as DRF's views do). */
 export function routeScheme(context: ExecutionContext, options: PagewiseOptions): BaseVersioning | null {
   const scheme = routeVersioning(context, options);
-  if (scheme === null || scheme instanceof BaseVersioning) return scheme;
+  // A class is a function; an instance may come from another copy of @pagewise/rest, which
+  // `instanceof BaseVersioning` would not know.
+  if (scheme === null || typeof scheme !== 'function') return scheme;
   return new scheme({ settings: options.settings ?? ApiSettings.defaults });
 }
 
