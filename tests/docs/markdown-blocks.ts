@@ -178,8 +178,8 @@ function pageModules(blocks: readonly Block[], page: number): string[] {
   });
 }
 
-function virtualHost(files: ReadonlyMap<string, string>): ts.CompilerHost {
-  const host = ts.createCompilerHost(compilerOptions, true);
+function virtualHost(files: ReadonlyMap<string, string>, options = compilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true);
   const { getSourceFile, fileExists, readFile } = host;
   host.fileExists = (name) => files.has(name) || fileExists.call(host, name);
   host.readFile = (name) => files.get(name) ?? readFile.call(host, name);
@@ -255,7 +255,10 @@ function format(diagnostics: readonly ts.Diagnostic[], block: Block): string {
  * Compiles the blocks, page by page (a page is the blocks of one `file`, in the order given), in
  * one program; answers each block's errors, `[]` for a block that compiles.
  */
-export function compileBlocks(blocks: readonly Block[]): Map<Block, string[]> {
+export function compileBlocks(
+  blocks: readonly Block[],
+  options: ts.CompilerOptions = compilerOptions,
+): Map<Block, string[]> {
   const pages = new Map<string, Block[]>();
   for (const block of blocks) pages.set(block.file, [...(pages.get(block.file) ?? []), block]);
   const files = new Map<string, string>();
@@ -268,7 +271,7 @@ export function compileBlocks(blocks: readonly Block[]): Map<Block, string[]> {
       fileOf.set(block, name);
     });
   });
-  const program = ts.createProgram([...files.keys()], compilerOptions, virtualHost(files));
+  const program = ts.createProgram([...files.keys()], options, virtualHost(files, options));
   const errors = new Map<Block, string[]>();
   for (const block of blocks) {
     const source = program.getSourceFile(fileOf.get(block)!)!;

@@ -34,7 +34,13 @@ const PAGES = [
   'packages/client/README.md',
 ];
 
-const blocks = repositoryBlocks(ROOT);
+/**
+ * Markdown compiled elsewhere, under other options: Nest code uses TypeScript's legacy decorators
+ * (tests/nest/readme.test.ts).
+ */
+const COMPILED_ELSEWHERE = new Set(['packages/nest/README.md']);
+
+const blocks = repositoryBlocks(ROOT).filter((block) => !COMPILED_ELSEWHERE.has(block.file));
 
 describe('Markdown examples compile under strict, each from its own page alone', () => {
   test('the guide and the package READMEs hold TypeScript examples', () => {

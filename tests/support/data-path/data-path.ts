@@ -75,7 +75,9 @@ function summary(list: readonly Entry[]) {
     files: perFile.size,
     returns: list.length - perFile.size,
     entries: Object.fromEntries([...perFile].sort((a, b) => b[1] - a[1])),
-    ...(process.argv.includes('--sequence') ? { sequence: list.map((e) => `${e.from} -> ${e.to} ${e.fn}`) } : {}),
+    ...(process.argv.includes('--sequence')
+      ? { sequence: list.map((e) => `${e.from} -> ${e.to} ${e.fn}`) }
+      : {}),
   };
 }
 if (dataEntries.length === 0) throw new Error('the scenario marked no data path');
