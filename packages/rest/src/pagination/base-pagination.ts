@@ -1,7 +1,7 @@
-import { linkHeader, type OrderedQuery, type OrderingInput } from '@pagewise/core';
+import type { OrderedQuery, OrderingInput } from '@pagewise/core';
 import type { JsonSchema, OpenApiParameter, SchemaOptions } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
-import { ApiResponse } from '../request/api-response.js';
+import type { ApiResponse } from '../request/api-response.js';
 
 /** Something that can choose an ordering for a request (an ordering filter). */
 export interface OrderingSource {
@@ -87,25 +87,5 @@ export abstract class BasePagination {
   /** Where the list is inside the envelope (used by renderers). */
   getResults(data: PaginatedData): unknown[] {
     return data.results;
-  }
-}
-
-/** A JSON response with the `Link` header set when there is a next or previous link. */
-export function paginatedResponse(data: object, next: string | null, previous: string | null): ApiResponse {
-  const link = linkHeader(next, previous);
-  return link === null ? new ApiResponse(data) : new ApiResponse(data, { headers: { link } });
-}
-
-/**
- * Copies the options that are set onto the instance (options left undefined keep the field's
- * default): the own enumerable keys `Object.entries` gives, in its order, without its arrays
- * (views configure twice per request).
- */
-export function assignOptions(target: object, options: object): void {
-  const source = options as Record<string, unknown>;
-  for (const key in source) {
-    if (!Object.hasOwn(source, key)) continue;
-    const value = source[key];
-    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
   }
 }

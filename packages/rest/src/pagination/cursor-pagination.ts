@@ -5,6 +5,7 @@ import {
   cursorPage,
   DEFAULT_MAX_CURSOR_LENGTH,
   type OrderedQuery,
+  type OrderingInput,
   type OrderTerm,
   parseOrdering,
   type TypedOrdering,
@@ -123,36 +124,53 @@ export class CursorPagination<Row = unknown> extends PageStyle<
    * it answers something, otherwise `ordering`, otherwise the query's own, otherwise `'-created'`.
    */
   getOrdering(request: ApiRequest, query: OrderedQuery<unknown>, view?: PaginationView): OrderTerm[] {
+    const chosen = this.#chosenOrdering(request, query, view);
+    if (chosen !== null) return parseOrdering(chosen);
+    return query.ordering.length > 0 ? [...query.ordering] : parseOrdering(DEFAULT_ORDERING);
+  }
+
+  /** The ordering a filter backend or `ordering` chose, unparsed (the engine parses it); `null`: none. */
+  #chosenOrdering(
+    request: ApiRequest,
+    query: OrderedQuery<unknown>,
+    view?: PaginationView,
+  ): OrderingInput | null {
     for (const backend of view?.filterBackends ?? []) {
       const source = typeof backend === 'function' ? new (backend as new () => unknown)() : backend;
       if (!isOrderingSource(source)) continue;
       const chosen = source.getOrdering(request, query, view!);
-      if (chosen !== null && chosen.length > 0) return parseOrdering(chosen);
+      if (chosen !== null && chosen.length > 0) return chosen;
       break;
     }
-    if (this.ordering !== null) return parseOrdering(this.ordering);
-    return query.ordering.length > 0 ? [...query.ordering] : parseOrdering(DEFAULT_ORDERING);
+    return this.ordering;
   }
 
-  /** Stateless: the page for this request, or `null` when it is not paginated. */
-  override async paginate<R>(
+  protected override enginePage<R>(
     query: OrderedQuery<R>,
+    url: string,
+    pageSize: number,
     request: ApiRequest,
-    view?: PaginationView,
-  ): Promise<CursorPaginationPage<R> | null> {
-    this.seal();
-    const pageSize = this.getPageSize(request);
-    if (!pageSize) return null;
-    const page = await cursorPage(query, request.buildAbsoluteUri(), {
+    view: PaginationView | undefined,
+  ): Promise<CursorPage<R>> {
+    return cursorPage(query, url, {
       pageSize,
-      ordering: this.getOrdering(request, query, view),
+      // Without a choice, the engine's rule: the query's own ordering, else '-created'.
+      ordering: this.#chosenOrdering(request, query, view),
       cursorQueryParam: this.cursorQueryParam,
       offsetCutoff: this.offsetCutoff,
       cursorSecret: this.cursorSecret,
       invalidCursorMessage: this.invalidCursorMessage,
       maxCursorLength: this.maxCursorLength,
     });
-    return this.makePage(page, request) as CursorPaginationPage<R>;
+  }
+
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  override paginate<R>(
+    query: OrderedQuery<R>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<CursorPaginationPage<R> | null> {
+    return super.paginate(query, request, view) as Promise<CursorPaginationPage<R> | null>;
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {

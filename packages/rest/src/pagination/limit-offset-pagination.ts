@@ -86,19 +86,20 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
 
   /** The client's limit (clamped to `maxLimit`) or the default (`getPageSize` under DRF's name). */
   getLimit(request: ApiRequest): number | null {
-    return this.getPageSize(request);
+    return super.getPageSize(request);
   }
 
-  /** Stateless: the window for this request, or `null` when it is not paginated. */
-  override async paginate<Row>(
+  /** `getLimit`: DRF's name for the page size of this style (a subclass may override either). */
+  override getPageSize(request: ApiRequest): number | null {
+    return this.getLimit(request);
+  }
+
+  protected override async enginePage<Row>(
     query: OrderedQuery<Row>,
-    request: ApiRequest,
-    _view?: PaginationView,
-  ): Promise<LimitOffsetPage<Row> | null> {
-    this.seal();
-    const limit = this.getLimit(request);
-    if (limit === null) return null;
-    const page = await limitOffsetPage(query, request.buildAbsoluteUri(), {
+    url: string,
+    limit: number,
+  ): Promise<OffsetPage<Row>> {
+    const page = await limitOffsetPage(query, url, {
       defaultLimit: limit,
       limitQueryParam: this.limitQueryParam,
       offsetQueryParam: this.offsetQueryParam,
@@ -106,7 +107,16 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
       maxOffset: this.maxOffset,
       onWarning: this.settings.onWarning,
     });
-    return this.makePage(page!, request) as LimitOffsetPage<Row>;
+    return page!;
+  }
+
+  /** Stateless: the window for this request, or `null` when it is not paginated. */
+  override paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<LimitOffsetPage<Row> | null> {
+    return super.paginate(query, request, view) as Promise<LimitOffsetPage<Row> | null>;
   }
 
   protected override hasControls(page: PageFields<LimitOffsetPage<unknown>>): boolean {

@@ -121,16 +121,12 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
     return { size: this.pageSize, param: this.pageSizeQueryParam, max: this.maxPageSize };
   }
 
-  /** Stateless: the page for this request, or `null` when it is not paginated. */
-  override async paginate<Row>(
+  protected override enginePage<Row>(
     query: OrderedQuery<Row>,
-    request: ApiRequest,
-    _view?: PaginationView,
-  ): Promise<PageNumberPage<Row> | null> {
-    this.seal();
-    const pageSize = this.getPageSize(request);
-    if (!pageSize) return null;
-    const page = await pageNumberPage(query, request.buildAbsoluteUri(), {
+    url: string,
+    pageSize: number,
+  ): Promise<NumberedPage<Row>> {
+    return pageNumberPage(query, url, {
       pageSize,
       pageQueryParam: this.pageQueryParam,
       lastPageStrings: this.lastPageStrings,
@@ -141,7 +137,15 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
       onWarning: this.settings.onWarning,
       paginatorClass: this.hostPaginatorClass,
     });
-    return this.makePage(page, request) as PageNumberPage<Row>;
+  }
+
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  override paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<PageNumberPage<Row> | null> {
+    return super.paginate(query, request, view) as Promise<PageNumberPage<Row> | null>;
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {

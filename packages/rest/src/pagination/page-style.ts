@@ -1,9 +1,15 @@
-import { ConfigurationError, type OrderedQuery, PaginationWarning, positiveInt } from '@pagewise/core';
+import {
+  ConfigurationError,
+  linkHeader,
+  type OrderedQuery,
+  PaginationWarning,
+  positiveInt,
+} from '@pagewise/core';
 import type { HtmlTemplate } from '../html/pagination-html.js';
 import type { ApiRequest } from '../request/api-request.js';
-import type { ApiResponse } from '../request/api-response.js';
+import { ApiResponse } from '../request/api-response.js';
 import { ApiSettings } from '../settings.js';
-import { assignOptions, BasePagination, type PaginationView, paginatedResponse } from './base-pagination.js';
+import { BasePagination, type PaginationView } from './base-pagination.js';
 
 /**
  * Options every built-in style takes; each may also be set as a field of a subclass.
@@ -94,6 +100,8 @@ export interface EnginePage {
   readonly rows: readonly unknown[];
   readonly next: string | null;
   readonly previous: string | null;
+  /** The page's response headers (`{ link }` when it has a link). */
+  readonly headers: Readonly<Record<string, string>>;
   body(data: readonly unknown[]): object;
 }
 
@@ -105,6 +113,26 @@ export interface ServedPage {
 
 /** The two-step API's one stored value: a page, or who holds the slot while a page is made. */
 type Slot<Page> = { readonly page: Page | null } | { readonly pending: object } | typeof OVERLAPPED;
+
+/**
+ * Copies the options that are set onto the instance (options left undefined keep the field's
+ * default): the own enumerable keys `Object.entries` gives, in its order, without its arrays
+ * (views configure twice per request).
+ */
+export function assignOptions(target: object, options: object): void {
+  const source = options as Record<string, unknown>;
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    const value = source[key];
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  }
+}
+
+/** Headers carrying a `Link` to `next` and `previous`, when there is one. */
+function linkHeaders(next: string | null, previous: string | null): Record<string, string> {
+  const link = linkHeader(next, previous);
+  return link === null ? {} : { link };
+}
 
 /** Where a paginator class keeps that it warned of a missing page size (`PaginationWarning`). */
 const WARNED_WITHOUT_PAGE_SIZE = Symbol('pagewise.warnedWithoutPageSize');
@@ -192,12 +220,34 @@ export abstract class PageStyle<
     Object.freeze(this);
   }
 
-  /** The stateless page for this request, or `null` when it is not paginated. */
-  abstract paginate<Row>(
+  /**
+   * Stateless: the page for this request, or `null` when it is not paginated (no page size). The
+   * engine's page function makes the page (`enginePage`); this adds DRF's response and controls.
+   */
+  async paginate<Row>(
     query: OrderedQuery<Row>,
     request: ApiRequest,
     view?: PaginationView,
-  ): Promise<(PageSnapshot<Row, Context> & Page) | null>;
+  ): Promise<(PageSnapshot<Row, Context> & Page) | null> {
+    this.seal();
+    const pageSize = this.getPageSize(request);
+    if (!pageSize) return null;
+    const url = request.buildAbsoluteUri();
+    return this.makePage(await this.enginePage(query, url, pageSize, request, view), url) as PageSnapshot<
+      Row,
+      Context
+    > &
+      Page;
+  }
+
+  /** The engine's page for this request, made by the style's page function with its options. */
+  protected abstract enginePage<Row>(
+    query: OrderedQuery<Row>,
+    url: string,
+    pageSize: number,
+    request: ApiRequest,
+    view: PaginationView | undefined,
+  ): Promise<Omit<PageFields<Page>, 'url'>>;
 
   /** The page-size options under this style's names. */
   protected abstract pageSizeOptions(): PageSizeOptions;
@@ -268,22 +318,34 @@ export abstract class PageStyle<
    * The frozen page value: the engine page (its fields, and its `body` on its prototype) plus the
    * URL it was served for, the response and the controls made from them.
    */
-  protected makePage(engine: Omit<PageFields<Page>, 'url'>, request: ApiRequest): Page {
+  protected makePage(engine: Omit<PageFields<Page>, 'url'>, url: string): Page {
     const { next, previous } = engine;
     const template = this.template;
     const page: PageFields<Page> = Object.assign(Object.create(Object.getPrototypeOf(engine)), engine, {
-      url: request.buildAbsoluteUri(),
+      url,
     });
     const htmlContext = () => this.pageHtmlContext(page, previous, next);
     return Object.freeze(
       Object.assign(page, {
         displayPageControls: template !== null && this.hasControls(page),
-        response: (data: readonly unknown[]) =>
-          paginatedResponse(this.pageBody(page, data as unknown[], next, previous), next, previous),
+        response: (data: readonly unknown[]) => this.#response(page, data as unknown[], next, previous),
         htmlContext,
         toHtml: () => (template === null ? '' : template(htmlContext())),
       }),
     ) as unknown as Page;
+  }
+
+  /** The paginated response: `pageBody`, with the page's own `Link` header unless the links changed. */
+  #response(
+    page: PageFields<Page>,
+    data: unknown[],
+    next: string | null,
+    previous: string | null,
+  ): ApiResponse {
+    const body = this.pageBody(page, data, next, previous);
+    const same = next === page.next && previous === page.previous;
+    const headers = same ? (page as unknown as EnginePage).headers : linkHeaders(next, previous);
+    return new ApiResponse(body, { headers });
   }
 
   /** The page of the last `paginateQueryset` call (two-step API), or `null`. */
@@ -351,9 +413,7 @@ export abstract class PageStyle<
   /** The response for the serialized rows of the last page; links through `getNextLink`/`getPreviousLink`. */
   getPaginatedResponse(data: unknown[]): ApiResponse {
     const page = this.current();
-    const next = this.getNextLink();
-    const previous = this.getPreviousLink();
-    return paginatedResponse(this.pageBody(page, data, next, previous), next, previous);
+    return this.#response(page, data, this.getNextLink(), this.getPreviousLink());
   }
 
   override getHtmlContext(): Context {

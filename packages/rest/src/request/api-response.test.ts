@@ -1,6 +1,12 @@
+import { linkHeader } from '@pagewise/core';
 import { describe, expect, test } from 'vitest';
-import { paginatedResponse } from '../pagination/base-pagination.js';
 import { ApiResponse, toWire } from './api-response.js';
+
+/** A paginated response as the paginators make it: the page's `Link` header among its deferred headers. */
+function paginatedResponse(data: object, next: string | null, previous: string | null): ApiResponse {
+  const link = linkHeader(next, previous);
+  return link === null ? new ApiResponse(data) : new ApiResponse(data, { headers: { link } });
+}
 
 // A paginated response makes its `Headers` only when someone reads them or writes it: the Link
 // header must be there either way, and in the order headers were set.

@@ -9,7 +9,7 @@ import {
   type ViewDescription,
   type ViewSchemaContext,
 } from '../openapi/view-description.js';
-import { assignOptions } from '../pagination/base-pagination.js';
+import { assignOptions } from '../pagination/page-style.js';
 import type { ApiRequest } from '../request/api-request.js';
 import { ApiResponse, COPY_RESPONSE, EDIT_HEADERS, type HeaderEditor } from '../request/api-response.js';
 import { patchVaryHeaders } from '../request/vary.js';
