@@ -1,9 +1,10 @@
 import { ConfigurationError, InvalidBoundError, isPositionValue, type PositionValue } from '@pagewise/core';
-import type { ColumnInfo, ColumnKind, DialectCapabilities } from './dialect-capabilities.js';
+import type { ColumnInfo, ColumnKind } from './column-info.js';
+import type { DialectCapabilities } from './dialect-capabilities.js';
 import { digitsAt } from './digits.js';
 import { ExactText } from './exact-text.js';
-import { daysFromCivil } from './postgres-date-text.js';
 import { utcTimestampText } from './postgres-recorded-text.js';
+import { mysqlWallClock } from './temporal-text.js';
 
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
@@ -112,41 +113,6 @@ function isoTextDate(raw: string): Date | null {
   if (!ISO_TEXT.test(raw)) return null;
   const date = new Date(raw);
   return !Number.isNaN(date.getTime()) && date.toISOString() === raw ? date : null;
-}
-
-/**
- * The date position of MySQL's text for a date or date-time of the calendar (`2024-05-01`,
- * `2024-05-01 12:00:00.123456`: a real day, hours to 23, minutes and seconds to 59): its wall
- * clock as UTC, to the millisecond, read by character codes in integer arithmetic. `null` for any
- * other text: the zero date and zero parts (`0000-00-00`, `2024-05-00`) name no day, and are
- * positions as text.
- */
-export function mysqlWallClock(raw: string): Date | null {
-  const n = raw.length;
-  if (n !== 10 && n !== 19 && (n < 21 || n > 26)) return null;
-  if (raw.charCodeAt(4) !== 45 || raw.charCodeAt(7) !== 45) return null;
-  const y = digitsAt(raw, 0, 4);
-  const mo = digitsAt(raw, 5, 7);
-  const d = digitsAt(raw, 8, 10);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) return null;
-  let h = 0;
-  let mi = 0;
-  let s = 0;
-  let ms = 0;
-  if (n > 10) {
-    if (raw.charCodeAt(10) !== 32 || raw.charCodeAt(13) !== 58 || raw.charCodeAt(16) !== 58) return null;
-    h = digitsAt(raw, 11, 13);
-    mi = digitsAt(raw, 14, 16);
-    s = digitsAt(raw, 17, 19);
-    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;
-    if (n > 19) {
-      const fraction = digitsAt(raw, 20, n);
-      if (raw.charCodeAt(19) !== 46 || fraction < 0) return null;
-      // The first three digits of the fraction, as milliseconds.
-      ms = n >= 23 ? Math.trunc(fraction / 10 ** (n - 23)) : fraction * 10 ** (23 - n);
-    }
-  }
-  return new Date(((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { ColumnInfo, ColumnKind, DialectCapabilities, DialectName } from './dialect-capabilities.js';
+import type { ColumnInfo, ColumnKind } from './column-info.js';
+import type { DialectCapabilities, DialectName } from './dialect-capabilities.js';
 import type { StatementCache } from './statement-cache.js';
 
 /** The adapter's name in `OrderedQuery.adapter` and in its errors. */

@@ -1,7 +1,6 @@
 import { type CompiledQuery, createQueryId, type OperationNode, sql } from 'kysely';
+import type { ColumnInfo, ColumnKind } from './column-info.js';
 import {
-  type ColumnInfo,
-  type ColumnKind,
   capabilitiesFromProbe,
   type DialectCapabilities,
   type DialectName,

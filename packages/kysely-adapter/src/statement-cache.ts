@@ -1,6 +1,7 @@
 import type { KeyTerm } from '@pagewise/core';
 import type { CompiledQuery, OperationNode } from 'kysely';
-import type { CatalogRow, ColumnInfo, DialectCapabilities, IndexColumnRow } from './dialect-capabilities.js';
+import type { ColumnInfo } from './column-info.js';
+import type { CatalogRow, DialectCapabilities, IndexColumnRow } from './dialect-capabilities.js';
 import { matchesShape } from './query-nodes.js';
 import type { PrivateColumnStripper } from './row-picker.js';
 import type { Segment } from './window-compiler.js';
