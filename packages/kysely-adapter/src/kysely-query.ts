@@ -43,7 +43,7 @@ import {
 import { refuseUnrecorded, toParameter, toPosition, toRecordedPosition } from './column-codec.js';
 import { countKey } from './count-key.js';
 import { lookupParameter, lookupQuery } from './lookup-value.js';
-import { ADAPTER, type Row } from './options.js';
+import { ADAPTER } from './options.js';
 import {
   columnName,
   directionOf,
@@ -53,6 +53,7 @@ import {
   selectionOf,
   shapeKey,
 } from './query-nodes.js';
+import type { Row } from './row.js';
 import { PrivateColumnStripper } from './row-picker.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import type { SharedState } from './shared-state.js';

@@ -6,8 +6,9 @@ import {
   type DialectName,
   dialectCapabilities,
 } from './dialect-capabilities.js';
-import type { AnyBuilder, AnyKysely, KyselyQueryOptions, Row } from './options.js';
+import type { AnyBuilder, AnyKysely, KyselyQueryOptions } from './options.js';
 import { asSelect, SlotFiller, swapPlugin } from './query-nodes.js';
+import type { Row } from './row.js';
 import { type CompiledTemplate, StatementCache } from './statement-cache.js';
 import { Slot } from './window-compiler.js';
 
