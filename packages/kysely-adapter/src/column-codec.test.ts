@@ -1,11 +1,57 @@
 import { ConfigurationError, InvalidBoundError } from '@pagewise/core';
 import { describe, expect, it } from 'vitest';
-import { toParameter, toPosition } from './column-codec.js';
+import { positionReader, toParameter, toParameters, toPosition } from './column-codec.js';
 import type { ColumnInfo, ColumnKind } from './column-info.js';
 import { mysqlCapabilities, postgresCapabilities, sqliteCapabilities } from './dialect-capabilities.js';
+import { ExactText } from './exact-text.js';
 
+const WITH_ZONE = 'timestamp with time zone';
 const col = (kind: ColumnKind, type?: string): ColumnInfo =>
   type === undefined ? { kind, nullable: true } : { kind, nullable: true, type };
+
+describe('a page in one call each: toParameters and positionReader', () => {
+  const fields = [
+    {
+      field: 'big',
+      info: col('integer', 'integer'),
+      readKey: '__pagewise_0',
+      exact: { key: '__pagewise_x0' },
+      recorded: false,
+    },
+    { field: 'at', info: col('timestamp-text', WITH_ZONE), readKey: 'at', exact: null, recorded: true },
+    { field: 'title', info: col('string', 'text'), readKey: 'title', exact: null, recorded: false },
+  ];
+
+  it('checks every value of a bound as toParameter does, NULL kept, the first misfit named', () => {
+    const bound = [7, '2024-05-01 12:00:00.000001+00 AD', null];
+    expect(toParameters(fields, bound, postgresCapabilities)).toEqual(
+      bound.map((value, i) =>
+        value === null ? null : toParameter(fields[i]!.info, value, 'x', postgresCapabilities),
+      ),
+    );
+    const misfit = () => toParameters(fields, [0.5, 'not a time', 'x'], postgresCapabilities);
+    expect(misfit).toThrow(InvalidBoundError);
+    expect(misfit).toThrow(/"big"/);
+  });
+
+  it("reads every field of a row: integers' exact text only on a page that carries it, recorded text where recorded", () => {
+    const read = positionReader(fields);
+    const at = new Date(0);
+    ExactText.record(at, '2024-05-01 12:00:00.000001+00');
+    // The driver rounded 9007199254740993 to 2^53; the exact text is read only when selected.
+    const row = { __pagewise_0: 2 ** 53, __pagewise_x0: '9007199254740993', at, title: 'a' };
+    const time = '2024-05-01 12:00:00.000001+00 AD';
+    expect(read(row, false, postgresCapabilities)).toEqual([2n ** 53n, time, 'a']);
+    expect(read(row, true, postgresCapabilities)).toEqual([9007199254740993n, time, 'a']);
+    expect(read({ ...row, __pagewise_0: 7, at: null, title: null }, false, postgresCapabilities)).toEqual([
+      7,
+      null,
+      null,
+    ]);
+    // A value without its recorded text is refused, never guessed.
+    expect(() => read({ ...row, at: new Date(0) }, false, postgresCapabilities)).toThrow(ConfigurationError);
+  });
+});
 
 describe('toPosition', () => {
   it('gives bigint columns bigint positions whatever the driver returns', () => {

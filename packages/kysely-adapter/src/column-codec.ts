@@ -4,6 +4,7 @@ import type { DialectCapabilities } from './dialect-capabilities.js';
 import { digitsAt } from './digits.js';
 import { ExactText } from './exact-text.js';
 import { utcTimestampText } from './postgres-recorded-text.js';
+import type { Row } from './row.js';
 import { mysqlWallClock } from './temporal-text.js';
 
 const ADAPTER = 'kysely';
@@ -205,12 +206,65 @@ export function toPosition(
   throw new ConfigurationError(`${ADAPTER} adapter: field "${field}" holds a ${typeof raw}, not a ${kind}`);
 }
 
+/** What the codec needs of an ordering field to check its bound values: its name, for messages, and its column. */
+export interface BoundField {
+  readonly field: string;
+  readonly info: ColumnInfo;
+}
+
+/** What the codec needs of an ordering field to read its position from a row. */
+export interface PositionField extends BoundField {
+  /** The row property holding the raw value. */
+  readonly readKey: string;
+  /** Where the driver may round integers: the row property holding their exact text. */
+  readonly exact: { readonly key: string } | null;
+  /** The position is read from the text the driver recorded on the value (`recordedText`). */
+  readonly recorded: boolean;
+}
+
+/**
+ * Reads a row's position, every field in one call; `exact` when the rows carry integers' exact
+ * text (a page that held a rounded one).
+ */
+export type PositionReader = (row: Row, exact: boolean, capabilities: DialectCapabilities) => PositionValue[];
+
+/**
+ * The position reader of an ordering's fields, built once per plan: a page reads the positions
+ * of the rows core asks for (its first, its last, the look-ahead) with one call each.
+ *
+ * @example
+ * const read = positionReader([{ field: 'id', info: { kind: 'integer', nullable: false }, readKey: 'id', exact: null, recorded: false }]);
+ * read({ id: 7, title: 'x' }, false, sqliteCapabilities) // [7]
+ */
+export function positionReader(fields: readonly PositionField[]): PositionReader {
+  const count = fields.length;
+  return (row, exact, capabilities) => {
+    const position: PositionValue[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const f = fields[i]!;
+      const raw = row[f.readKey];
+      position.push(
+        f.recorded
+          ? toRecordedPosition(f.info, raw, f.field, capabilities)
+          : toPosition(
+              f.info,
+              raw,
+              f.field,
+              capabilities,
+              f.exact === null || !exact ? undefined : row[f.exact.key],
+            ),
+      );
+    }
+    return position;
+  };
+}
+
 /**
  * The position of a row's value from the exact text the driver recorded on it (`recordedText`).
  * A value without a text that reads exactly (a session `DateStyle` changed since the probe, a
  * parser changed) is refused, never guessed.
  */
-export function toRecordedPosition(
+function toRecordedPosition(
   info: ColumnInfo,
   raw: unknown,
   field: string,
@@ -370,6 +424,27 @@ export function toParameter(
     case 'unknown':
       return unknownParameter(value, field, capabilities);
   }
+}
+
+/**
+ * The parameters of a bound's values (`toParameter`; NULL stays NULL), the bound's fields checked
+ * in one call. Throws `InvalidBoundError` for the first value that does not fit its column.
+ *
+ * @example
+ * toParameters([{ field: 'id', info: { kind: 'integer', nullable: false } }], [7], sqliteCapabilities) // [7]
+ */
+export function toParameters(
+  fields: readonly BoundField[],
+  bound: readonly PositionValue[],
+  capabilities: DialectCapabilities,
+): unknown[] {
+  const parameters: unknown[] = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const value = bound[i] ?? null;
+    const f = fields[i]!;
+    parameters.push(value === null ? null : toParameter(f.info, value, f.field, capabilities));
+  }
+  return parameters;
 }
 
 /**
