@@ -5,7 +5,7 @@ import { digitsAt } from './digits.js';
 import { ExactText } from './exact-text.js';
 import { utcTimestampText } from './postgres-recorded-text.js';
 import type { Row } from './row.js';
-import { mysqlWallClock } from './temporal-text.js';
+import { daysIn, mysqlWallClock } from './temporal-text.js';
 
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
@@ -293,11 +293,6 @@ function unrecorded(what: string): ConfigurationError {
 
 function invalid(field: string, kind: ColumnKind): never {
   throw new InvalidBoundError(ADAPTER, `bound value for "${field}" does not fit its ${kind} column`);
-}
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** Whether a decimal text fits `decimal(p,s)` (`type`), so a cast cannot round or clamp it. */

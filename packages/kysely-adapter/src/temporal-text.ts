@@ -104,7 +104,13 @@ function readTemporalText(text: string): TemporalFields | null {
   return { year, yearDigits: dash, month, day, time: false, hour, minute, second, offset, era, bc };
 }
 
-function daysIn(year: number, month: number): number {
+/**
+ * The days of `month` (1-12) in `year` of the proleptic Gregorian calendar (astronomical years).
+ *
+ * @example
+ * daysIn(2000, 2) // 29
+ */
+export function daysIn(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
