@@ -7,8 +7,9 @@ import {
   sql,
   TableNode,
 } from 'kysely';
+import type { ColumnInfo } from './column-info.js';
 import { checkColumnLookup } from './config-checks.js';
-import type { CatalogRow, ColumnInfo, IndexColumnRow } from './dialect-capabilities.js';
+import type { CatalogRow, IndexColumnRow } from './dialect-capabilities.js';
 import { asSelect, columnName, identifierName } from './query-nodes.js';
 import type { SharedState } from './shared-state.js';
 

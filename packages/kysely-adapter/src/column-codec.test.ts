@@ -1,17 +1,57 @@
 import { ConfigurationError, InvalidBoundError } from '@pagewise/core';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mysqlWallClock, toParameter, toPosition } from './column-codec.js';
-import {
-  type ColumnInfo,
-  type ColumnKind,
-  mysqlCapabilities,
-  postgresCapabilities,
-  sqliteCapabilities,
-} from './dialect-capabilities.js';
+import { positionReader, toParameter, toParameters, toPosition } from './column-codec.js';
+import type { ColumnInfo, ColumnKind } from './column-info.js';
+import { mysqlCapabilities, postgresCapabilities, sqliteCapabilities } from './dialect-capabilities.js';
+import { ExactText } from './exact-text.js';
 
+const WITH_ZONE = 'timestamp with time zone';
 const col = (kind: ColumnKind, type?: string): ColumnInfo =>
   type === undefined ? { kind, nullable: true } : { kind, nullable: true, type };
+
+describe('a page in one call each: toParameters and positionReader', () => {
+  const fields = [
+    {
+      field: 'big',
+      info: col('integer', 'integer'),
+      readKey: '__pagewise_0',
+      exact: { key: '__pagewise_x0' },
+      recorded: false,
+    },
+    { field: 'at', info: col('timestamp-text', WITH_ZONE), readKey: 'at', exact: null, recorded: true },
+    { field: 'title', info: col('string', 'text'), readKey: 'title', exact: null, recorded: false },
+  ];
+
+  it('checks every value of a bound as toParameter does, NULL kept, the first misfit named', () => {
+    const bound = [7, '2024-05-01 12:00:00.000001+00 AD', null];
+    expect(toParameters(fields, bound, postgresCapabilities)).toEqual(
+      bound.map((value, i) =>
+        value === null ? null : toParameter(fields[i]!.info, value, 'x', postgresCapabilities),
+      ),
+    );
+    const misfit = () => toParameters(fields, [0.5, 'not a time', 'x'], postgresCapabilities);
+    expect(misfit).toThrow(InvalidBoundError);
+    expect(misfit).toThrow(/"big"/);
+  });
+
+  it("reads every field of a row: integers' exact text only on a page that carries it, recorded text where recorded", () => {
+    const read = positionReader(fields);
+    const at = new Date(0);
+    ExactText.record(at, '2024-05-01 12:00:00.000001+00');
+    // The driver rounded 9007199254740993 to 2^53; the exact text is read only when selected.
+    const row = { __pagewise_0: 2 ** 53, __pagewise_x0: '9007199254740993', at, title: 'a' };
+    const time = '2024-05-01 12:00:00.000001+00 AD';
+    expect(read(row, false, postgresCapabilities)).toEqual([2n ** 53n, time, 'a']);
+    expect(read(row, true, postgresCapabilities)).toEqual([9007199254740993n, time, 'a']);
+    expect(read({ ...row, __pagewise_0: 7, at: null, title: null }, false, postgresCapabilities)).toEqual([
+      7,
+      null,
+      null,
+    ]);
+    // A value without its recorded text is refused, never guessed.
+    expect(() => read({ ...row, at: new Date(0) }, false, postgresCapabilities)).toThrow(ConfigurationError);
+  });
+});
 
 describe('toPosition', () => {
   it('gives bigint columns bigint positions whatever the driver returns', () => {
@@ -407,77 +447,6 @@ describe('exact timestamp bounds', () => {
       expect(accepts(text), text).toBe(text.endsWith('infinity') || reference(text));
     // The cases reach both answers.
     expect(valid).toBeGreaterThan(80);
-  });
-});
-
-describe('mysqlWallClock', () => {
-  /**
-   * The reading by regular expression of the first implementation, for days of the calendar
-   * only: it rolled `0000-00-00` and `2023-02-29` over into other days, positions that bound
-   * other rows than their own.
-   */
-  function byPattern(raw: string): number | null {
-    const parts = /^(\d{4})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?$/.exec(raw);
-    if (parts === null) return null;
-    const [y, mo, d, h = '0', mi = '0', s = '0', f = ''] = parts.slice(1);
-    const leap = (Number(y) % 4 === 0 && Number(y) % 100 !== 0) || Number(y) % 400 === 0;
-    const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Number(mo) - 1] ?? 0;
-    if (Number(d) < 1 || Number(d) > days || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
-    const date = new Date(
-      Date.UTC(
-        2000,
-        Number(mo) - 1,
-        Number(d),
-        Number(h),
-        Number(mi),
-        Number(s),
-        Number(f.padEnd(3, '0').slice(0, 3)),
-      ),
-    );
-    date.setUTCFullYear(Number(y));
-    return date.getTime();
-  }
-  const two = (n: number) => String(n).padStart(2, '0');
-
-  it('reads every date and date-time of the calendar MySQL writes as the regular expression does', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 9999 }),
-        fc.integer({ min: 0, max: 13 }),
-        fc.integer({ min: 0, max: 32 }),
-        fc.integer({ min: 0, max: 25 }),
-        fc.integer({ min: 0, max: 60 }),
-        fc.integer({ min: 0, max: 60 }),
-        fc.stringMatching(/^(|\.\d{1,6})$/),
-        fc.boolean(),
-        (y, mo, d, h, mi, s, fraction, dateOnly) => {
-          const day = `${String(y).padStart(4, '0')}-${two(mo)}-${two(d)}`;
-          const text = dateOnly ? day : `${day} ${two(h)}:${two(mi)}:${two(s)}${fraction}`;
-          expect(mysqlWallClock(text)?.getTime() ?? null).toBe(byPattern(text));
-        },
-      ),
-      { numRuns: 20_000 },
-    );
-  });
-
-  it('refuses what is not MySQL text, and what names no day (zero dates: their text is the position)', () => {
-    for (const text of [
-      '2024-05-01T12:00:00',
-      '2024-05-01 12:00:00.',
-      '2024-05-01 12:00:00.1234567',
-      '2024-5-01',
-      '+02024-05-01',
-      '2024-05-01 12:00',
-      '2024-05-01 12:0a:00',
-      '２０２４-05-01',
-      '',
-    ]) {
-      expect(mysqlWallClock(text), text).toBeNull();
-    }
-    expect(mysqlWallClock('0000-00-00 00:00:00')).toBeNull();
-    expect(mysqlWallClock('2024-05-00')).toBeNull();
-    expect(mysqlWallClock('2023-02-29 23:59:59.9999')).toBeNull();
-    expect(mysqlWallClock('0000-01-01 00:00:00')?.toISOString()).toBe('0000-01-01T00:00:00.000Z');
   });
 });
 

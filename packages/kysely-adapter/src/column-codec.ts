@@ -1,9 +1,11 @@
 import { ConfigurationError, InvalidBoundError, isPositionValue, type PositionValue } from '@pagewise/core';
-import type { ColumnInfo, ColumnKind, DialectCapabilities } from './dialect-capabilities.js';
+import type { ColumnInfo, ColumnKind } from './column-info.js';
+import type { DialectCapabilities } from './dialect-capabilities.js';
 import { digitsAt } from './digits.js';
 import { ExactText } from './exact-text.js';
-import { daysFromCivil } from './postgres-date-text.js';
 import { utcTimestampText } from './postgres-recorded-text.js';
+import type { Row } from './row.js';
+import { daysIn, mysqlWallClock } from './temporal-text.js';
 
 const ADAPTER = 'kysely';
 const INT64_MIN = -(2n ** 63n);
@@ -115,41 +117,6 @@ function isoTextDate(raw: string): Date | null {
 }
 
 /**
- * The date position of MySQL's text for a date or date-time of the calendar (`2024-05-01`,
- * `2024-05-01 12:00:00.123456`: a real day, hours to 23, minutes and seconds to 59): its wall
- * clock as UTC, to the millisecond, read by character codes in integer arithmetic. `null` for any
- * other text: the zero date and zero parts (`0000-00-00`, `2024-05-00`) name no day, and are
- * positions as text.
- */
-export function mysqlWallClock(raw: string): Date | null {
-  const n = raw.length;
-  if (n !== 10 && n !== 19 && (n < 21 || n > 26)) return null;
-  if (raw.charCodeAt(4) !== 45 || raw.charCodeAt(7) !== 45) return null;
-  const y = digitsAt(raw, 0, 4);
-  const mo = digitsAt(raw, 5, 7);
-  const d = digitsAt(raw, 8, 10);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) return null;
-  let h = 0;
-  let mi = 0;
-  let s = 0;
-  let ms = 0;
-  if (n > 10) {
-    if (raw.charCodeAt(10) !== 32 || raw.charCodeAt(13) !== 58 || raw.charCodeAt(16) !== 58) return null;
-    h = digitsAt(raw, 11, 13);
-    mi = digitsAt(raw, 14, 16);
-    s = digitsAt(raw, 17, 19);
-    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;
-    if (n > 19) {
-      const fraction = digitsAt(raw, 20, n);
-      if (raw.charCodeAt(19) !== 46 || fraction < 0) return null;
-      // The first three digits of the fraction, as milliseconds.
-      ms = n >= 23 ? Math.trunc(fraction / 10 ** (n - 23)) : fraction * 10 ** (23 - n);
-    }
-  }
-  return new Date(((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms);
-}
-
-/**
  * A number an integer column holds that is no 64-bit integer (`1.5`, `2^63`, `1e300`), where the
  * dialect keeps such values as REALs (`realsInIntegerColumns`): its position is the number itself.
  */
@@ -239,12 +206,65 @@ export function toPosition(
   throw new ConfigurationError(`${ADAPTER} adapter: field "${field}" holds a ${typeof raw}, not a ${kind}`);
 }
 
+/** What the codec needs of an ordering field to check its bound values: its name, for messages, and its column. */
+export interface BoundField {
+  readonly field: string;
+  readonly info: ColumnInfo;
+}
+
+/** What the codec needs of an ordering field to read its position from a row. */
+export interface PositionField extends BoundField {
+  /** The row property holding the raw value. */
+  readonly readKey: string;
+  /** Where the driver may round integers: the row property holding their exact text. */
+  readonly exact: { readonly key: string } | null;
+  /** The position is read from the text the driver recorded on the value (`recordedText`). */
+  readonly recorded: boolean;
+}
+
+/**
+ * Reads a row's position, every field in one call; `exact` when the rows carry integers' exact
+ * text (a page that held a rounded one).
+ */
+export type PositionReader = (row: Row, exact: boolean, capabilities: DialectCapabilities) => PositionValue[];
+
+/**
+ * The position reader of an ordering's fields, built once per plan: a page reads the positions
+ * of the rows core asks for (its first, its last, the look-ahead) with one call each.
+ *
+ * @example
+ * const read = positionReader([{ field: 'id', info: { kind: 'integer', nullable: false }, readKey: 'id', exact: null, recorded: false }]);
+ * read({ id: 7, title: 'x' }, false, sqliteCapabilities) // [7]
+ */
+export function positionReader(fields: readonly PositionField[]): PositionReader {
+  const count = fields.length;
+  return (row, exact, capabilities) => {
+    const position: PositionValue[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const f = fields[i]!;
+      const raw = row[f.readKey];
+      position.push(
+        f.recorded
+          ? toRecordedPosition(f.info, raw, f.field, capabilities)
+          : toPosition(
+              f.info,
+              raw,
+              f.field,
+              capabilities,
+              f.exact === null || !exact ? undefined : row[f.exact.key],
+            ),
+      );
+    }
+    return position;
+  };
+}
+
 /**
  * The position of a row's value from the exact text the driver recorded on it (`recordedText`).
  * A value without a text that reads exactly (a session `DateStyle` changed since the probe, a
  * parser changed) is refused, never guessed.
  */
-export function toRecordedPosition(
+function toRecordedPosition(
   info: ColumnInfo,
   raw: unknown,
   field: string,
@@ -273,11 +293,6 @@ function unrecorded(what: string): ConfigurationError {
 
 function invalid(field: string, kind: ColumnKind): never {
   throw new InvalidBoundError(ADAPTER, `bound value for "${field}" does not fit its ${kind} column`);
-}
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** Whether a decimal text fits `decimal(p,s)` (`type`), so a cast cannot round or clamp it. */
@@ -404,6 +419,27 @@ export function toParameter(
     case 'unknown':
       return unknownParameter(value, field, capabilities);
   }
+}
+
+/**
+ * The parameters of a bound's values (`toParameter`; NULL stays NULL), the bound's fields checked
+ * in one call. Throws `InvalidBoundError` for the first value that does not fit its column.
+ *
+ * @example
+ * toParameters([{ field: 'id', info: { kind: 'integer', nullable: false } }], [7], sqliteCapabilities) // [7]
+ */
+export function toParameters(
+  fields: readonly BoundField[],
+  bound: readonly PositionValue[],
+  capabilities: DialectCapabilities,
+): unknown[] {
+  const parameters: unknown[] = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const value = bound[i] ?? null;
+    const f = fields[i]!;
+    parameters.push(value === null ? null : toParameter(f.info, value, f.field, capabilities));
+  }
+  return parameters;
 }
 
 /**

@@ -1,8 +1,7 @@
+export type { ColumnInfo, ColumnKind } from './column-info.js';
 export {
   baseCapabilities,
   type CatalogRow,
-  type ColumnInfo,
-  type ColumnKind,
   type DialectCapabilities,
   type DialectName,
   dialectCapabilities,

@@ -40,10 +40,11 @@ import {
   readIndexes,
   textRecorded,
 } from './catalog.js';
-import { refuseUnrecorded, toParameter, toPosition, toRecordedPosition } from './column-codec.js';
+import { type PositionReader, positionReader, refuseUnrecorded, toParameters } from './column-codec.js';
 import { countKey } from './count-key.js';
+import type { DialectCapabilities } from './dialect-capabilities.js';
 import { lookupParameter, lookupQuery } from './lookup-value.js';
-import { ADAPTER, type Row } from './options.js';
+import { ADAPTER } from './options.js';
 import {
   columnName,
   directionOf,
@@ -53,6 +54,7 @@ import {
   selectionOf,
   shapeKey,
 } from './query-nodes.js';
+import type { Row } from './row.js';
 import { PrivateColumnStripper } from './row-picker.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import type { SharedState } from './shared-state.js';
@@ -83,26 +85,34 @@ import {
 class KeysetRows<O> implements FetchedRows<O> {
   readonly rows: readonly O[];
   readonly #raw: readonly Row[];
-  readonly #read: (raw: Row) => readonly PositionValue[];
+  /** The plan's reader, which reads every field of a row in one call. */
+  readonly #read: PositionReader;
+  /** Whether the rows carry integers' exact text (a page that held a rounded one). */
+  readonly #exact: boolean;
+  readonly #capabilities: DialectCapabilities;
   /** Where the rows carry their tie groups (`withTieGroups`): whether positions can tie at all. */
   readonly tied: ((a: number, b: number) => boolean) | undefined;
 
   constructor(
     rows: readonly O[],
     raw: readonly Row[],
-    read: (raw: Row) => readonly PositionValue[],
+    read: PositionReader,
+    exact: boolean,
+    capabilities: DialectCapabilities,
     ties: boolean,
   ) {
     this.rows = rows;
     this.#raw = raw;
     this.#read = read;
+    this.#exact = exact;
+    this.#capabilities = capabilities;
     this.tied = ties ? (a, b) => tieGroup(raw, a) === tieGroup(raw, b) : undefined;
   }
 
   position(index: number): readonly PositionValue[] {
     const raw = this.#raw[index];
     if (raw === undefined) throw new RangeError(`no row ${index} in a window of ${this.#raw.length}`);
-    return this.#read(raw);
+    return this.#read(raw, this.#exact, this.#capabilities);
   }
 }
 
@@ -378,59 +388,49 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         `${ADAPTER} adapter: cannot page by "${order[refused]!.field}": its type ${type} has no order a cursor can bound exactly. Order by another column, or by an expression the adapter can page (e.g. a cast to text) declared in \`columns\`.`,
       );
     }
+    // Read once: every step of the page below uses the same dialect.
+    const capabilities = shared.capabilities;
     let mask = '';
-    const values: unknown[] = new Array(order.length);
-    for (let i = 0; i < order.length; i += 1) {
-      const value = bound === null ? null : (bound[i] ?? null);
-      mask += bound === null ? 's' : value === null ? '0' : '1';
-      values[i] =
-        value === null ? null : toParameter(fields[i]!.info, value, order[i]!.field, shared.capabilities);
+    let values: unknown[];
+    if (bound === null) {
+      values = new Array(order.length).fill(null);
+      mask = 's'.repeat(order.length);
+    } else {
+      values = toParameters(fields, bound, capabilities);
+      for (let i = 0; i < order.length; i += 1) mask += (bound[i] ?? null) === null ? '0' : '1';
     }
     // The far bound's values follow the limit and offset slots; its NULLs shape the statement.
     let stopMask = '';
     if (stop !== null) {
+      const far = toParameters(fields, stop, capabilities);
       for (let i = 0; i < order.length; i += 1) {
-        const value = stop[i] ?? null;
-        stopMask += value === null ? '0' : '1';
-        values[order.length + 2 + i] =
-          value === null ? null : toParameter(fields[i]!.info, value, order[i]!.field, shared.capabilities);
+        stopMask += (stop[i] ?? null) === null ? '0' : '1';
+        values[order.length + 2 + i] = far[i];
       }
     }
     let segments = plan.segments.get(mask);
     if (segments === undefined) {
-      const { capabilities } = shared;
       const planned = planSegments(order, nullable, bound, capabilities, plan.merged);
       segments = groupSegments(planned, order, nullable, capabilities, plan.merged);
       plan.segments.set(mask, segments);
     }
     const ties = plan.ties;
     const shape: WindowShape = { mask, stopMask, ties, exact: false };
-    let rows = this.#checked(plan, await this.#readSegments(plan, order, shape, segments, values, window));
+    let rows = this.#checked(
+      plan,
+      await this.#readSegments(plan, order, shape, segments, values, window, capabilities),
+    );
     // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
     // one is read again with their exact text, never paged by a rounded position.
     const exact = plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields);
     if (exact) {
       rows = this.#checked(
         plan,
-        await this.#readSegments(plan, order, { ...shape, exact }, segments, values, window),
+        await this.#readSegments(plan, order, { ...shape, exact }, segments, values, window, capabilities),
       );
     }
     const visible = plan.added || exact || ties ? plan.stripper.strip(rows) : rows;
-    const capabilities = shared.capabilities;
-    const positionOf = (row: Row): readonly PositionValue[] =>
-      fields.map(
-        (p, i): PositionValue =>
-          p.recorded
-            ? toRecordedPosition(p.info, row[p.readKey], order[i]!.field, capabilities)
-            : toPosition(
-                p.info,
-                row[p.readKey],
-                order[i]!.field,
-                capabilities,
-                p.exact === null || !exact ? undefined : row[p.exact.key],
-              ),
-      );
-    return new KeysetRows(visible as readonly O[], rows, positionOf, ties);
+    return new KeysetRows(visible as readonly O[], rows, plan.readPosition, exact, capabilities, ties);
   }
 
   /**
@@ -446,6 +446,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     segments: readonly (readonly Segment[])[],
     values: unknown[],
     window: WindowSpec,
+    capabilities: DialectCapabilities,
   ): Promise<Row[]> {
     const { mask, stopMask, ties, exact } = shape;
     const shared = this.#shared;
@@ -462,53 +463,61 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     // The first statement reads `limit` rows when no row is skipped (a single statement, or the
     // first of several, which read what the ones before left): its LIMIT may be written.
     const written =
-      window.offset === 0 && this.#base.length === 0 && shared.capabilities.literalLimit
+      window.offset === 0 && this.#base.length === 0 && capabilities.literalLimit
         ? writtenLimit(plan.writtenLimits, limit)
         : undefined;
     const key = `${mask}|${stopMask}|${ties}|${withOffset}|${exact}|${named}|`;
-    const templateOf = (s: number) =>
-      shared.template(plan.windows, s === 0 && written !== undefined ? `${key}${written}|0` : key + s, () => {
-        const bound: BoundParameter = (i, parameter) =>
-          shared.capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
-        const run = segments[s]!;
-        const unhinted = this.#windowBase(fields, exact);
-        const hinted = named ? withIndexHint(unhinted, hint.index) : unhinted;
-        const { exprs, nullable } = plan;
-        const stopNulls = [...stopMask].map((m) => m === '0');
-        const base =
-          stopMask === ''
-            ? hinted
-            : withWhere(hinted, [stopPredicate(order, exprs, nullable, stopNulls, plan.capabilities, bound)]);
-        const statement =
-          run.length === 1
-            ? compileSegment(
-                base,
-                order,
-                exprs,
-                nullable,
-                run[0]!,
-                withOffset,
-                plan.capabilities,
-                bound,
-                s === 0 ? written : undefined,
-              )
-            : compileMerged(base, order, exprs, plan.keys, run, withOffset, plan.capabilities, bound);
-        if (!ties) return statement;
-        // The statement's result columns, as a derived table names them.
-        const keys = fields.map((f) => IdentifierNode.create(f.readKey));
-        const items = orderByItems(order, keys, (i) => (nullable[i] ? false : 'column'), plan.capabilities);
-        return withTieGroups(statement, keys, items);
-      });
+    const templateOf = (s: number) => {
+      const templateKey = s === 0 && written !== undefined ? `${key}${written}|0` : key + s;
+      // A warm page finds its statement here; only a new one is compiled, by the shared state.
+      return (
+        plan.windows.get(templateKey) ??
+        shared.template(plan.windows, templateKey, () => {
+          const bound: BoundParameter = (i, parameter) =>
+            capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
+          const run = segments[s]!;
+          const unhinted = this.#windowBase(fields, exact);
+          const hinted = named ? withIndexHint(unhinted, hint.index) : unhinted;
+          const { exprs, nullable } = plan;
+          const stopNulls = [...stopMask].map((m) => m === '0');
+          const base =
+            stopMask === ''
+              ? hinted
+              : withWhere(hinted, [
+                  stopPredicate(order, exprs, nullable, stopNulls, plan.capabilities, bound),
+                ]);
+          const statement =
+            run.length === 1
+              ? compileSegment(
+                  base,
+                  order,
+                  exprs,
+                  nullable,
+                  run[0]!,
+                  withOffset,
+                  plan.capabilities,
+                  bound,
+                  s === 0 ? written : undefined,
+                )
+              : compileMerged(base, order, exprs, plan.keys, run, withOffset, plan.capabilities, bound);
+          if (!ties) return statement;
+          // The statement's result columns, as a derived table names them.
+          const keys = fields.map((f) => IdentifierNode.create(f.readKey));
+          const items = orderByItems(order, keys, (i) => (nullable[i] ? false : 'column'), plan.capabilities);
+          return withTieGroups(statement, keys, items);
+        })
+      );
+    };
     const read = single
       ? shared.run(templateOf(0), values, this.#base)
       : this.#readEach(segments.length, templateOf, values, order.length, window, limit, ties);
     if (!named) return read;
     // The index named is gone (a migration dropped or renamed it): never named again, the page read without it.
     return read.catch((error: unknown) => {
-      if (!shared.capabilities.indexGone(error)) throw error;
+      if (!capabilities.indexGone(error)) throw error;
       gone.add(hint.key);
       shared.cache.indexes.delete(hint.table);
-      return this.#readSegments(plan, order, shape, segments, values, window);
+      return this.#readSegments(plan, order, shape, segments, values, window, capabilities);
     });
   }
 
@@ -735,6 +744,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
               : null;
           const own = selected && position === null;
           return {
+            field: term.field,
             expr,
             readKey: own ? rowKeyOf(term.field) : `__pagewise_${i}`,
             select: own ? null : (position ?? expr),
@@ -769,6 +779,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         windows: new Map(),
         writtenLimits: new Set(),
         stripper: new PrivateColumnStripper(),
+        readPosition: positionReader(fields),
       }));
       plan.catch(() => cache.delete(key));
       cache.set(key, plan);

@@ -11,7 +11,8 @@ import {
   ValueNode,
 } from 'kysely';
 import { toParameter } from './column-codec.js';
-import type { ColumnInfo, DialectCapabilities } from './dialect-capabilities.js';
+import type { ColumnInfo } from './column-info.js';
+import type { DialectCapabilities } from './dialect-capabilities.js';
 import { Slot, withLimit, withWhere } from './window-compiler.js';
 
 const INTEGER_TEXT = /^-?\d+$/;

@@ -1,9 +1,9 @@
 import type { PositionValue } from '@pagewise/core';
 import { type RawBuilder, sql } from 'kysely';
-import { mysqlWallClock } from './column-codec.js';
-import type { ColumnInfo, RecordedText } from './dialect-capabilities.js';
+import type { ColumnInfo } from './column-info.js';
 import { ExactText } from './exact-text.js';
-import { mysqlTemporalText } from './temporal-text.js';
+import type { RecordedText } from './recorded-text.js';
+import { mysqlTemporalText, mysqlWallClock } from './temporal-text.js';
 
 // Positions of MySQL/MariaDB DATETIME, TIMESTAMP and DATE columns read from the text the server
 // sent for each value (recorded by `recordExactTimestamps`), equal to the ones the

@@ -1,11 +1,11 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { ColumnInfo, ColumnKind, DialectCapabilities, DialectName } from './dialect-capabilities.js';
+import type { ColumnInfo, ColumnKind } from './column-info.js';
+import type { DialectCapabilities, DialectName } from './dialect-capabilities.js';
 import type { StatementCache } from './statement-cache.js';
 
 /** The adapter's name in `OrderedQuery.adapter` and in its errors. */
 export const ADAPTER = 'kysely';
 
-export type Row = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: the adapter accepts a Kysely instance of any schema.
 export type AnyKysely = Kysely<any>;
 // biome-ignore lint/suspicious/noExplicitAny: internally the builder is only compiled and executed.

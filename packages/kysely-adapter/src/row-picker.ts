@@ -1,4 +1,4 @@
-import type { Row } from './options.js';
+import type { Row } from './row.js';
 
 /** A copy of a row with only some of its columns, in their order. */
 export type PickRow = (row: Row) => Row;

@@ -1,14 +1,14 @@
 import { type CompiledQuery, createQueryId, type OperationNode, sql } from 'kysely';
+import type { ColumnInfo, ColumnKind } from './column-info.js';
 import {
-  type ColumnInfo,
-  type ColumnKind,
   capabilitiesFromProbe,
   type DialectCapabilities,
   type DialectName,
   dialectCapabilities,
 } from './dialect-capabilities.js';
-import type { AnyBuilder, AnyKysely, KyselyQueryOptions, Row } from './options.js';
+import type { AnyBuilder, AnyKysely, KyselyQueryOptions } from './options.js';
 import { asSelect, SlotFiller, swapPlugin } from './query-nodes.js';
+import type { Row } from './row.js';
 import { type CompiledTemplate, StatementCache } from './statement-cache.js';
 import { Slot } from './window-compiler.js';
 

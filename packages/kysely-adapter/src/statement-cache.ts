@@ -1,6 +1,8 @@
 import type { KeyTerm } from '@pagewise/core';
 import type { CompiledQuery, OperationNode } from 'kysely';
-import type { CatalogRow, ColumnInfo, DialectCapabilities, IndexColumnRow } from './dialect-capabilities.js';
+import type { PositionReader } from './column-codec.js';
+import type { ColumnInfo } from './column-info.js';
+import type { CatalogRow, DialectCapabilities, IndexColumnRow } from './dialect-capabilities.js';
 import { matchesShape } from './query-nodes.js';
 import type { PrivateColumnStripper } from './row-picker.js';
 import type { Segment } from './window-compiler.js';
@@ -14,6 +16,8 @@ export interface CompiledTemplate {
 
 /** How the adapter reads and compares one ordering field. */
 export interface FieldPlan {
+  /** The ordering term's field, as messages name it. */
+  readonly field: string;
   readonly expr: OperationNode;
   /** Row property holding the raw value (the field, or a private alias the adapter selected). */
   readonly readKey: string;
@@ -78,6 +82,8 @@ export interface OrderPlan {
   readonly writtenLimits: Set<number>;
   /** Copies rows without the private columns (`added`, or integers' exact text). */
   readonly stripper: PrivateColumnStripper;
+  /** Reads a row's position, all its fields in one call (`positionReader` of `fields`). */
+  readonly readPosition: PositionReader;
 }
 
 /** Compiled statements and ordering plans of one query shape. */

@@ -4,6 +4,8 @@ import { daysFromCivil } from './postgres-date-text.js';
 // Which texts a temporal column accepts as a bound: the shape each database writes (and reads
 // back as the same value), and the range of its type. A cursor's text that passes reaches the
 // database; any other answers 404 Invalid cursor before any SQL runs, never a database error.
+// And the instant MySQL's text of a day of the calendar stands for (`mysqlWallClock`), which
+// positions read from the `cast(... as char)` column and from the text the driver recorded alike.
 
 /** The fields of a date or date-time as `readTemporalText` reads them. */
 interface TemporalFields {
@@ -102,7 +104,13 @@ function readTemporalText(text: string): TemporalFields | null {
   return { year, yearDigits: dash, month, day, time: false, hour, minute, second, offset, era, bc };
 }
 
-function daysIn(year: number, month: number): number {
+/**
+ * The days of `month` (1-12) in `year` of the proleptic Gregorian calendar (astronomical years).
+ *
+ * @example
+ * daysIn(2000, 2) // 29
+ */
+export function daysIn(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
@@ -201,6 +209,41 @@ export function mysqlTemporalText(text: string, type: string): boolean {
   // Zero parts stand for themselves; a whole date must be a day of the calendar, whose year 0
   // MySQL does not count as a leap year.
   return month === 0 || day === 0 || day <= daysIn(fields.year === 0 ? 1 : fields.year, month);
+}
+
+/**
+ * The date position of MySQL's text for a date or date-time of the calendar (`2024-05-01`,
+ * `2024-05-01 12:00:00.123456`: a real day, hours to 23, minutes and seconds to 59): its wall
+ * clock as UTC, to the millisecond, read by character codes in integer arithmetic. `null` for any
+ * other text: the zero date and zero parts (`0000-00-00`, `2024-05-00`) name no day, and are
+ * positions as text.
+ */
+export function mysqlWallClock(raw: string): Date | null {
+  const n = raw.length;
+  if (n !== 10 && n !== 19 && (n < 21 || n > 26)) return null;
+  if (raw.charCodeAt(4) !== 45 || raw.charCodeAt(7) !== 45) return null;
+  const y = digitsAt(raw, 0, 4);
+  const mo = digitsAt(raw, 5, 7);
+  const d = digitsAt(raw, 8, 10);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) return null;
+  let h = 0;
+  let mi = 0;
+  let s = 0;
+  let ms = 0;
+  if (n > 10) {
+    if (raw.charCodeAt(10) !== 32 || raw.charCodeAt(13) !== 58 || raw.charCodeAt(16) !== 58) return null;
+    h = digitsAt(raw, 11, 13);
+    mi = digitsAt(raw, 14, 16);
+    s = digitsAt(raw, 17, 19);
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;
+    if (n > 19) {
+      const fraction = digitsAt(raw, 20, n);
+      if (raw.charCodeAt(19) !== 46 || fraction < 0) return null;
+      // The first three digits of the fraction, as milliseconds.
+      ms = n >= 23 ? Math.trunc(fraction / 10 ** (n - 23)) : fraction * 10 ** (23 - n);
+    }
+  }
+  return new Date(((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms);
 }
 
 /**

@@ -17,8 +17,8 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { ColumnInfo } from './column-info.js';
 import {
-  type ColumnInfo,
   type DialectCapabilities,
   mysqlCapabilities,
   postgresCapabilities,
