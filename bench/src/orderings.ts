@@ -125,11 +125,17 @@ export const ORDERINGS: readonly BenchOrdering[] = [uniform, mixed, nullable];
 export const UNIQUE_KEY = 'id';
 
 /**
- * The terms a Pagewise cursor's position is aligned with: the ordering with NULL placement
- * settled, plus the unique key when the ordering lacks it (what `CursorPagination` computes).
+ * The terms a Pagewise cursor's position is aligned with, as the engine keys them: the ordering
+ * with NULL placement settled, the unique key marked unique (with a non-NULL column's placement)
+ * and appended when the ordering lacks it, so `'-created'` and `['-created', '-id']` key alike.
  */
 export function cursorOrder(ordering: OrderingInput, uniqueKey: string = UNIQUE_KEY): KeyTerm[] {
-  const order: KeyTerm[] = parseOrdering(ordering).map(settleNulls);
+  const order: KeyTerm[] = parseOrdering(ordering).map(
+    (term): KeyTerm =>
+      term.field === uniqueKey
+        ? { field: uniqueKey, direction: term.direction, nulls: 'last', unique: true }
+        : settleNulls(term),
+  );
   if (!order.some((term) => term.field === uniqueKey)) {
     order.push({
       field: uniqueKey,
