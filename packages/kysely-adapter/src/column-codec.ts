@@ -223,40 +223,45 @@ export interface PositionField extends BoundField {
 }
 
 /**
- * Reads a row's position, every field in one call; `exact` when the rows carry integers' exact
- * text (a page that held a rounded one).
+ * Reads the positions of rows, every field of each in one call; `exact` when the rows carry
+ * integers' exact text (a page that held a rounded one).
  */
-export type PositionReader = (row: Row, exact: boolean, capabilities: DialectCapabilities) => PositionValue[];
+export type PositionReader = (
+  rows: readonly Row[],
+  exact: boolean,
+  capabilities: DialectCapabilities,
+) => PositionValue[][];
 
 /**
  * The position reader of an ordering's fields, built once per plan: a page reads the positions
- * of the rows core asks for (its first, its last, the look-ahead) with one call each.
+ * of the rows its links stand on (its first and last, or the look-ahead) in one call.
  *
  * @example
  * const read = positionReader([{ field: 'id', info: { kind: 'integer', nullable: false }, readKey: 'id', exact: null, recorded: false }]);
- * read({ id: 7, title: 'x' }, false, sqliteCapabilities) // [7]
+ * read([{ id: 7, title: 'x' }], false, sqliteCapabilities) // [[7]]
  */
 export function positionReader(fields: readonly PositionField[]): PositionReader {
   const count = fields.length;
-  return (row, exact, capabilities) => {
-    const position: PositionValue[] = [];
-    for (let i = 0; i < count; i += 1) {
-      const f = fields[i]!;
-      const raw = row[f.readKey];
-      position.push(
-        f.recorded
-          ? toRecordedPosition(f.info, raw, f.field, capabilities)
-          : toPosition(
-              f.info,
-              raw,
-              f.field,
-              capabilities,
-              f.exact === null || !exact ? undefined : row[f.exact.key],
-            ),
-      );
-    }
-    return position;
-  };
+  return (rows, exact, capabilities) =>
+    rows.map((row) => {
+      const position: PositionValue[] = [];
+      for (let i = 0; i < count; i += 1) {
+        const f = fields[i]!;
+        const raw = row[f.readKey];
+        position.push(
+          f.recorded
+            ? toRecordedPosition(f.info, raw, f.field, capabilities)
+            : toPosition(
+                f.info,
+                raw,
+                f.field,
+                capabilities,
+                f.exact === null || !exact ? undefined : row[f.exact.key],
+              ),
+        );
+      }
+      return position;
+    });
 }
 
 /**

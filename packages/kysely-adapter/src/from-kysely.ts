@@ -1,7 +1,8 @@
-import type { SelectQueryBuilder, Simplify } from 'kysely';
+import type { SelectQueryBuilder, SelectQueryNode, Simplify } from 'kysely';
 import { KyselyQuery } from './kysely-query.js';
 import type { AnyBuilder, KyselyQueryOptions } from './options.js';
 import { SharedState } from './shared-state.js';
+import { StatementCache } from './statement-cache.js';
 
 /**
  * Pages a Kysely select query on Postgres (and PGlite), SQLite or MySQL/MariaDB. Its ORDER BY is
@@ -18,6 +19,11 @@ export function fromKysely<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   options: KyselyQueryOptions = {},
 ): KyselyQuery<Simplify<O>> {
-  const shared = new SharedState(query as AnyBuilder, options);
-  return new KyselyQuery<Simplify<O>>(shared, query.toOperationNode(), null);
+  const { cache, node, values, shape } = StatementCache.recognised(
+    query.toOperationNode(),
+    options.statementCache,
+    options.db,
+  );
+  const shared = new SharedState(query as AnyBuilder, options, cache);
+  return new KyselyQuery<Simplify<O>>(shared, node as SelectQueryNode, null, values, shape);
 }

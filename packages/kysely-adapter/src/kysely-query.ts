@@ -45,15 +45,7 @@ import { countKey } from './count-key.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
 import { lookupParameter, lookupQuery } from './lookup-value.js';
 import { ADAPTER } from './options.js';
-import {
-  columnName,
-  directionOf,
-  equalityColumns,
-  parameterize,
-  rowKeyOf,
-  selectionOf,
-  shapeKey,
-} from './query-nodes.js';
+import { columnName, directionOf, equalityColumns, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
 import type { Row } from './row.js';
 import { PrivateColumnStripper } from './row-picker.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
@@ -110,9 +102,17 @@ class KeysetRows<O> implements FetchedRows<O> {
   }
 
   position(index: number): readonly PositionValue[] {
-    const raw = this.#raw[index];
-    if (raw === undefined) throw new RangeError(`no row ${index} in a window of ${this.#raw.length}`);
-    return this.#read(raw, this.#exact, this.#capabilities);
+    return this.positionsAt([index])[0]!;
+  }
+
+  positionsAt(indexes: readonly number[]): ReadonlyArray<readonly PositionValue[]> {
+    const raw = this.#raw;
+    const rows = indexes.map((index) => {
+      const row = raw[index];
+      if (row === undefined) throw new RangeError(`no row ${index} in a window of ${raw.length}`);
+      return row;
+    });
+    return this.#read(rows, this.#exact, this.#capabilities);
   }
 }
 
@@ -187,21 +187,11 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     shared: SharedState,
     query: SelectQueryNode,
     terms: readonly OrderTerm[] | null,
-    base?: readonly unknown[],
-    shape?: ShapeCache,
+    base: readonly unknown[],
+    shape: ShapeCache | undefined,
   ) {
-    let node = query;
+    const node = query;
     this.#shape = shape;
-    if (base === undefined) {
-      const values: unknown[] = [];
-      const known = shared.cache.recognise(query, values);
-      if (known === undefined) node = parameterize(query, values) as SelectQueryNode;
-      else {
-        node = known.node as SelectQueryNode;
-        this.#shape = known.cache;
-      }
-      base = values;
-    }
     this.#shared = shared;
     this.#node = node;
     this.#base = base;
@@ -372,7 +362,6 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   async #fetchKeyset(window: WindowSpec, order: readonly KeyTerm[]): Promise<KeysetRows<O>> {
     if (this.#slice !== null) refuseKeysetOnSlice(this.description);
-    const shared = this.#shared;
     const bound = window.after;
     const stop = window.before ?? null;
     const wrong = bound !== null && bound.length !== order.length ? bound : stop;
@@ -388,8 +377,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         `${ADAPTER} adapter: cannot page by "${order[refused]!.field}": its type ${type} has no order a cursor can bound exactly. Order by another column, or by an expression the adapter can page (e.g. a cast to text) declared in \`columns\`.`,
       );
     }
-    // Read once: every step of the page below uses the same dialect.
-    const capabilities = shared.capabilities;
+    // The plan's dialect, the one its statements compile for: every step of the page uses it.
+    const capabilities = plan.capabilities;
     let mask = '';
     let values: unknown[];
     if (bound === null) {

@@ -9,7 +9,7 @@ import {
 import type { AnyBuilder, AnyKysely, KyselyQueryOptions } from './options.js';
 import { asSelect, SlotFiller, swapPlugin } from './query-nodes.js';
 import type { Row } from './row.js';
-import { type CompiledTemplate, StatementCache } from './statement-cache.js';
+import type { CompiledTemplate, StatementCache } from './statement-cache.js';
 import { Slot } from './window-compiler.js';
 
 /**
@@ -27,13 +27,14 @@ export class SharedState {
   readonly #dialect: DialectName | DialectCapabilities | undefined;
   #capabilities: DialectCapabilities | undefined;
 
-  constructor(builder: AnyBuilder, options: KyselyQueryOptions) {
+  /** `cache`: the statement cache of `options` (`StatementCache.recognised` chose it). */
+  constructor(builder: AnyBuilder, options: KyselyQueryOptions, cache: StatementCache) {
     this.builder = builder;
     this.db = options.db;
     this.uniqueKey = options.uniqueKey === undefined ? 'id' : options.uniqueKey;
     this.columns = options.columns ?? {};
     this.#dialect = options.dialect;
-    this.cache = options.statementCache ?? StatementCache.of(options.db);
+    this.cache = cache;
     if (options.columns === undefined && options.dialect === undefined) {
       // The common options: one text per unique key, kept by the cache rather than written per query.
       const keys = this.cache.defaultPlanKeys;

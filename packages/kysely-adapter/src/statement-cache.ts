@@ -3,7 +3,7 @@ import type { CompiledQuery, OperationNode } from 'kysely';
 import type { PositionReader } from './column-codec.js';
 import type { ColumnInfo } from './column-info.js';
 import type { CatalogRow, DialectCapabilities, IndexColumnRow } from './dialect-capabilities.js';
-import { matchesShape } from './query-nodes.js';
+import { matchesShape, parameterize } from './query-nodes.js';
 import type { PrivateColumnStripper } from './row-picker.js';
 import type { Segment } from './window-compiler.js';
 
@@ -134,6 +134,17 @@ export interface KnownShape {
   readonly cache: ShapeCache;
 }
 
+/** A query as `fromKysely` takes it in: the statement cache it uses, its statement and values. */
+export interface RecognisedQuery {
+  readonly cache: StatementCache;
+  /** The statement with its values replaced by slots (a recent shape's own node when recognised). */
+  readonly node: object;
+  /** The values of the query's own clauses, in the order of their slots. */
+  readonly values: unknown[];
+  /** The caches of its shape when it is a recent one; `undefined` until first needed otherwise. */
+  readonly shape: ShapeCache | undefined;
+}
+
 /** Where a Kysely instance's own cache is kept: on its dialect adapter, which `withPlugin` copies share. */
 const OWN_CACHE = Symbol('pagewise statement cache');
 
@@ -216,6 +227,23 @@ export class StatementCache {
       if (recent.length > RECENT_SHAPES) recent.pop();
     }
     return cache;
+  }
+
+  /**
+   * @internal `raw` (a builder's statement) under `statementCache`, else `db`'s cache: its values
+   * taken out in one walk of its tree when it has a recently used shape, else parameterized.
+   */
+  static recognised(
+    raw: object,
+    statementCache: StatementCache | undefined,
+    db: Parameters<typeof StatementCache.of>[0],
+  ): RecognisedQuery {
+    const cache = statementCache ?? StatementCache.of(db);
+    const values: unknown[] = [];
+    const known = cache.recognise(raw, values);
+    if (known === undefined)
+      return { cache, node: parameterize(raw, values) as object, values, shape: undefined };
+    return { cache, node: known.node, values, shape: known.cache };
   }
 
   /**

@@ -106,3 +106,17 @@ export class ApiSettings {
     return [];
   }
 }
+
+/**
+ * Copies the options that are set onto the instance (options left undefined keep the field's
+ * default): the own enumerable keys `Object.entries` gives, in its order, without its arrays
+ * (views configure twice per request).
+ */
+export function assignOptions(target: object, options: object): void {
+  const source = options as Record<string, unknown>;
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    const value = source[key];
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  }
+}

@@ -24,13 +24,13 @@ import {
 } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
+import { assignOptions } from '../settings.js';
 import type { OrderingSource, PaginationView } from './base-pagination.js';
 import {
   type ClientPageSizeOptions,
+  ClientSizedStyle,
   type PageFields,
-  type PageSizeOptions,
   type PageSnapshot,
-  PageStyle,
   type PageStyleOptions,
   type ServedPage,
 } from './page-style.js';
@@ -80,6 +80,17 @@ function isOrderingSource(backend: unknown): backend is OrderingSource {
   return typeof (backend as Partial<OrderingSource> | null)?.getOrdering === 'function';
 }
 
+// `paginate`'s page typed by the query's rows: a declaration only (merged into the class), so the
+// page is made by `PageStyle.paginate` with no override in between.
+export interface CursorPagination<Row = unknown> {
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  paginate<R = Row>(
+    query: OrderedQuery<R>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<CursorPaginationPage<R> | null>;
+}
+
 /**
  * Keyset pages behind opaque cursors, DRF's `CursorPagination` done without its artifacts: the
  * engine's `cursorPage` under DRF's options, with its response, html controls and OpenAPI hooks.
@@ -92,17 +103,14 @@ function isOrderingSource(backend: unknown): backend is OrderingSource {
  * @example
  * const pagination = new CursorPagination({ pageSize: 50, ordering: ['-published_at', '-id'] });
  */
-export class CursorPagination<Row = unknown> extends PageStyle<
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only narrows `paginate`'s type
+export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   CursorPaginationPage<unknown>,
   PreviousNextHtmlContext
 > {
-  pageSize?: number | null;
   cursorQueryParam = 'cursor';
   cursorQueryDescription = 'The pagination cursor value.';
   ordering: TypedOrdering<Row> | null = null;
-  pageSizeQueryParam: string | null = null;
-  pageSizeQueryDescription = 'Number of results to return per page.';
-  maxPageSize: number | null = null;
   offsetCutoff: number | null = 1000;
   override template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
   invalidCursorMessage = 'Invalid cursor';
@@ -112,11 +120,8 @@ export class CursorPagination<Row = unknown> extends PageStyle<
   // `NoInfer`: the row type is the one given (`CursorPagination<Article>`), never guessed from the ordering.
   constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
     super();
-    this.init(options, new.target === CursorPagination);
-  }
-
-  protected override pageSizeOptions(): PageSizeOptions {
-    return { size: this.pageSize, param: this.pageSizeQueryParam, max: this.maxPageSize };
+    assignOptions(this, options);
+    if (new.target === CursorPagination) this.seal();
   }
 
   /**
@@ -162,15 +167,6 @@ export class CursorPagination<Row = unknown> extends PageStyle<
       invalidCursorMessage: this.invalidCursorMessage,
       maxCursorLength: this.maxCursorLength,
     });
-  }
-
-  /** Stateless: the page for this request, or `null` when it is not paginated. */
-  override paginate<R>(
-    query: OrderedQuery<R>,
-    request: ApiRequest,
-    view?: PaginationView,
-  ): Promise<CursorPaginationPage<R> | null> {
-    return super.paginate(query, request, view) as Promise<CursorPaginationPage<R> | null>;
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {

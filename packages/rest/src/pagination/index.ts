@@ -23,6 +23,7 @@ export {
 } from './page-number-pagination.js';
 export {
   type ClientPageSizeOptions,
+  ClientSizedStyle,
   type PageFields,
   type PageSizeOptions,
   type PageSnapshot,

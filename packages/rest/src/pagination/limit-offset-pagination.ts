@@ -15,11 +15,11 @@ import {
 } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
+import { assignOptions } from '../settings.js';
 import type { PaginationView } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import {
   type PageFields,
-  type PageSizeOptions,
   type PageSnapshot,
   PageStyle,
   type PageStyleOptions,
@@ -57,6 +57,17 @@ function divideWithCeil(a: number, b: number): number {
   return Math.ceil(a / b);
 }
 
+// `paginate`'s page typed by the query's rows: a declaration only (merged into the class), so the
+// page is made by `PageStyle.paginate` with no override in between.
+export interface LimitOffsetPagination {
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<LimitOffsetPage<Row> | null>;
+}
+
 /**
  * `?limit=20&offset=40`, DRF's `LimitOffsetPagination`. Offsets past the end answer `[]` with a
  * previous link; without any limit the request is not paginated (and nothing is counted).
@@ -65,6 +76,7 @@ function divideWithCeil(a: number, b: number): number {
  * @example
  * const pagination = new LimitOffsetPagination({ defaultLimit: 20, maxLimit: 100 });
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only narrows `paginate`'s type
 export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, NumberedHtmlContext> {
   defaultLimit?: number | null;
   limitQueryParam = 'limit';
@@ -77,16 +89,17 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
 
   constructor(options: LimitOffsetPaginationOptions = {}) {
     super();
-    this.init(options, new.target === LimitOffsetPagination);
-  }
-
-  protected override pageSizeOptions(): PageSizeOptions {
-    return { size: this.defaultLimit, param: this.limitQueryParam, max: this.maxLimit };
+    assignOptions(this, options);
+    if (new.target === LimitOffsetPagination) this.seal();
   }
 
   /** The client's limit (clamped to `maxLimit`) or the default (`getPageSize` under DRF's name). */
   getLimit(request: ApiRequest): number | null {
-    return super.getPageSize(request);
+    return this.pageSizeFor(request, {
+      size: this.defaultLimit,
+      param: this.limitQueryParam,
+      max: this.maxLimit,
+    });
   }
 
   /** `getLimit`: DRF's name for the page size of this style (a subclass may override either). */
@@ -108,15 +121,6 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
       onWarning: this.settings.onWarning,
     });
     return page!;
-  }
-
-  /** Stateless: the window for this request, or `null` when it is not paginated. */
-  override paginate<Row>(
-    query: OrderedQuery<Row>,
-    request: ApiRequest,
-    view?: PaginationView,
-  ): Promise<LimitOffsetPage<Row> | null> {
-    return super.paginate(query, request, view) as Promise<LimitOffsetPage<Row> | null>;
   }
 
   protected override hasControls(page: PageFields<LimitOffsetPage<unknown>>): boolean {

@@ -17,14 +17,14 @@ import {
 } from '../openapi/schema-types.js';
 import type { ApiRequest } from '../request/api-request.js';
 import type { ApiResponse } from '../request/api-response.js';
+import { assignOptions } from '../settings.js';
 import type { PaginationView } from './base-pagination.js';
 import { getPageLinks } from './displayed-page-numbers.js';
 import {
   type ClientPageSizeOptions,
+  ClientSizedStyle,
   type PageFields,
-  type PageSizeOptions,
   type PageSnapshot,
-  PageStyle,
   type PageStyleOptions,
   type ServedPage,
 } from './page-style.js';
@@ -76,6 +76,17 @@ export interface PageNumberPage<Row>
   response<T>(data: readonly T[]): ApiResponse<PageNumberPaginated<T>>;
 }
 
+// `paginate`'s page typed by the query's rows: a declaration only (merged into the class), so the
+// page is made by `PageStyle.paginate` with no override in between.
+export interface PageNumberPagination {
+  /** Stateless: the page for this request, or `null` when it is not paginated. */
+  paginate<Row>(
+    query: OrderedQuery<Row>,
+    request: ApiRequest,
+    view?: PaginationView,
+  ): Promise<PageNumberPage<Row> | null>;
+}
+
 /**
  * Numbered pages: `?page=4`, DRF's `PageNumberPagination`.
  * Body: `{ count, next, previous, results }`.
@@ -85,13 +96,10 @@ export interface PageNumberPage<Row>
  * const page = await pagination.paginate(query, request);
  * return page && page.response(page.rows.map(serialize));
  */
-export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, NumberedHtmlContext> {
-  pageSize?: number | null;
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only narrows `paginate`'s type
+export class PageNumberPagination extends ClientSizedStyle<PageNumberPage<unknown>, NumberedHtmlContext> {
   pageQueryParam = 'page';
   pageQueryDescription = 'A page number within the paginated result set.';
-  pageSizeQueryParam: string | null = null;
-  pageSizeQueryDescription = 'Number of results to return per page.';
-  maxPageSize: number | null = null;
   lastPageStrings: readonly string[] = ['last'];
   override template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
   invalidPageMessage = 'Invalid page.';
@@ -105,7 +113,8 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
 
   constructor(options: PageNumberPaginationOptions = {}) {
     super();
-    this.init(options, new.target === PageNumberPagination);
+    assignOptions(this, options);
+    if (new.target === PageNumberPagination) this.seal();
     if (new.target === PageNumberPagination) this.#countCache();
   }
 
@@ -115,10 +124,6 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
       return this.countCache;
     this.#ownCountCache ??= new CountCache({ ttlMs: this.countCacheTtl });
     return this.#ownCountCache;
-  }
-
-  protected override pageSizeOptions(): PageSizeOptions {
-    return { size: this.pageSize, param: this.pageSizeQueryParam, max: this.maxPageSize };
   }
 
   protected override enginePage<Row>(
@@ -137,15 +142,6 @@ export class PageNumberPagination extends PageStyle<PageNumberPage<unknown>, Num
       onWarning: this.settings.onWarning,
       paginatorClass: this.hostPaginatorClass,
     });
-  }
-
-  /** Stateless: the page for this request, or `null` when it is not paginated. */
-  override paginate<Row>(
-    query: OrderedQuery<Row>,
-    request: ApiRequest,
-    view?: PaginationView,
-  ): Promise<PageNumberPage<Row> | null> {
-    return super.paginate(query, request, view) as Promise<PageNumberPage<Row> | null>;
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {

@@ -114,20 +114,6 @@ export interface ServedPage {
 /** The two-step API's one stored value: a page, or who holds the slot while a page is made. */
 type Slot<Page> = { readonly page: Page | null } | { readonly pending: object } | typeof OVERLAPPED;
 
-/**
- * Copies the options that are set onto the instance (options left undefined keep the field's
- * default): the own enumerable keys `Object.entries` gives, in its order, without its arrays
- * (views configure twice per request).
- */
-export function assignOptions(target: object, options: object): void {
-  const source = options as Record<string, unknown>;
-  for (const key in source) {
-    if (!Object.hasOwn(source, key)) continue;
-    const value = source[key];
-    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
-  }
-}
-
 /** Headers carrying a `Link` to `next` and `previous`, when there is one. */
 function linkHeaders(next: string | null, previous: string | null): Record<string, string> {
   const link = linkHeader(next, previous);
@@ -201,15 +187,9 @@ export abstract class PageStyle<
   #slot: Slot<Page> = { page: null };
 
   /**
-   * Copies the options that are set and, for a built-in class itself (`exact`), freezes the
-   * instance; a subclass is frozen on first use, once its own fields are assigned.
+   * Freezes the options (see the class comment); idempotent. A built-in class itself seals in its
+   * constructor, once its options are assigned; a subclass on first use, once its own fields are.
    */
-  protected init(options: object, exact: boolean): void {
-    assignOptions(this, options);
-    if (exact) this.seal();
-  }
-
-  /** Freezes the options (see the class comment); idempotent. */
   protected seal(): void {
     if (Object.isFrozen(this)) return;
     const options = this as Record<string, unknown>;
@@ -249,16 +229,16 @@ export abstract class PageStyle<
     view: PaginationView | undefined,
   ): Promise<Omit<PageFields<Page>, 'url'>>;
 
-  /** The page-size options under this style's names. */
-  protected abstract pageSizeOptions(): PageSizeOptions;
+  /** DRF's `get_page_size`: the rows per page for this request, `null` for none (not paginated). */
+  abstract getPageSize(request: ApiRequest): number | null;
 
   /**
-   * DRF's `get_page_size`: the client's size, clamped to the maximum, when the style lets clients
-   * choose and the value is a positive integer; otherwise the style's own, then `settings.pageSize`.
-   * Never stored. With no size anywhere a `PaginationWarning` goes out, once per class.
+   * The page size chosen by `options` (under the style's own names): the client's size, clamped
+   * to the maximum, when the style lets clients choose and the value is a positive integer;
+   * otherwise the style's own, then `settings.pageSize`. Never stored. With no size anywhere a
+   * `PaginationWarning` goes out, once per class.
    */
-  getPageSize(request: ApiRequest): number | null {
-    const { size, param, max } = this.pageSizeOptions();
+  protected pageSizeFor(request: ApiRequest, { size, param, max }: PageSizeOptions): number | null {
     const fallback = size === undefined ? this.settings.pageSize : size;
     if (fallback === null) this.#warnWithoutPageSize();
     const text = param ? request.queryParams.get(param) : null;
@@ -422,5 +402,30 @@ export abstract class PageStyle<
 
   override toHtml(): string {
     return this.template === null ? '' : this.template(this.getHtmlContext());
+  }
+}
+
+/**
+ * A style whose clients may choose the page size (page number, cursor), under DRF's names:
+ * `pageSize`, `pageSizeQueryParam`, `maxPageSize`.
+ *
+ * @example
+ * new PageNumberPagination({ pageSize: 20, pageSizeQueryParam: 'page_size', maxPageSize: 100 });
+ */
+export abstract class ClientSizedStyle<
+  Page extends PageSnapshot & EnginePage & ServedPage,
+  Context extends object,
+> extends PageStyle<Page, Context> {
+  pageSize?: number | null;
+  pageSizeQueryParam: string | null = null;
+  pageSizeQueryDescription = 'Number of results to return per page.';
+  maxPageSize: number | null = null;
+
+  override getPageSize(request: ApiRequest): number | null {
+    return this.pageSizeFor(request, {
+      size: this.pageSize,
+      param: this.pageSizeQueryParam,
+      max: this.maxPageSize,
+    });
   }
 }

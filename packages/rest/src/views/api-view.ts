@@ -9,12 +9,11 @@ import {
   type ViewDescription,
   type ViewSchemaContext,
 } from '../openapi/view-description.js';
-import { assignOptions } from '../pagination/page-style.js';
 import type { ApiRequest } from '../request/api-request.js';
 import { ApiResponse, COPY_RESPONSE, EDIT_HEADERS, type HeaderEditor } from '../request/api-response.js';
 import { patchVaryHeaders } from '../request/vary.js';
 import type { RouteHandler } from '../routes/routes.js';
-import { ApiSettings } from '../settings.js';
+import { ApiSettings, assignOptions } from '../settings.js';
 import { Gone } from '../version-lifecycle.js';
 import type { BaseVersioning, VersioningClass, VersionStatus } from '../versioning/base-versioning.js';
 
