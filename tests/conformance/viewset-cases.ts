@@ -198,7 +198,7 @@ export function viewsetCases(name: string, open: () => Promise<ConformanceBacken
         const options = await get(list.path, { ...extra, method: 'OPTIONS' });
         expect(options.status).toBe(200);
         expect(options.body).toMatchObject({
-          name: 'ItemViewSet',
+          name: 'Item List',
           renders: ['application/json', 'text/html'],
           parses: ['application/json'],
           pagination: { style: 'FivePerPage', parameters: [{ name: 'page', in: 'query' }] },
@@ -206,6 +206,7 @@ export function viewsetCases(name: string, open: () => Promise<ConformanceBacken
         const detailOptions = await get(detail.path, { ...extra, method: 'OPTIONS' });
         expect(detailOptions.status).toBe(200);
         expect(detailOptions.body).not.toHaveProperty('pagination');
+        expect(detailOptions.body).toMatchObject({ name: 'Item Instance' });
         const head = await get(list.path, { ...extra, method: 'HEAD' });
         const full = await get(list.path, extra);
         expect([head.status, head.text, head.headers.get('link')]).toEqual([

@@ -311,6 +311,31 @@ export class ApiRequest {
 }
 
 /**
+ * DRF's `clone_request` (internal, not on any entry point): the same request with another method,
+ * for OPTIONS to ask the view's permission checks about a write. What views set on a request
+ * (version, scheme, routes, negotiated renderer) is copied; the body is read through `request`.
+ */
+export function cloneApiRequest(request: ApiRequest, method: string): ApiRequest {
+  const clone = new ApiRequest(
+    new RoutedInit(
+      request.url,
+      method.toUpperCase(),
+      request.headers,
+      request.queryParams,
+      request.params,
+      request.namespace,
+      () => request.text(),
+    ),
+  );
+  clone.version = request.version;
+  clone.versioningScheme = request.versioningScheme;
+  clone.routes = request.routes;
+  clone.acceptedMediaType = request.acceptedMediaType;
+  clone.acceptedRenderer = request.acceptedRenderer;
+  return clone;
+}
+
+/**
  * The bindings' routed request (internal, not on any entry point): `incoming` with the route's
  * `params` and `namespace`, the body read through `incoming` (once), `version` and the other
  * per-view fields fresh. URL, headers and query parameters are `incoming`'s own objects, not

@@ -1,6 +1,19 @@
 import type { OrderedQuery } from '@pagewise/core';
-import { ConfigurationError, type FieldErrors, NotFound, ValidationError } from '@pagewise/core';
-import type { ViewSchema } from '../openapi/schema-source.js';
+import {
+  ConfigurationError,
+  type FieldErrors,
+  isApiError,
+  isConfigurationError,
+  NotFound,
+  ValidationError,
+} from '@pagewise/core';
+import {
+  isPerVersionSchema,
+  type SchemaInput,
+  schemaToJson,
+  type ViewSchema,
+} from '../openapi/schema-source.js';
+import type { JsonSchema } from '../openapi/schema-types.js';
 import {
   type DescribedOperation,
   describeWith,
@@ -8,12 +21,13 @@ import {
   type ViewDescription,
   type ViewSchemaContext,
 } from '../openapi/view-description.js';
-import type { ApiRequest } from '../request/api-request.js';
+import { type ApiRequest, cloneApiRequest } from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { ApiView, MethodNotAllowed, type ViewMetadata } from './api-view.js';
 import { ListView, type ListViewOptions } from './list-view.js';
 import { readRequestData } from './request-data.js';
+import { type FieldMetadata, serializerInfo } from './simple-metadata.js';
 
 /**
  * The actions a router maps HTTP methods to (DRF's mixin actions, camelCased).
@@ -68,6 +82,10 @@ export type WriteValues = Readonly<Record<string, unknown>>;
 export interface ViewSetOptions<Row, S extends ViewSchema = ViewSchema> extends ListViewOptions<Row, S> {
   /** The field a detail route looks rows up by, and its path keyword. @default 'id' */
   lookupField?: string;
+  /** The router's basename of the route (`article`), DRF's `basename`. @default null */
+  basename?: string | null;
+  /** Whether the route is a detail route (a router sets it), DRF's `detail`. @default null */
+  detail?: boolean | null;
   /**
    * Fields a client may write. The default validation takes only these from the body, requires
    * each of them on `create` and `update` (not on `partialUpdate`) and refuses values that are
@@ -123,6 +141,10 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
   static readonly actionNames: readonly ViewSetAction[] = [];
   /** @default 'id' */
   lookupField = 'id';
+  /** The router's basename of the route being answered. @default null */
+  basename: string | null = null;
+  /** Whether the route being answered is a detail route; `null` outside a router. @default null */
+  detail: boolean | null = null;
   /** @default null */
   writableFields: readonly string[] | null = null;
   validate?: ViewSetOptions<Row>['validate'];
@@ -206,11 +228,63 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
     return handler.call(this, request);
   }
 
-  /** A route whose GET lists adds the pagination parameters; a detail route does not paginate. */
-  override metadata(request: ApiRequest): ViewMetadata {
-    return this.actionMap.get === 'list'
-      ? super.metadata(request)
-      : ApiView.prototype.metadata.call(this, request);
+  /**
+   * DRF's `SimpleMetadata` of a generic view: `actions` lists the fields a `POST` (or a `PUT` on a
+   * detail route) takes, for each of those this user may send (`checkPermissions` and, for `PUT`,
+   * `getObject` pass on a copy of the request with that method). A route whose GET lists adds its
+   * pagination parameters (Pagewise's `pagination` key); a detail route does not paginate.
+   */
+  override async metadata(request: ApiRequest): Promise<ViewMetadata> {
+    const base =
+      this.actionMap.get === 'list'
+        ? await super.metadata(request)
+        : await ApiView.prototype.metadata.call(this, request);
+    const actions = await this.determineActions(request);
+    if (Object.keys(actions).length === 0) return base;
+    const { name, description, renders, parses, ...rest } = base;
+    return { name, description, renders, parses, actions, ...rest };
+  }
+
+  /** DRF's `determine_actions`: the writes (`POST`, `PUT`) of this route the user may send, with their fields. */
+  async determineActions(request: ApiRequest): Promise<Record<string, Record<string, FieldMetadata>>> {
+    const allowed = this.allowedMethods();
+    const actions: Record<string, Record<string, FieldMetadata>> = {};
+    for (const method of ['POST', 'PUT']) {
+      if (!allowed.includes(method)) continue;
+      const clone = cloneApiRequest(request, method);
+      try {
+        await this.checkPermissions(clone);
+        if (method === 'PUT') await this.getObject(clone);
+      } catch (error) {
+        if (isApiError(error)) continue;
+        throw error;
+      }
+      actions[method] = this.serializerInfo(clone);
+    }
+    return actions;
+  }
+
+  /**
+   * DRF's `get_serializer_info`: the fields of the item `schema` (of the request's version) with
+   * their metadata, read-only unless listed in `writableFields`; a schema that cannot be read as
+   * JSON Schema, or none, lists `writableFields` alone.
+   */
+  serializerInfo(request: ApiRequest): Record<string, FieldMetadata> {
+    const schema: ViewSchema | undefined = this.schema;
+    const input: SchemaInput | undefined = isPerVersionSchema(schema)
+      ? request.version === null
+        ? undefined
+        : schema.versions[request.version]
+      : schema;
+    let json: JsonSchema | null = null;
+    if (input !== undefined) {
+      try {
+        json = schemaToJson(input, '3.1');
+      } catch (error) {
+        if (!isConfigurationError(error)) throw error;
+      }
+    }
+    return serializerInfo(json, this.writableFields);
   }
 
   /** The query detail actions look rows up in: the queryset, filtered. */

@@ -172,15 +172,21 @@ export class SimpleRouter {
       const lookupField = options?.lookupField ?? new viewSet(options).lookupField;
       const list = actionMapOf(LIST_METHODS, routed);
       const detail = actionMapOf(DETAIL_METHODS, routed);
+      // DRF's route initkwargs: the name's suffix, the basename and whether the route is a detail.
       if (Object.keys(list).length > 0) {
-        this.addRoute(routes, `${base}/${path}/`, `${basename}-list`, viewSet.actions(list, options));
+        this.addRoute(
+          routes,
+          `${base}/${path}/`,
+          `${basename}-list`,
+          viewSet.actions(list, { ...options, suffix: 'List', basename, detail: false }),
+        );
       }
       if (Object.keys(detail).length > 0) {
         this.addRoute(
           routes,
           `${base}/${path}/:${lookupField}([^/.]+)/`,
           `${basename}-detail`,
-          viewSet.actions(detail, options),
+          viewSet.actions(detail, { ...options, suffix: 'Instance', basename, detail: true }),
         );
       }
     }
@@ -260,7 +266,9 @@ export class DefaultRouter extends SimpleRouter {
         .map(({ prefix: path, basename }) => [path, `${basename}-list`] as const),
       ...Object.entries(rootLinks),
     ];
-    class ApiRoot extends ApiView {
+    class APIRootView extends ApiView {
+      static override description = 'The default basic root view for DefaultRouter';
+
       override get(request: ApiRequest): Record<string, string> {
         const format = request.params[FORMAT_SUFFIX_KWARG] ?? null;
         const body: Record<string, string> = {};
@@ -282,7 +290,7 @@ export class DefaultRouter extends SimpleRouter {
       routes,
       `${base}/`,
       rootName,
-      ApiRoot.asView({ title: 'Api Root', ...viewOptions }),
+      APIRootView.asView(viewOptions),
       `${base}/${formatSuffixPattern('/').slice(1)}`,
     );
     return super.addTo(routes, prefix);
