@@ -180,7 +180,13 @@ export function viewsetCases(name: string, open: () => Promise<ConformanceBacken
         for (const value of ['999', 'abc', '2147483648', '99999999999999999999', '-1', '1e3', '%00']) {
           const missing = scheme.v2(`/items/${value}/`);
           const answer = await get(missing.path, missing.headers ? { headers: missing.headers } : {});
-          expect([value, answer.status, answer.body]).toEqual([value, 404, { detail: 'Not found.' }]);
+          // DRF 3.15+ names the model of a missing row; a value the column cannot hold is
+          // answered alike (DRF: 'Not found.', or a 500 past the integer range).
+          expect([value, answer.status, answer.body]).toEqual([
+            value,
+            404,
+            { detail: 'No Item matches the given query.' },
+          ]);
         }
       });
 
@@ -295,7 +301,10 @@ export function viewsetCases(name: string, open: () => Promise<ConformanceBacken
 
     const gone = await call('/people/7/', { method: 'DELETE' });
     expect([gone.status, gone.text]).toEqual([204, '']);
-    expect(await call('/people/7/')).toMatchObject({ status: 404, body: { detail: 'Not found.' } });
+    expect(await call('/people/7/')).toMatchObject({
+      status: 404,
+      body: { detail: 'No Person matches the given query.' },
+    });
     expect(await call('/people/7/', { method: 'DELETE' })).toMatchObject({ status: 404 });
     expect((await call('/people/')).body).toEqual([
       { id: 1, name: 'Ada', score: 3 },

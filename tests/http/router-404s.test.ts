@@ -24,6 +24,8 @@ describeBindings("the router's 404s", (binding) => {
       ['/api/articles/1.5/', 'Not found.', 'GET, HEAD, OPTIONS'],
       ['/api/articles/1.xml', 'Not found.', 'GET, HEAD, OPTIONS'],
       ['/api/articles.xml/', 'Not found.', 'GET, HEAD, OPTIONS'],
+      ['/api/articles/2/', 'No Article matches the given query.', 'GET, HEAD, OPTIONS'],
+      ['/api/articles/2.json', 'No Article matches the given query.', 'GET, HEAD, OPTIONS'],
     ] as const) {
       const answer = await send(get().server, path);
       expect([path, answer.status, answer.json()]).toEqual([path, 404, { detail }]);

@@ -109,10 +109,11 @@ describe.each(demoDatabases())('demo viewsets on $name', (database) => {
     };
     const id = first.results[0]!.id;
     expect(await call(`${demo.base}/v1/articles/${id}/`)).toMatchObject({ status: 200, body: { id } });
+    // DRF 3.15+ names the model of a missing row; ids the column cannot hold are answered alike.
     for (const value of ['0', 'abc', '2147483648', '99999999999999999999999']) {
       expect(await call(`${demo.base}/v1/articles/${value}/`)).toMatchObject({
         status: 404,
-        body: { detail: 'Not found.' },
+        body: { detail: 'No Article matches the given query.' },
       });
     }
     const post = await call(`${demo.base}/v1/articles/`, { method: 'POST', body: { title: 'x' } });

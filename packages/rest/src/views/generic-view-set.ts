@@ -87,6 +87,12 @@ export interface ViewSetOptions<Row, S extends ViewSchema = ViewSchema> extends 
   /** Whether the route is a detail route (a router sets it), DRF's `detail`. @default null */
   detail?: boolean | null;
   /**
+   * The name of what a row is, for the 404 of a missing one: `No Article matches the given
+   * query.` (DRF names the queryset's model). @default the basename in PascalCase, else the class
+   * name without `ViewSet`
+   */
+  modelName?: string | null;
+  /**
    * Fields a client may write. The default validation takes only these from the body, requires
    * each of them on `create` and `update` (not on `partialUpdate`) and refuses values that are
    * not JSON scalars, answering 400 with DRF-style field errors. @default null (writes need `validate`)
@@ -106,6 +112,14 @@ export interface ViewSetOptions<Row, S extends ViewSchema = ViewSchema> extends 
 }
 
 const SCALAR_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'boolean']);
+
+/** `blog-post`, `blog_post` and `blog post` as `BlogPost`. */
+function pascalCase(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+}
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';
@@ -127,7 +141,8 @@ interface RoutableViewSet {
  * no actions routed of its own. A router maps methods to actions (`list`, `retrieve`, `create`,
  * `update`, `partialUpdate`, `destroy`, declared in `actionNames` or defined by a subclass); a
  * method without an action is 405 with `Allow`. `list` paginates automatically; `retrieve`
- * answers 404 `Not found.` when the row is absent or the path value cannot be of the column's type.
+ * answers 404 `No Article matches the given query.` (`notFound()`) when the row is absent or the
+ * path value cannot be of the column's type.
  *
  * @example
  * class ArticleViewSet extends GenericViewSet<Article> {
@@ -145,6 +160,11 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
   basename: string | null = null;
   /** Whether the route being answered is a detail route; `null` outside a router. @default null */
   detail: boolean | null = null;
+  /**
+   * What a row is called in the 404 of a missing one (DRF: the model's name).
+   * @default null: the basename in PascalCase (`blog-post` is `BlogPost`), else the class name without `ViewSet`
+   */
+  modelName: string | null = null;
   /** @default null */
   writableFields: readonly string[] | null = null;
   validate?: ViewSetOptions<Row>['validate'];
@@ -305,8 +325,24 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
   }
 
   /**
+   * The 404 of a row that is not there, DRF 3.15's (Django's `get_object_or_404` message):
+   * `No Article matches the given query.`, with `modelName`, else the basename in PascalCase, else
+   * the class name without `ViewSet`; `Not found.` when there is no name at all.
+   * @example
+   * new ArticleViewSet({ modelName: 'Article' }).notFound().detail // 'No Article matches the given query.'
+   */
+  notFound(): NotFound {
+    const name =
+      this.modelName ??
+      (this.basename ? pascalCase(this.basename) : null) ??
+      this.constructor.name.replace(/(?:ViewSet|View)$/, '');
+    return name ? new NotFound(`No ${name} matches the given query.`) : new NotFound();
+  }
+
+  /**
    * DRF's `get_object`: the row of the filtered queryset whose `lookupField` is the path value;
-   * 404 `Not found.` when there is none or the value cannot be of the field's type.
+   * 404 `No Article matches the given query.` (`notFound()`) when there is none or the value
+   * cannot be of the field's type.
    */
   async getObject(request: ApiRequest): Promise<Row> {
     const query = await this.getLookupQuery(request);
@@ -317,7 +353,7 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
       );
     }
     const row = await query.find(this.lookupField, this.lookupValue(request));
-    if (row === null) throw new NotFound();
+    if (row === null) throw this.notFound();
     return row;
   }
 
@@ -409,7 +445,7 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
       const query = await this.#writable(request, 'update', 'performUpdate');
       row = await query.update(this.lookupField, this.lookupValue(request), values);
     }
-    if (row === null) throw new NotFound();
+    if (row === null) throw this.notFound();
     return this.#written(row, request, 200);
   }
 
