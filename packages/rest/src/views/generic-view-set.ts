@@ -121,10 +121,25 @@ function pascalCase(name: string): string {
     .join('');
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
+/** A JSON number written without a fraction or an exponent: Python's `json.loads` makes an `int` of it. */
+const JSON_INTEGER = /^\s*-?\d+\s*$/;
+
+/**
+ * The name of the Python type `json.loads` makes of a body that is not an object (DRF's
+ * `type(data).__name__`): `str`, `int` or `float` (by how the number is written), `bool`, `list`.
+ */
+function pythonTypeName(value: unknown, text: string): string {
   if (Array.isArray(value)) return 'list';
-  return typeof value === 'object' ? 'dict' : typeof value;
+  switch (typeof value) {
+    case 'string':
+      return 'str';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return JSON_INTEGER.test(text) ? 'int' : 'float';
+    default:
+      return 'dict';
+  }
 }
 
 /** What `actions` needs of a viewset instance, whatever its row type. */
@@ -374,9 +389,12 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
       );
     }
     const data = await readRequestData(request);
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    // DRF's serializer errors, in Python's words: JSON null is "No data provided".
+    if (data === null) throw new ValidationError({ non_field_errors: ['No data provided'] });
+    if (typeof data !== 'object' || Array.isArray(data)) {
+      const datatype = pythonTypeName(data, await request.text());
       throw new ValidationError({
-        non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(data)}.`],
+        non_field_errors: [`Invalid data. Expected a dictionary, but got ${datatype}.`],
       });
     }
     let values = data as WriteValues;
