@@ -1,6 +1,11 @@
 import { ApiError, isApiError } from '@pagewise/core';
 import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
-import { defaultRenderers, type RenderContext, type Renderer } from '../http/renderers.js';
+import {
+  browsableHtmlRenderer,
+  defaultRenderers,
+  type RenderContext,
+  type Renderer,
+} from '../http/renderers.js';
 import type { ViewSchema } from '../openapi/schema-source.js';
 import {
   type DescribedOperation,
@@ -387,9 +392,17 @@ export class ApiView {
     const status = this.versionStatus;
     if (status !== null) applyLifecycleHeaders(headers, status);
     if (!(typeof response.data === 'string' && headers.has('content-type'))) {
+      // DRF's browsable renderer shows a 204 (a DELETE) as a 200 page; a 204 has no body otherwise.
+      if (finished.status === 204 && negotiated.renderer === browsableHtmlRenderer) finished.status = 200;
       const context = new ViewRenderContext(this, request, response.status, negotiated.acceptedMediaType);
-      finished.data = negotiated.renderer.render(response.data, context);
-      headers.set('content-type', negotiated.contentType);
+      const body = finished.status === 204 ? '' : negotiated.renderer.render(response.data, context);
+      // DRF's `rendered_content`: nothing rendered, no Content-Type (and `undefined` data, which
+      // the bindings send as no body at all).
+      if (body === '') finished.data = undefined;
+      else {
+        finished.data = body;
+        headers.set('content-type', negotiated.contentType);
+      }
     }
     const vary = [
       ...(this.renderers.length > 1 ? ['Accept'] : []),
