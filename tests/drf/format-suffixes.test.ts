@@ -391,3 +391,29 @@ describe('format suffixes on plain routes', () => {
     });
   });
 });
+
+describe('TestRootView (tests/test_routers.py)', () => {
+  class MockViewSet extends ModelViewSet<{ id: number }> {
+    override paginationClass = null;
+    override queryset = fromArray([{ id: 1 }]);
+    override writableFields = ['id'];
+  }
+  const namespacedRouter = () =>
+    new DefaultRouter().register('example', MockViewSet, { basename: 'example' });
+  const routes = namespacedRouter().addTo(new Routes(), '/non-namespaced');
+  routes.include('/namespaced', 'namespaced', (namespaced) => namespacedRouter().addTo(namespaced));
+  const get = serve(routes);
+
+  it('test_retrieve_namespaced_root: the root reverses its lists in its own namespace', async () => {
+    expect((await get('/namespaced/')).body).toEqual({ example: 'http://testserver/namespaced/example/' });
+    expect((await get('/namespaced/.json')).body).toEqual({
+      example: 'http://testserver/namespaced/example.json',
+    });
+  });
+
+  it('test_retrieve_non_namespaced_root', async () => {
+    expect((await get('/non-namespaced/')).body).toEqual({
+      example: 'http://testserver/non-namespaced/example/',
+    });
+  });
+});

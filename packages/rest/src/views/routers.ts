@@ -271,14 +271,19 @@ export class DefaultRouter extends SimpleRouter {
 
       override get(request: ApiRequest): Record<string, string> {
         const format = request.params[FORMAT_SUFFIX_KWARG] ?? null;
+        const namespace = request.namespace;
         const body: Record<string, string> = {};
         for (const [path, name] of entries) {
-          // As DRF's root: a link whose route cannot be reversed (no suffixed twin for `/.json`)
-          // is left out rather than failing the whole root.
-          try {
-            body[path] = reverse(name, { request, format });
-          } catch (error) {
-            if (!(error instanceof NoReverseMatch)) throw error;
+          // As DRF's root: the name in the root's own namespace first (a router included in one);
+          // then, unlike DRF, the name as given (a link to a route outside it). A link whose route
+          // cannot be reversed (no suffixed twin for `/.json`) is left out, not a failed root.
+          for (const candidate of namespace ? [`${namespace}:${name}`, name] : [name]) {
+            try {
+              body[path] = reverse(candidate, { request, format });
+              break;
+            } catch (error) {
+              if (!(error instanceof NoReverseMatch)) throw error;
+            }
           }
         }
         return body;
