@@ -45,6 +45,19 @@ describe('replaceQueryParam (DRF replace_query_param, section 0.2)', () => {
     expect(replaceQueryParam('http://testserver/', 'q', 'é€')).toBe('http://testserver/?q=%C3%A9%E2%82%AC');
   });
 
+  it('keeps the scheme and host as written (urlsplit): their case and an explicit port (issue 32)', () => {
+    // DRF 3.18's replace_query_param / remove_query_param on the same URLs.
+    expect(replaceQueryParam('http://API.Example.com/?page=1', 'page', 2)).toBe(
+      'http://API.Example.com/?page=2',
+    );
+    expect(removeQueryParam('http://Example.com:80/a/?page=1&b=2', 'page')).toBe(
+      'http://Example.com:80/a/?b=2',
+    );
+    expect(replaceQueryParam('HTTP://API.Example.com:443/x', 'page', 3)).toBe(
+      'http://API.Example.com:443/x?page=3',
+    );
+  });
+
   it('keeps the order of the values within one key', () => {
     expect(replaceQueryParam('http://testserver/?x=2&page=1&x=1', 'page', 3)).toBe(
       'http://testserver/?page=3&x=2&x=1',

@@ -253,12 +253,15 @@ for (const framework of FRAMEWORKS) {
       expect(seen).toEqual([...ARTICLES].sort((a, b) => a.title.localeCompare(b.title)).map((row) => row.id));
     });
 
-    it('a viewset retrieve reads :id from the framework; a bad id is 404 Not found.', async () => {
+    it('a viewset retrieve reads :id from the framework; a missing id is 404 naming the model', async () => {
       const answer = await send(served.server, '/v1/articles/3/');
       expect(answer.status).toBe(200);
       expect(answer.json()).toEqual({ id: 3, title: 'Kiwi', url: `${served.server.origin}/v1/articles/3/` });
       const missing = await send(served.server, '/v1/articles/99/');
-      expect([missing.status, missing.json()]).toEqual([404, { detail: 'Not found.' }]);
+      expect([missing.status, missing.json()]).toEqual([
+        404,
+        { detail: 'No Article matches the given query.' },
+      ]);
     });
 
     it('404 Invalid cursor, 404 Invalid page, 404 for a version the scheme does not allow', async () => {

@@ -142,6 +142,9 @@ describe('router configuration', () => {
     const absent = (await missing.handler!(
       new Request({ url: 'http://testserver/notes/nope/', params: missing.params }),
     )) as ApiResponse;
-    expect([absent.status, JSON.parse(String(absent.data))]).toEqual([404, new NotFound().toJSON()]);
+    expect([absent.status, JSON.parse(String(absent.data))]).toEqual([
+      404,
+      new NotFound('No Note matches the given query.').toJSON(),
+    ]);
   });
 });

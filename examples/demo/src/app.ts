@@ -19,6 +19,7 @@ import {
   type OpenApiVersion,
   OrderingFilter,
   PageNumberPagination,
+  PermissionDenied,
   ReadOnlyModelViewSet,
   type RouteHandler,
   Routes,
@@ -62,13 +63,6 @@ export class ArticleFeed extends CursorPagination {
   override ordering = ['-published_at', '-id'];
   override pageSizeQueryParam = 'page_size';
   override maxPageSize = 100;
-}
-
-/** 403, DRF's `PermissionDenied`. */
-export class PermissionDenied extends ApiError {
-  constructor(detail = 'You do not have permission to perform this action.') {
-    super(detail, { status: 403, code: 'permission_denied' });
-  }
 }
 
 /** 409 for a write the data's relations refuse. */
@@ -272,9 +266,12 @@ export async function createDemoApp({
         : {}),
     });
 
+  // Named as DRF names them, "Article List" and "Article Instance"; the description is the docstring.
   class ArticleViewSet extends ReadOnlyModelViewSet<ArticleRow, typeof ArticleSchema> {
+    static override description = `
+      Articles, newest first, in numbered pages of 20 (page_size up to 100, page=last).
+    `;
     override settings = settings;
-    override title = 'Articles';
     override schema = ArticleSchema;
     override queryset = articleQuery;
     override serializer = serializer;
@@ -289,8 +286,10 @@ export async function createDemoApp({
 
   /** Authors, writable with `Authorization: Token <DEMO_WRITE_TOKEN>`; reads are public. */
   class AuthorViewSet extends ModelViewSet<AuthorRow, typeof AuthorSchema> {
+    static override description = `
+      Authors, unpaginated. Reads are public; writes need "Authorization: Token <token>".
+    `;
     override settings = settings;
-    override title = 'Authors';
     override schema = AuthorSchema;
     override paginationClass = null;
     override queryset = () => fromKysely(db.selectFrom('authors').selectAll().orderBy('id'), { db });
@@ -299,8 +298,8 @@ export async function createDemoApp({
     override writableFields = ['name', 'email'];
     override validate = validateAuthor;
 
-    override initial(request: ApiRequest): void {
-      super.initial(request);
+    // DRF's check_permissions: OPTIONS asks it too, so it lists the writes only to a token holder.
+    override checkPermissions(request: ApiRequest): void {
       if (!SAFE_METHODS.has(request.method) && !hasWriteToken(request, writeToken))
         throw new PermissionDenied();
     }

@@ -19,7 +19,7 @@ describe.skipIf(!available)('browsable demo in headless Chromium', () => {
     const { browser, demo } = fixture;
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     await page.goto(`${demo.base}/v1/articles/`);
-    expect(await page.title()).toBe('Articles');
+    expect(await page.title()).toBe('Article List');
     const first = await idsOnPage(page);
     expect(first).toHaveLength(20);
     await expect(page.locator('[aria-current="page"]').first().textContent()).resolves.toBe('1');
@@ -74,7 +74,7 @@ describe.skipIf(!available)('browsable demo in headless Chromium', () => {
     });
     await page.getByRole('link', { name: `${demo.base}/v2/authors/`, exact: true }).click();
     await page.waitForURL(`${demo.base}/v2/authors/`);
-    expect(await page.title()).toBe('Authors');
+    expect(await page.title()).toBe('Author List');
     const authors = JSON.parse((await page.locator('pre.response-body').textContent()) ?? '') as Array<{
       url: string;
       displayName: string;

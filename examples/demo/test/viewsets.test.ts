@@ -109,10 +109,11 @@ describe.each(demoDatabases())('demo viewsets on $name', (database) => {
     };
     const id = first.results[0]!.id;
     expect(await call(`${demo.base}/v1/articles/${id}/`)).toMatchObject({ status: 200, body: { id } });
+    // DRF 3.15+ names the model of a missing row; ids the column cannot hold are answered alike.
     for (const value of ['0', 'abc', '2147483648', '99999999999999999999999']) {
       expect(await call(`${demo.base}/v1/articles/${value}/`)).toMatchObject({
         status: 404,
-        body: { detail: 'Not found.' },
+        body: { detail: 'No Article matches the given query.' },
       });
     }
     const post = await call(`${demo.base}/v1/articles/`, { method: 'POST', body: { title: 'x' } });
@@ -120,8 +121,53 @@ describe.each(demoDatabases())('demo viewsets on $name', (database) => {
     expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     const options = await call(`${demo.base}/v1/articles/`, { method: 'OPTIONS' });
     expect(options.body).toMatchObject({
-      name: 'Articles',
+      name: 'Article List',
+      description: 'Articles, newest first, in numbered pages of 20 (page_size up to 100, page=last).',
       pagination: { parameters: [{ name: 'page' }, { name: 'page_size' }] },
+    });
+    expect(options.body).not.toHaveProperty('actions');
+    expect((await call(`${demo.base}/v1/articles/${id}/`, { method: 'OPTIONS' })).body).toMatchObject({
+      name: 'Article Instance',
+    });
+  });
+
+  test('format suffixes and ?format= as DRF: /v1/articles.json, /v1/articles/<id>.json, a 404 with Vary and Allow', async () => {
+    const first = (await call(`${demo.base}/v1/articles.json?page_size=1`)).body as {
+      results: Array<{ id: number; url: string }>;
+      next: string;
+    };
+    const id = first.results[0]!.id;
+    expect(first.next).toBe(`${demo.base}/v1/articles.json?page=2&page_size=1`);
+    expect(await call(`${demo.base}/v1/articles/${id}.json`)).toMatchObject({ status: 200, body: { id } });
+    const html = await fetch(`${demo.base}/v1/articles/${id}/?format=api`);
+    expect([html.status, html.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const unknown = await call(`${demo.base}/v1/articles/${id}.5/`);
+    expect([unknown.status, unknown.body]).toEqual([404, { detail: 'Not found.' }]);
+    expect([unknown.headers.get('vary'), unknown.headers.get('allow')]).toEqual([
+      'Accept',
+      'GET, HEAD, OPTIONS',
+    ]);
+    expect((await call(`${demo.base}/v1/.json`)).body).toMatchObject({
+      articles: `${demo.base}/v1/articles.json`,
+      authors: `${demo.base}/v1/authors.json`,
+    });
+  });
+
+  test('OPTIONS lists the author fields a POST takes only to a token holder', async () => {
+    const anonymous = await call(`${demo.base}/v1/authors/`, { method: 'OPTIONS' });
+    expect(anonymous.body).toMatchObject({ name: 'Author List' });
+    expect(anonymous.body).not.toHaveProperty('actions');
+    const writer = await call(`${demo.base}/v1/authors/`, {
+      method: 'OPTIONS',
+      headers: { authorization: `Token ${TOKEN}` },
+    });
+    expect((writer.body as { actions: unknown }).actions).toEqual({
+      POST: {
+        id: { type: 'integer', required: false, read_only: true, label: 'ID' },
+        url: { type: 'url', required: false, read_only: true, label: 'Url' },
+        name: { type: 'string', required: true, read_only: false, label: 'Name' },
+        email: { type: 'string', required: true, read_only: false, label: 'Email' },
+      },
     });
   });
 
@@ -191,7 +237,9 @@ describe.each(demoDatabases())('demo viewsets on $name', (database) => {
       body: { detail: 'This author has articles; delete them first.' },
     });
     const gone = await call(`${demo.base}/v1/authors/${author.id}/`, { method: 'DELETE', headers: auth });
-    expect(gone.status).toBe(204);
+    // Pagewise sends the 204 without a Content-Type (tests/http/empty-responses.test.ts); the
+    // demo's @hono/node-server 1.x writes "text/plain" on every bodiless answer itself (2.x does not).
+    expect([gone.status, gone.body]).toEqual([204, null]);
     expect(await call(`${demo.base}/v1/authors/${author.id}/`)).toMatchObject({ status: 404 });
   });
 });

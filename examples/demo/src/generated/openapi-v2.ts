@@ -41,7 +41,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pagewise demo API: get */
+        /**
+         * Pagewise demo API: get
+         * @description The default basic root view for DefaultRouter
+         */
         get: operations["apiRootGet"];
         put?: never;
         post?: never;
@@ -58,7 +61,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Articles: list */
+        /**
+         * Article List: list
+         * @description Articles, newest first, in numbered pages of 20 (page_size up to 100, page=last).
+         */
         get: operations["articleList"];
         put?: never;
         post?: never;
@@ -75,7 +81,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Articles: retrieve one */
+        /**
+         * Article Instance: retrieve one
+         * @description Articles, newest first, in numbered pages of 20 (page_size up to 100, page=last).
+         */
         get: operations["articleRetrieve"];
         put?: never;
         post?: never;
@@ -92,10 +101,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authors: list */
+        /**
+         * Author List: list
+         * @description Authors, unpaginated. Reads are public; writes need "Authorization: Token <token>".
+         */
         get: operations["authorList"];
         put?: never;
-        /** Authors: create */
+        /**
+         * Author List: create
+         * @description Authors, unpaginated. Reads are public; writes need "Authorization: Token <token>".
+         */
         post: operations["authorCreate"];
         delete?: never;
         options?: never;
@@ -110,16 +125,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authors: retrieve one */
+        /**
+         * Author Instance: retrieve one
+         * @description Authors, unpaginated. Reads are public; writes need "Authorization: Token <token>".
+         */
         get: operations["authorRetrieve"];
-        /** Authors: replace */
+        /**
+         * Author Instance: replace
+         * @description Authors, unpaginated. Reads are public; writes need "Authorization: Token <token>".
+         */
         put: operations["authorUpdate"];
         post?: never;
-        /** Authors: delete */
+        /**
+         * Author Instance: delete
+         * @description Authors, unpaginated. Reads are public; writes need "Authorization: Token <token>".
+         */
         delete: operations["authorDestroy"];
         options?: never;
         head?: never;
-        /** Authors: update some fields of */
+        /**
+         * Author Instance: update some fields of
+         * @description Authors, unpaginated. Reads are public; writes need "Authorization: Token <token>".
+         */
         patch: operations["authorPartialUpdate"];
         trace?: never;
     };
@@ -339,7 +366,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Articles: list. */
+            /** @description Article List: list. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -393,7 +420,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Articles: retrieve one. */
+            /** @description Article Instance: retrieve one. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -431,7 +458,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Authors: list. */
+            /** @description Author List: list. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -467,7 +494,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Authors: create. */
+            /** @description Author List: create. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -507,7 +534,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Authors: retrieve one. */
+            /** @description Author Instance: retrieve one. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -554,7 +581,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Authors: replace. */
+            /** @description Author Instance: replace. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -648,7 +675,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Authors: update some fields of. */
+            /** @description Author Instance: update some fields of. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -107,6 +107,31 @@ function codePointRank(unit: number): number {
   return unit;
 }
 
+/** The scheme and authority an absolute URL's text starts with, when it names no user. */
+const GIVEN_ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@]*(?=[/?#]|$)/;
+
+/**
+ * `parsed` (the parsed `text`, or a part of it that starts with its origin) with the scheme and
+ * host written as `text` wrote them, when they name the same origin: DRF's links come from
+ * `urlsplit`, which keeps `http://API.Example.com` and an explicit `:80`, where a parsed URL
+ * lower-cases the host and drops a default port. Checked only when `text` does not start with
+ * the parsed origin, so the usual URL costs one comparison.
+ */
+function withGivenOrigin(text: string, target: URL, parsed: string): string {
+  const origin = target.origin;
+  const after = text.charAt(origin.length);
+  if (text.startsWith(origin) && (after === '' || after === '/' || after === '?' || after === '#'))
+    return parsed;
+  const head = GIVEN_ORIGIN.exec(text)?.[0];
+  if (head === undefined || !parsed.startsWith(origin)) return parsed;
+  const given = `${target.protocol}//${head.slice(head.indexOf('//') + 2)}`;
+  try {
+    return new URL(given).origin === origin ? given + parsed.slice(origin.length) : parsed;
+  } catch {
+    return parsed;
+  }
+}
+
 /**
  * A URL already taken apart, for a `LinkTemplate` that need not parse it again: the URL without
  * its query and fragment, and the query's decoded pairs in order (what `parseQueryString` gives).
@@ -146,7 +171,7 @@ export class LinkTemplate {
       this.#hash = target.hash;
       target.search = '';
       target.hash = '';
-      this.#head = target.href;
+      this.#head = typeof url === 'string' ? withGivenOrigin(url, target, target.href) : target.href;
     } else {
       pairs = (url as ParsedLinkUrl).query;
       this.#hash = '';
@@ -313,10 +338,14 @@ export function requestUrl(url: string | URL): RequestUrl {
   const pairs = parseQueryString(search.startsWith('?') ? search.slice(1) : search);
   const params = new Map<string, string>();
   for (const [key, value] of pairs) params.set(key, value);
+  const base = href.slice(0, href.length - search.length);
   // Without a fragment the link template reuses the parsed pairs instead of parsing them again.
   const links =
     target.hash === ''
-      ? new LinkTemplate({ base: href.slice(0, href.length - search.length), query: pairs })
-      : new LinkTemplate(target);
+      ? new LinkTemplate({
+          base: typeof url === 'string' ? withGivenOrigin(url, target, base) : base,
+          query: pairs,
+        })
+      : new LinkTemplate(typeof url === 'string' ? url : target);
   return { params, links };
 }

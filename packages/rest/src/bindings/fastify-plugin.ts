@@ -109,8 +109,11 @@ function sendReply(
   const wire = toWire(response, (request.raw.method ?? 'GET').toUpperCase());
   reply.code(wire.status);
   reply.headers(headerRecord(wire.headers));
+  const body = wire.body ?? '';
+  // Nothing to send and no Content-Type: Fastify would call even empty bytes octet-stream.
+  if (body === '' && !wire.headers.has('content-type')) reply.send();
   // Bytes, not a string: Fastify would append `; charset=utf-8` to a string's Content-Type.
-  reply.send(new TextEncoder().encode(wire.body ?? ''));
+  else reply.send(new TextEncoder().encode(body));
   return reply;
 }
 

@@ -55,7 +55,8 @@ const JSON_SUFFIX = /^[a-z0-9!#$&^_.+-]+\+json$/;
 
 /**
  * `application/json` (and any `application/*+json` vendor type), DRF's `JSONRenderer`:
- * compact output, or indented by the `indent` parameter of the accepted media type (0..8).
+ * compact output, or indented by the `indent` parameter of the accepted media type (0..8);
+ * `null` (a response without data) renders as nothing.
  *
  * @example
  * jsonRenderer.render({ a: 1 }, { request: null, status: 200, acceptedMediaType: 'application/json; indent=2' })
@@ -68,7 +69,8 @@ export const jsonRenderer: Renderer = Object.freeze({
     return mediaType.type === 'application' && JSON_SUFFIX.test(mediaType.subtype);
   },
   render(data: unknown, context: RenderContext): string {
-    if (data === undefined) return '';
+    // DRF's JSONRenderer renders None as nothing (and the response then has no Content-Type).
+    if (data === undefined || data === null) return '';
     // A media type without parameters (the usual `application/json`) has no indent to read.
     const raw = context.acceptedMediaType.includes(';')
       ? parseMediaType(context.acceptedMediaType).params.indent

@@ -118,6 +118,9 @@ function defaultOperationId(info: OperationInfo): string {
 }
 
 /** `/:version/articles/:id([^/.]+)/` to its OpenAPI template pieces. */
+/** A pattern ending in a `.:format` parameter (and an optional slash): a suffixed twin. */
+const FORMAT_SUFFIXED = /\.:format(?:\((?:\\.|[^)])*\))?\/?\??$/;
+
 function templatePath(pattern: string): string {
   return pattern.replace(/:([A-Za-z_][A-Za-z0-9_]*)(\((?:\\.|[^)])*\))?/g, '{$1}');
 }
@@ -375,6 +378,8 @@ export function buildRoutesDocument(routes: RoutesLike, options: RoutesDocumentO
   };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes.routes) {
+    // DRF's schema generator ignores ".json" style URLs (`formatSuffixPatterns`' twins).
+    if (FORMAT_SUFFIXED.test(route.pattern)) continue;
     const describer = describerOf(route.handler);
     if (!describer) continue;
     const view = describer({ namespace: route.namespace });

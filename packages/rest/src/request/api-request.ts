@@ -119,7 +119,33 @@ class RoutedInit implements ApiRequestInit {
     readonly params: RouteParams,
     readonly namespace: string | null,
     readonly body: BodySource | null,
+    /** The scheme and host as the request wrote them, when they differ from `url.origin`. */
+    readonly givenOrigin: string | null = null,
   ) {}
+}
+
+/** The scheme and authority an absolute URL's text starts with (no user info). */
+const GIVEN_ORIGIN = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#@]*)(?=[/?#]|$)/;
+
+/**
+ * The origin `text` names as written (`http://API.Example.com`, `http://example.com:80`), when it
+ * is `url`'s origin in other letters or with its default port written out; `null` when the text
+ * is the URL's own origin or names none. Django's `build_absolute_uri` keeps the `Host` header as
+ * sent, so links built from this request keep it too.
+ */
+function givenOriginOf(text: string, url: URL): string | null {
+  const origin = url.origin;
+  const after = text.charAt(origin.length);
+  if (text.startsWith(origin) && (after === '' || after === '/' || after === '?' || after === '#'))
+    return null;
+  const match = GIVEN_ORIGIN.exec(text);
+  if (match === null) return null;
+  const given = `${url.protocol}//${match[2]}`;
+  try {
+    return new URL(given).origin === origin ? given : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -157,6 +183,10 @@ export class ApiRequest {
   /** The `href` `#origin` was read from (`url` is a mutable `URL`: a changed one is read again). */
   #originHref: string | undefined;
   #origin = '';
+  /** The origin as the URL's text wrote it, `null` when that is `url.origin` (see `givenOriginOf`). */
+  readonly #givenOrigin: string | null;
+  /** `url.href` when the request was made: a changed `url` no longer has the given origin. */
+  readonly #givenHref: string;
 
   constructor(init: ApiRequestInit) {
     if (init instanceof RoutedInit) {
@@ -164,12 +194,15 @@ export class ApiRequest {
       this.method = init.method;
       this.headers = init.headers;
       this.queryParams = init.queryParams;
+      this.#givenOrigin = init.givenOrigin;
     } else {
       this.url = new URL(init.url);
       this.method = (init.method ?? 'GET').toUpperCase();
       this.headers = new Headers(init.headers);
       this.queryParams = new QueryParams(this.url.search);
+      this.#givenOrigin = typeof init.url === 'string' ? givenOriginOf(init.url, this.url) : null;
     }
+    this.#givenHref = this.#givenOrigin === null ? '' : this.url.href;
     this.#search = this.url.search;
     this.params = Object.freeze({ ...(init.params ?? {}) });
     this.namespace = init.namespace ?? null;
@@ -189,26 +222,48 @@ export class ApiRequest {
     return this.#text;
   }
 
-  /** `url.origin`, read again only when `url` changed since (see `REQUEST_ORIGIN`). */
+  /**
+   * The origin links are built from, read again only when `url` changed since (see
+   * `REQUEST_ORIGIN`): the scheme and host as the request named them (`http://API.Example.com`),
+   * as Django keeps the `Host` header, else `url.origin`.
+   */
   [REQUEST_ORIGIN](): string {
     const href = this.url.href;
     if (href !== this.#originHref) {
-      this.#origin = this.url.origin;
+      this.#origin =
+        this.#givenOrigin !== null && href === this.#givenHref ? this.#givenOrigin : this.url.origin;
       this.#originHref = href;
     }
     return this.#origin;
   }
 
   /**
+   * The host (and port) as the request named it, letters' case kept: Django's `get_host()` once
+   * the bindings checked it against `allowedHosts`. `HostNameVersioning` reads it.
+   *
+   * @example
+   * new ApiRequest({ url: 'http://API.Example.com:8000/' }).host // 'API.Example.com:8000'
+   */
+  get host(): string {
+    const origin = this[REQUEST_ORIGIN]();
+    return origin.slice(origin.indexOf('//') + 2);
+  }
+
+  /**
    * Django's `build_absolute_uri`: without a location, scheme + host + path + query (no `?` when the
-   * query is empty, never a fragment); with one, that location resolved against the request.
+   * query is empty, never a fragment); with one, that location resolved against the request. The
+   * host is written as the request named it.
    *
    * @example
    * new ApiRequest({ url: 'http://testserver/a/?x=1' }).buildAbsoluteUri('/b/') // 'http://testserver/b/'
    */
   buildAbsoluteUri(location?: string): string {
-    if (location !== undefined) return new URL(location, this.url).href;
-    return `${this.url.origin}${this.url.pathname}${this.url.search}`;
+    const origin = this[REQUEST_ORIGIN]();
+    if (location === undefined) return `${origin}${this.url.pathname}${this.url.search}`;
+    const resolved = new URL(location, this.url);
+    return resolved.origin === this.url.origin && resolved.username === '' && resolved.password === ''
+      ? `${origin}${resolved.pathname}${resolved.search}${resolved.hash}`
+      : resolved.href;
   }
 
   /**
@@ -223,7 +278,7 @@ export class ApiRequest {
     const target = this.url;
     const { protocol, search } = target;
     if ((protocol === 'http:' || protocol === 'https:') && search === this.#search) {
-      const base = target.origin + target.pathname;
+      const base = this[REQUEST_ORIGIN]() + target.pathname;
       if (url === base + search) return new LinkTemplate({ base, query: this.queryParams.entries() });
     }
     return new LinkTemplate(url);
@@ -311,6 +366,32 @@ export class ApiRequest {
 }
 
 /**
+ * DRF's `clone_request` (internal, not on any entry point): the same request with another method,
+ * for OPTIONS to ask the view's permission checks about a write. What views set on a request
+ * (version, scheme, routes, negotiated renderer) is copied; the body is read through `request`.
+ */
+export function cloneApiRequest(request: ApiRequest, method: string): ApiRequest {
+  const clone = new ApiRequest(
+    new RoutedInit(
+      request.url,
+      method.toUpperCase(),
+      request.headers,
+      request.queryParams,
+      request.params,
+      request.namespace,
+      () => request.text(),
+      givenOriginOfRequest(request),
+    ),
+  );
+  clone.version = request.version;
+  clone.versioningScheme = request.versioningScheme;
+  clone.routes = request.routes;
+  clone.acceptedMediaType = request.acceptedMediaType;
+  clone.acceptedRenderer = request.acceptedRenderer;
+  return clone;
+}
+
+/**
  * The bindings' routed request (internal, not on any entry point): `incoming` with the route's
  * `params` and `namespace`, the body read through `incoming` (once), `version` and the other
  * per-view fields fresh. URL, headers and query parameters are `incoming`'s own objects, not
@@ -330,6 +411,13 @@ export function routedApiRequest(
       params,
       namespace,
       () => incoming.text(),
+      givenOriginOfRequest(incoming),
     ),
   );
+}
+
+/** The origin `request` builds links from, when it is not its URL's own. */
+function givenOriginOfRequest(request: ApiRequest): string | null {
+  const origin = request[REQUEST_ORIGIN]();
+  return origin === request.url.origin ? null : origin;
 }

@@ -121,7 +121,8 @@ export class ApiResponse<Data = unknown> {
 
   /**
    * A Web `Response` with `toWire`'s rules: a string body with a `Content-Type` already set is
-   * sent as it is, anything else as JSON; no body for HEAD, 204 and 304. A response with a body
+   * sent as it is, anything else as JSON; no body for HEAD, 204 and 304, and neither a body nor a
+   * `Content-Type` for 204, 304 and `undefined` data. A response with a body
    * leaves `Content-Length` to the runtime, which counts the bytes it sends; HEAD gets the
    * length its GET would have. Headers nobody read are handed over as a plain record.
    *
@@ -202,7 +203,8 @@ export interface WireResponse {
 
 /**
  * What goes on the wire for `response`, with `toFetchResponse`'s rules: a string body with a
- * `Content-Type` is sent as it is, anything else as JSON.
+ * `Content-Type` is sent as it is, a 204, a 304 or `undefined` data as no body without a
+ * `Content-Type`, anything else as JSON.
  *
  * @example
  * toWire(new ApiResponse([1]), 'HEAD') // { status: 200, headers, body: null }
@@ -224,13 +226,17 @@ function wireParts<H extends HeaderEditor>(
   countBody: boolean,
 ): { status: number; headers: H; body: string | null } {
   let body: string;
+  const status = response.status;
   if (typeof response.data === 'string' && headers.has('content-type')) {
     body = response.data;
+  } else if (response.data === undefined || status === 204 || status === 304) {
+    // Nothing to send: no body, so no Content-Type (DRF drops it for an empty rendering).
+    body = '';
   } else {
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     body = stringifyJson(response.data) ?? '';
   }
-  const empty = method === 'HEAD' || response.status === 204 || response.status === 304;
+  const empty = method === 'HEAD' || status === 204 || status === 304;
   if (countBody && response.status !== 204 && response.status !== 304) {
     headers.set('content-length', String(utf8.encode(body).byteLength));
   }

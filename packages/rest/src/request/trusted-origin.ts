@@ -129,8 +129,8 @@ export interface OriginEvidence {
 
 /**
  * The origin (`http://localhost:8000`) a request's absolute URL may use: the public origin when
- * configured, otherwise the request's own host once it passed `allowedHosts`. Throws
- * `DisallowedHost` (400) otherwise.
+ * configured, otherwise the request's own host, as sent (`http://API.Example.com`), once it passed
+ * `allowedHosts` (which ignores case, as Django's). Throws `DisallowedHost` (400) otherwise.
  *
  * @example
  * trustedOrigin({ host: 'localhost:3000', protocol: 'http' }) // 'http://localhost:3000'
@@ -152,10 +152,13 @@ export function trustedOrigin(evidence: OriginEvidence, options: TrustedOriginOp
   // `[::::]` or `999.1.1.1` behind `'*'`), and `new URL()` throwing would be a 500.
   if (port.length > 5 || Number(port) > 65535) throw new DisallowedHost(host, domain, BAD_PORT);
   try {
-    return new URL(`${protocol}://${host.toLowerCase()}`).origin;
+    new URL(`${protocol}://${host}`);
   } catch {
     throw new DisallowedHost(host, '');
   }
+  // The host as sent, as Django's `get_host()` gives it to `build_absolute_uri`: its letters'
+  // case and an explicit port stay (only the match above ignores case).
+  return `${protocol}://${host}`;
 }
 
 const BAD_PORT = 'The port must be a number from 0 to 65535.';

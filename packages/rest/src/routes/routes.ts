@@ -46,6 +46,8 @@ export interface RouteMatch {
 
 /** `Routes`' reverse with an extra keyword argument (see `Routes[REVERSE_PATH]`). */
 export const REVERSE_PATH = Symbol('pagewise.reversePath');
+/** Adds a route in a given namespace (see `Routes[ADD_ROUTE]`); core's own, as `REVERSE_PATH`. */
+export const ADD_ROUTE = Symbol('pagewise.addRoute');
 
 /**
  * Django's `NoReverseMatch`: no route of that name accepts those arguments. `reverse` falls back
@@ -169,7 +171,11 @@ function compile(
   handler: RouteHandler | null,
 ): CompiledRoute {
   if (!pattern.startsWith('/')) throw new ConfigurationError(`Route patterns start with "/": ${pattern}`);
-  const pieces = parsePattern(pattern);
+  // A trailing `/?` is Django's regex `/?`: matched with or without the slash, reversed without
+  // it (what `formatSuffixPatterns` gives `.json` routes). A `?` is never part of a path, so no
+  // route that matched anything before reads differently.
+  const optionalSlash = pattern.endsWith('/?');
+  const pieces = parsePattern(optionalSlash ? pattern.slice(0, -2) : pattern);
   const params: string[] = [];
   let source = '^';
   for (const piece of pieces) {
@@ -190,7 +196,7 @@ function compile(
     fullName: name === null ? null : namespace ? `${namespace}:${name}` : name,
     handler,
     params: Object.freeze(params),
-    regex: new RegExp(`${source}$`),
+    regex: new RegExp(`${source}${optionalSlash ? '/?' : ''}$`),
     pieces: Object.freeze(pieces),
     paramSet: new Set(params),
     safeLiterals: pieces.every((piece) => piece.literal === null || isPathSafe(piece.literal)),
@@ -215,7 +221,9 @@ function decodeParam(value: string): string {
  * matching and reversing. The first route that matches a path wins; `reverse` tries the routes
  * of a name from the last added, as Django does, and takes the one whose parameters fit.
  *
- * Parameters are `:name` (one path segment) or `:name(regex)`, e.g. `:version(v1|v2)`.
+ * Parameters are `:name` (one path segment) or `:name(regex)`, e.g. `:version(v1|v2)`. A pattern
+ * ending in `/?` matches with or without its last slash and reverses without it
+ * (`/articles.:format(json|api)/?`).
  *
  * @example
  * const routes = new Routes()
@@ -250,6 +258,20 @@ export class Routes {
    */
   add(pattern: string, name: string | null, handler?: RouteHandler | null): this {
     this.#push(compile(pattern, name, null, handler ?? null));
+    return this;
+  }
+
+  /**
+   * `add` in a namespace, for tables rebuilt from another one's routes (`formatSuffixPatterns`).
+   * Core's own; not exported from the package.
+   */
+  [ADD_ROUTE](
+    pattern: string,
+    name: string | null,
+    namespace: string | null,
+    handler: RouteHandler | null,
+  ): this {
+    this.#push(compile(pattern, name, namespace, handler));
     return this;
   }
 
@@ -383,7 +405,11 @@ export class Routes {
         if (safe && !isPathSafe(value)) safe = false;
         path += value;
       }
-      if (fits) return safe ? path : quotePath(path);
+      if (fits) {
+        // A pattern that is only `/?` reverses to `/`, never to an empty path.
+        if (path === '') return '/';
+        return safe ? path : quotePath(path);
+      }
     }
     const all = extra ? { [extraName]: extraValue, ...kwargs } : kwargs;
     throw new NoReverseMatch(

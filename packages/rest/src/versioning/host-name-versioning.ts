@@ -17,9 +17,10 @@ export interface HostNameVersioningOptions extends VersioningOptions {
 }
 
 /**
- * The version is the first label of the host: `v1.example.org`. The host is the one of
- * `request.url` (the bindings only put an allowed `Host` there), port removed. No match: the
- * default version. Invalid: 404 `Invalid version in hostname.`
+ * The version is the first label of the host: `v1.example.org`. The host is `request.host`, as
+ * the request sent it (the bindings only accept an allowed `Host`), port removed and case kept as
+ * DRF keeps it: `V1.example.org` is the version `V1`. No match: the default version. Invalid: 404
+ * `Invalid version in hostname.`
  *
  * @example
  * class ArticleList extends ListView<Article> { versioningClass = HostNameVersioning; }
@@ -38,7 +39,10 @@ export class HostNameVersioning extends BaseVersioning {
   }
 
   override determineVersion(request: ApiRequest, _params?: RouteParams): string | null {
-    const match = this.hostnameRegex.exec(request.url.hostname);
+    // DRF reads `get_host()` as sent, port dropped: `V2.example.org` is the version `V2`.
+    const host = request.host;
+    const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+    const match = this.hostnameRegex.exec(hostname);
     if (!match) return this.defaultVersion;
     const version = match[1] ?? null;
     if (!this.isAllowedVersion(version)) throw new NotFound(this.invalidVersionMessage);

@@ -1,6 +1,11 @@
 import { ApiError, isApiError } from '@pagewise/core';
 import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
-import { defaultRenderers, type RenderContext, type Renderer } from '../http/renderers.js';
+import {
+  browsableHtmlRenderer,
+  defaultRenderers,
+  type RenderContext,
+  type Renderer,
+} from '../http/renderers.js';
 import type { ViewSchema } from '../openapi/schema-source.js';
 import {
   type DescribedOperation,
@@ -16,6 +21,8 @@ import type { RouteHandler } from '../routes/routes.js';
 import { ApiSettings, assignOptions } from '../settings.js';
 import { Gone } from '../version-lifecycle.js';
 import type { BaseVersioning, VersioningClass, VersionStatus } from '../versioning/base-versioning.js';
+import type { FieldMetadata } from './simple-metadata.js';
+import { dedentDescription, viewNameOf } from './view-names.js';
 
 /**
  * 405 for a method the view does not handle, DRF's `MethodNotAllowed`.
@@ -24,6 +31,16 @@ import type { BaseVersioning, VersioningClass, VersionStatus } from '../versioni
 export class MethodNotAllowed extends ApiError {
   constructor(method: string) {
     super(`Method "${method}" not allowed.`, { status: 405, code: 'method_not_allowed' });
+  }
+}
+
+/**
+ * 403, DRF's `PermissionDenied`: what `checkPermissions` throws to refuse a request.
+ * @example throw new PermissionDenied(); // detail: 'You do not have permission to perform this action.'
+ */
+export class PermissionDenied extends ApiError {
+  constructor(detail = 'You do not have permission to perform this action.') {
+    super(detail, { status: 403, code: 'permission_denied' });
   }
 }
 
@@ -48,9 +65,14 @@ export interface ApiViewOptions {
   versioningClass?: VersioningClass | null;
   /** Renderers content negotiation picks from, the first being the default. @default [JSON, HTML] */
   renderers?: readonly Renderer[];
-  /** Heading of the browsable page. @default the class name, or 'Pagewise API' */
+  /**
+   * The view's name on the browsable page and in OPTIONS, DRF's `name`.
+   * @default the class name in words, without `View`/`ViewSet`, plus `suffix`
+   */
   title?: string;
-  /** What OPTIONS answers as `description`. @default '' */
+  /** Added to the name made from the class, DRF's `suffix` (routers give `List` and `Instance`). @default null */
+  suffix?: string | null;
+  /** What OPTIONS answers as `description`, DRF's `description`. @default the class's static `description` */
   description?: string;
   /**
    * Schema of the response data (of one item, for list views), for the OpenAPI document: a JSON
@@ -71,6 +93,8 @@ export interface ViewMetadata {
   readonly description: string;
   readonly renders: readonly string[];
   readonly parses: readonly string[];
+  /** The fields a `POST` and a `PUT` take, for a user allowed to send them (viewsets). */
+  readonly actions?: Readonly<Record<string, Readonly<Record<string, FieldMetadata>>>>;
   readonly [key: string]: unknown;
 }
 
@@ -100,15 +124,28 @@ export function toApiResponse(value: unknown): ApiResponse {
  * routes.add('/health/', 'health', Health.asView());
  */
 export class ApiView {
+  /**
+   * The view's docstring: what OPTIONS (and the OpenAPI document) answer as its description,
+   * dedented as DRF dedents a docstring. Like Python's `__doc__` it is the class's own: a subclass
+   * without one has none. An instance `description` wins over it.
+   * @default undefined
+   * @example
+   * class ArticleList extends ListView<Article> {
+   *   static override description = 'Articles, newest first.';
+   * }
+   */
+  static description?: string;
   /** @default ApiSettings.defaults */
   settings: ApiSettings = ApiSettings.defaults;
   /** `null` disables versioning. @default settings.defaultVersioningClass */
   versioningClass?: VersioningClass | null;
   /** @default [jsonRenderer, browsableHtmlRenderer] */
   renderers: readonly Renderer[] = defaultRenderers;
-  /** Heading of the browsable page. @default the class name */
+  /** The view's name, DRF's `name`. @default the class name in words plus `suffix` (`viewName()`) */
   title?: string;
-  /** What OPTIONS answers as `description`. @default '' */
+  /** Added to the name made from the class (`List`, `Instance`). @default null */
+  suffix?: string | null;
+  /** What OPTIONS answers as `description`. @default the class's static `description`, else '' */
   description?: string;
   /** Schema of the response data, for the OpenAPI document. @default none (any JSON) */
   schema?: ViewSchema;
@@ -181,7 +218,7 @@ export class ApiView {
   describeSchema(context: ViewSchemaContext): ViewDescription {
     return {
       title: this.viewName(),
-      description: this.description ?? '',
+      description: this.viewDescription(),
       versioning: this.makeVersioningScheme()?.schemaVersioning(context.namespace) ?? null,
       operations: this.handledMethods().map((method) =>
         this.describeOperation(method.toLowerCase() as OperationMethod),
@@ -221,21 +258,56 @@ export class ApiView {
     return HTTP_METHODS.filter((name) => typeof this[name] === 'function').map((name) => name.toUpperCase());
   }
 
-  /** The heading of the browsable page and the `name` of OPTIONS. */
+  /**
+   * DRF's `get_view_name`: `title` when set, else the class name in words without `View` or
+   * `ViewSet`, followed by `suffix`. The heading of the browsable page and the `name` of OPTIONS.
+   * @example
+   * new ArticleList().viewName() // 'Article List'
+   * // ArticleViewSet behind a router: 'Article List' and 'Article Instance'
+   */
   viewName(): string {
-    return this.title ?? (this.constructor === ApiView ? 'Pagewise API' : this.constructor.name);
+    if (this.title !== undefined) return this.title;
+    const name = viewNameOf(this.constructor.name);
+    return this.suffix ? `${name} ${this.suffix}` : name;
   }
 
   /**
-   * What OPTIONS answers (DRF's `SimpleMetadata.determine_metadata`).
+   * DRF's `get_view_description`: `description` when set, else the class's own static
+   * `description` (its docstring), dedented.
+   * @example
+   * new ArticleList().viewDescription() // 'Articles, newest first.'
+   */
+  viewDescription(): string {
+    if (this.description !== undefined) return dedentDescription(this.description);
+    const viewClass = this.constructor as typeof ApiView;
+    return Object.hasOwn(viewClass, 'description') && typeof viewClass.description === 'string'
+      ? dedentDescription(viewClass.description)
+      : '';
+  }
+
+  /**
+   * DRF's `check_permissions`: throw (`PermissionDenied`, any `ApiError`) to refuse the request.
+   * Views call it after negotiation and versioning, before the handler; OPTIONS calls it with a
+   * copy of the request for each write method, to list only the writes this user may send.
+   * @default allows every request
+   * @example
+   * override checkPermissions(request: ApiRequest) {
+   *   if (request.method !== 'GET' && !request.headers.has('authorization')) throw new PermissionDenied();
+   * }
+   */
+  checkPermissions(_request: ApiRequest): void | Promise<void> {}
+
+  /**
+   * What OPTIONS answers (DRF's `SimpleMetadata.determine_metadata`): the view's name and
+   * description and the media types it renders and parses.
    *
    * @example
-   * await new ArticleList().metadata(request) // { name: 'ArticleList', description: '', renders: [...], parses: [...] }
+   * await new ArticleList().metadata(request) // { name: 'Article List', description: '', renders: [...], parses: [...] }
    */
-  metadata(_request: ApiRequest): ViewMetadata {
+  async metadata(_request: ApiRequest): Promise<ViewMetadata> {
     return {
       name: this.viewName(),
-      description: this.description ?? '',
+      description: this.viewDescription(),
       renders: this.renderers.map((renderer) => renderer.mediaType),
       parses: [...this.parses],
     };
@@ -298,6 +370,7 @@ export class ApiView {
     let response: ApiResponse;
     try {
       this.initial(request);
+      await this.checkPermissions(request);
       response = toApiResponse(await this.handle(request));
     } catch (error) {
       response = this.handleException(error);
@@ -318,9 +391,17 @@ export class ApiView {
     const status = this.versionStatus;
     if (status !== null) applyLifecycleHeaders(headers, status);
     if (!(typeof response.data === 'string' && headers.has('content-type'))) {
+      // DRF's browsable renderer shows a 204 (a DELETE) as a 200 page; a 204 has no body otherwise.
+      if (finished.status === 204 && negotiated.renderer === browsableHtmlRenderer) finished.status = 200;
       const context = new ViewRenderContext(this, request, response.status, negotiated.acceptedMediaType);
-      finished.data = negotiated.renderer.render(response.data, context);
-      headers.set('content-type', negotiated.contentType);
+      const body = finished.status === 204 ? '' : negotiated.renderer.render(response.data, context);
+      // DRF's `rendered_content`: nothing rendered, no Content-Type (and `undefined` data, which
+      // the bindings send as no body at all).
+      if (body === '') finished.data = undefined;
+      else {
+        finished.data = body;
+        headers.set('content-type', negotiated.contentType);
+      }
     }
     const vary = [
       ...(this.renderers.length > 1 ? ['Accept'] : []),
@@ -408,9 +489,12 @@ export function apiView(
   // One class per handler, its methods on the prototype: a closure stored on each request's view
   // would keep every request's objects past V8's young-generation collections (see
   // `ViewRenderContext`).
+  // DRF names a function view after its function (`plain_thing` is "Plain Thing"); an anonymous
+  // one has no name to give.
+  const name = handler.name ? viewNameOf(handler.name) : 'Pagewise API';
   class FunctionView extends ApiView {
     override viewName(): string {
-      return this.title ?? 'Pagewise API';
+      return this.title ?? name;
     }
   }
   for (const key of HTTP_METHODS) {

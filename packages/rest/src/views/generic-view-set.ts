@@ -1,6 +1,19 @@
 import type { OrderedQuery } from '@pagewise/core';
-import { ConfigurationError, type FieldErrors, NotFound, ValidationError } from '@pagewise/core';
-import type { ViewSchema } from '../openapi/schema-source.js';
+import {
+  ConfigurationError,
+  type FieldErrors,
+  isApiError,
+  isConfigurationError,
+  NotFound,
+  ValidationError,
+} from '@pagewise/core';
+import {
+  isPerVersionSchema,
+  type SchemaInput,
+  schemaToJson,
+  type ViewSchema,
+} from '../openapi/schema-source.js';
+import type { JsonSchema } from '../openapi/schema-types.js';
 import {
   type DescribedOperation,
   describeWith,
@@ -8,12 +21,13 @@ import {
   type ViewDescription,
   type ViewSchemaContext,
 } from '../openapi/view-description.js';
-import type { ApiRequest } from '../request/api-request.js';
+import { type ApiRequest, cloneApiRequest } from '../request/api-request.js';
 import { ApiResponse } from '../request/api-response.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { ApiView, MethodNotAllowed, type ViewMetadata } from './api-view.js';
 import { ListView, type ListViewOptions } from './list-view.js';
 import { readRequestData } from './request-data.js';
+import { type FieldMetadata, serializerInfo } from './simple-metadata.js';
 
 /**
  * The actions a router maps HTTP methods to (DRF's mixin actions, camelCased).
@@ -68,6 +82,16 @@ export type WriteValues = Readonly<Record<string, unknown>>;
 export interface ViewSetOptions<Row, S extends ViewSchema = ViewSchema> extends ListViewOptions<Row, S> {
   /** The field a detail route looks rows up by, and its path keyword. @default 'id' */
   lookupField?: string;
+  /** The router's basename of the route (`article`), DRF's `basename`. @default null */
+  basename?: string | null;
+  /** Whether the route is a detail route (a router sets it), DRF's `detail`. @default null */
+  detail?: boolean | null;
+  /**
+   * The name of what a row is, for the 404 of a missing one: `No Article matches the given
+   * query.` (DRF names the queryset's model). @default the basename in PascalCase, else the class
+   * name without `ViewSet`
+   */
+  modelName?: string | null;
   /**
    * Fields a client may write. The default validation takes only these from the body, requires
    * each of them on `create` and `update` (not on `partialUpdate`) and refuses values that are
@@ -89,10 +113,33 @@ export interface ViewSetOptions<Row, S extends ViewSchema = ViewSchema> extends 
 
 const SCALAR_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'boolean']);
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
+/** `blog-post`, `blog_post` and `blog post` as `BlogPost`. */
+function pascalCase(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+}
+
+/** A JSON number written without a fraction or an exponent: Python's `json.loads` makes an `int` of it. */
+const JSON_INTEGER = /^\s*-?\d+\s*$/;
+
+/**
+ * The name of the Python type `json.loads` makes of a body that is not an object (DRF's
+ * `type(data).__name__`): `str`, `int` or `float` (by how the number is written), `bool`, `list`.
+ */
+function pythonTypeName(value: unknown, text: string): string {
   if (Array.isArray(value)) return 'list';
-  return typeof value === 'object' ? 'dict' : typeof value;
+  switch (typeof value) {
+    case 'string':
+      return 'str';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return JSON_INTEGER.test(text) ? 'int' : 'float';
+    default:
+      return 'dict';
+  }
 }
 
 /** What `actions` needs of a viewset instance, whatever its row type. */
@@ -109,7 +156,8 @@ interface RoutableViewSet {
  * no actions routed of its own. A router maps methods to actions (`list`, `retrieve`, `create`,
  * `update`, `partialUpdate`, `destroy`, declared in `actionNames` or defined by a subclass); a
  * method without an action is 405 with `Allow`. `list` paginates automatically; `retrieve`
- * answers 404 `Not found.` when the row is absent or the path value cannot be of the column's type.
+ * answers 404 `No Article matches the given query.` (`notFound()`) when the row is absent or the
+ * path value cannot be of the column's type.
  *
  * @example
  * class ArticleViewSet extends GenericViewSet<Article> {
@@ -123,6 +171,15 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
   static readonly actionNames: readonly ViewSetAction[] = [];
   /** @default 'id' */
   lookupField = 'id';
+  /** The router's basename of the route being answered. @default null */
+  basename: string | null = null;
+  /** Whether the route being answered is a detail route; `null` outside a router. @default null */
+  detail: boolean | null = null;
+  /**
+   * What a row is called in the 404 of a missing one (DRF: the model's name).
+   * @default null: the basename in PascalCase (`blog-post` is `BlogPost`), else the class name without `ViewSet`
+   */
+  modelName: string | null = null;
   /** @default null */
   writableFields: readonly string[] | null = null;
   validate?: ViewSetOptions<Row>['validate'];
@@ -206,11 +263,63 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
     return handler.call(this, request);
   }
 
-  /** A route whose GET lists adds the pagination parameters; a detail route does not paginate. */
-  override metadata(request: ApiRequest): ViewMetadata {
-    return this.actionMap.get === 'list'
-      ? super.metadata(request)
-      : ApiView.prototype.metadata.call(this, request);
+  /**
+   * DRF's `SimpleMetadata` of a generic view: `actions` lists the fields a `POST` (or a `PUT` on a
+   * detail route) takes, for each of those this user may send (`checkPermissions` and, for `PUT`,
+   * `getObject` pass on a copy of the request with that method). A route whose GET lists adds its
+   * pagination parameters (Pagewise's `pagination` key); a detail route does not paginate.
+   */
+  override async metadata(request: ApiRequest): Promise<ViewMetadata> {
+    const base =
+      this.actionMap.get === 'list'
+        ? await super.metadata(request)
+        : await ApiView.prototype.metadata.call(this, request);
+    const actions = await this.determineActions(request);
+    if (Object.keys(actions).length === 0) return base;
+    const { name, description, renders, parses, ...rest } = base;
+    return { name, description, renders, parses, actions, ...rest };
+  }
+
+  /** DRF's `determine_actions`: the writes (`POST`, `PUT`) of this route the user may send, with their fields. */
+  async determineActions(request: ApiRequest): Promise<Record<string, Record<string, FieldMetadata>>> {
+    const allowed = this.allowedMethods();
+    const actions: Record<string, Record<string, FieldMetadata>> = {};
+    for (const method of ['POST', 'PUT']) {
+      if (!allowed.includes(method)) continue;
+      const clone = cloneApiRequest(request, method);
+      try {
+        await this.checkPermissions(clone);
+        if (method === 'PUT') await this.getObject(clone);
+      } catch (error) {
+        if (isApiError(error)) continue;
+        throw error;
+      }
+      actions[method] = this.serializerInfo(clone);
+    }
+    return actions;
+  }
+
+  /**
+   * DRF's `get_serializer_info`: the fields of the item `schema` (of the request's version) with
+   * their metadata, read-only unless listed in `writableFields`; a schema that cannot be read as
+   * JSON Schema, or none, lists `writableFields` alone.
+   */
+  serializerInfo(request: ApiRequest): Record<string, FieldMetadata> {
+    const schema: ViewSchema | undefined = this.schema;
+    const input: SchemaInput | undefined = isPerVersionSchema(schema)
+      ? request.version === null
+        ? undefined
+        : schema.versions[request.version]
+      : schema;
+    let json: JsonSchema | null = null;
+    if (input !== undefined) {
+      try {
+        json = schemaToJson(input, '3.1');
+      } catch (error) {
+        if (!isConfigurationError(error)) throw error;
+      }
+    }
+    return serializerInfo(json, this.writableFields);
   }
 
   /** The query detail actions look rows up in: the queryset, filtered. */
@@ -231,8 +340,24 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
   }
 
   /**
+   * The 404 of a row that is not there, DRF 3.15's (Django's `get_object_or_404` message):
+   * `No Article matches the given query.`, with `modelName`, else the basename in PascalCase, else
+   * the class name without `ViewSet`; `Not found.` when there is no name at all.
+   * @example
+   * new ArticleViewSet({ modelName: 'Article' }).notFound().detail // 'No Article matches the given query.'
+   */
+  notFound(): NotFound {
+    const name =
+      this.modelName ??
+      (this.basename ? pascalCase(this.basename) : null) ??
+      this.constructor.name.replace(/(?:ViewSet|View)$/, '');
+    return name ? new NotFound(`No ${name} matches the given query.`) : new NotFound();
+  }
+
+  /**
    * DRF's `get_object`: the row of the filtered queryset whose `lookupField` is the path value;
-   * 404 `Not found.` when there is none or the value cannot be of the field's type.
+   * 404 `No Article matches the given query.` (`notFound()`) when there is none or the value
+   * cannot be of the field's type.
    */
   async getObject(request: ApiRequest): Promise<Row> {
     const query = await this.getLookupQuery(request);
@@ -243,7 +368,7 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
       );
     }
     const row = await query.find(this.lookupField, this.lookupValue(request));
-    if (row === null) throw new NotFound();
+    if (row === null) throw this.notFound();
     return row;
   }
 
@@ -264,9 +389,12 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
       );
     }
     const data = await readRequestData(request);
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    // DRF's serializer errors, in Python's words: JSON null is "No data provided".
+    if (data === null) throw new ValidationError({ non_field_errors: ['No data provided'] });
+    if (typeof data !== 'object' || Array.isArray(data)) {
+      const datatype = pythonTypeName(data, await request.text());
       throw new ValidationError({
-        non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(data)}.`],
+        non_field_errors: [`Invalid data. Expected a dictionary, but got ${datatype}.`],
       });
     }
     let values = data as WriteValues;
@@ -335,7 +463,7 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
       const query = await this.#writable(request, 'update', 'performUpdate');
       row = await query.update(this.lookupField, this.lookupValue(request), values);
     }
-    if (row === null) throw new NotFound();
+    if (row === null) throw this.notFound();
     return this.#written(row, request, 200);
   }
 

@@ -4,6 +4,7 @@ export {
   type ApiViewOptions,
   apiView,
   MethodNotAllowed,
+  PermissionDenied,
   toApiResponse,
   type ViewFunction,
   type ViewMetadata,
@@ -40,3 +41,5 @@ export {
   SimpleRouter,
   type ViewSetClass,
 } from './routers.js';
+export { defaultLabel, type FieldMetadata, serializerInfo } from './simple-metadata.js';
+export { dedentDescription, viewNameOf } from './view-names.js';

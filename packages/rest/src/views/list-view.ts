@@ -172,8 +172,8 @@ export class ListView<Row = unknown, S extends ViewSchema = ViewSchema>
   }
 
   /** Adds the paginator's query parameters (as OpenAPI parameters) to what OPTIONS answers. */
-  override metadata(request: ApiRequest): ViewMetadata {
-    const metadata = super.metadata(request);
+  override async metadata(request: ApiRequest): Promise<ViewMetadata> {
+    const metadata = await super.metadata(request);
     const paginator = this.paginator;
     if (paginator === null) return metadata;
     return {

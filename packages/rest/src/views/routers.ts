@@ -1,7 +1,8 @@
 import { ConfigurationError } from '@pagewise/core';
 import type { ApiRequest } from '../request/api-request.js';
+import { FORMAT_SUFFIX_KWARG, formatSuffixPattern } from '../routes/format-suffixes.js';
 import { reverse } from '../routes/reverse.js';
-import { Routes } from '../routes/routes.js';
+import { NoReverseMatch, type RouteHandler, Routes } from '../routes/routes.js';
 import { ApiView, type ApiViewOptions } from './api-view.js';
 import {
   type ActionMap,
@@ -101,6 +102,13 @@ const PREFIX = /^[A-Za-z0-9_.~-]+(?:\/[A-Za-z0-9_.~-]+)*$/;
  */
 export class SimpleRouter {
   readonly #registry: Registration[] = [];
+  /**
+   * Whether each route is followed by a `.json` style suffixed twin (`formatSuffixPatterns`):
+   * `DefaultRouter`'s `include_format_suffixes`. @default false
+   */
+  get includeFormatSuffixes(): boolean {
+    return false;
+  }
 
   /**
    * Registers a viewset under `prefix` (no leading or trailing `/`).
@@ -164,18 +172,40 @@ export class SimpleRouter {
       const lookupField = options?.lookupField ?? new viewSet(options).lookupField;
       const list = actionMapOf(LIST_METHODS, routed);
       const detail = actionMapOf(DETAIL_METHODS, routed);
+      // DRF's route initkwargs: the name's suffix, the basename and whether the route is a detail.
       if (Object.keys(list).length > 0) {
-        routes.add(`${base}/${path}/`, `${basename}-list`, viewSet.actions(list, options));
+        this.addRoute(
+          routes,
+          `${base}/${path}/`,
+          `${basename}-list`,
+          viewSet.actions(list, { ...options, suffix: 'List', basename, detail: false }),
+        );
       }
       if (Object.keys(detail).length > 0) {
-        routes.add(
+        this.addRoute(
+          routes,
           `${base}/${path}/:${lookupField}([^/.]+)/`,
           `${basename}-detail`,
-          viewSet.actions(detail, options),
+          viewSet.actions(detail, { ...options, suffix: 'Instance', basename, detail: true }),
         );
       }
     }
     return routes;
+  }
+
+  /**
+   * Adds one route, followed by its suffixed twin when `includeFormatSuffixes` (DRF's
+   * `format_suffix_patterns` over the router's URLs keeps this order).
+   */
+  protected addRoute(
+    routes: Routes,
+    pattern: string,
+    name: string,
+    handler: RouteHandler,
+    suffixed: string = formatSuffixPattern(pattern),
+  ): void {
+    routes.add(pattern, name, handler);
+    if (this.includeFormatSuffixes) routes.add(suffixed, name, handler);
   }
 }
 
@@ -190,6 +220,13 @@ export interface DefaultRouterOptions extends ApiViewOptions {
   /** Name of the root route. @default 'api-root' */
   readonly rootName?: string;
   /**
+   * Whether every route (the root's too) also answers with a `.json` style suffix:
+   * `/articles.json`, `/articles/7.json`, `/.json` (DRF's `include_format_suffixes`). The suffix
+   * picks the renderer of that format; one no renderer has is a 404 from the view.
+   * @default true
+   */
+  readonly includeFormatSuffixes?: boolean;
+  /**
    * More links of the root, after the registered lists: body key to route name, reversed with
    * the request like the lists. @default {}
    * @example
@@ -201,7 +238,9 @@ export interface DefaultRouterOptions extends ApiViewOptions {
 /**
  * DRF's `DefaultRouter`: a `SimpleRouter` plus an API root at `/` named `api-root` whose body
  * maps each prefix to the absolute URL of its list, reversed with the request, so a versioned
- * request gets links of its version (path keyword, namespace or query parameter).
+ * request gets links of its version (path keyword, namespace or query parameter). Every route
+ * also takes a `.json` style format suffix (`/authors.json`, `/authors/7.json`, `/.json`),
+ * unless `includeFormatSuffixes: false`.
  *
  * @example
  * const router = new DefaultRouter({ settings }).register('authors', AuthorViewSet, { basename: 'author' });
@@ -215,25 +254,49 @@ export class DefaultRouter extends SimpleRouter {
     this.#options = Object.freeze({ ...options });
   }
 
+  override get includeFormatSuffixes(): boolean {
+    return this.#options.includeFormatSuffixes ?? true;
+  }
+
   override addTo(routes: Routes, prefix = ''): Routes {
-    const { rootName = 'api-root', rootLinks = {}, ...viewOptions } = this.#options;
+    const { rootName = 'api-root', rootLinks = {}, includeFormatSuffixes: _, ...viewOptions } = this.#options;
     const entries = [
       ...this.registry
         .filter(({ viewSet }) => routedActions(viewSet).has('list'))
         .map(({ prefix: path, basename }) => [path, `${basename}-list`] as const),
       ...Object.entries(rootLinks),
     ];
-    class ApiRoot extends ApiView {
+    class APIRootView extends ApiView {
+      static override description = 'The default basic root view for DefaultRouter';
+
       override get(request: ApiRequest): Record<string, string> {
+        const format = request.params[FORMAT_SUFFIX_KWARG] ?? null;
+        const namespace = request.namespace;
         const body: Record<string, string> = {};
-        for (const [path, name] of entries) body[path] = reverse(name, { request });
+        for (const [path, name] of entries) {
+          // As DRF's root: the name in the root's own namespace first (a router included in one);
+          // then, unlike DRF, the name as given (a link to a route outside it). A link whose route
+          // cannot be reversed (no suffixed twin for `/.json`) is left out, not a failed root.
+          for (const candidate of namespace ? [`${namespace}:${name}`, name] : [name]) {
+            try {
+              body[path] = reverse(candidate, { request, format });
+              break;
+            } catch (error) {
+              if (!(error instanceof NoReverseMatch)) throw error;
+            }
+          }
+        }
         return body;
       }
     }
-    routes.add(
-      `${prefix.replace(/\/+$/, '')}/`,
+    const base = prefix.replace(/\/+$/, '');
+    // The root's suffix follows its slash, as DRF's `path('', ...)` under an included prefix: `/api/.json`.
+    this.addRoute(
+      routes,
+      `${base}/`,
       rootName,
-      ApiRoot.asView({ title: 'Api Root', ...viewOptions }),
+      APIRootView.asView(viewOptions),
+      `${base}/${formatSuffixPattern('/').slice(1)}`,
     );
     return super.addTo(routes, prefix);
   }
