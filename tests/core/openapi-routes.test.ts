@@ -391,10 +391,10 @@ describe('generated documents: options and sources', () => {
       schema: ItemV2,
       serializer: (row) => ({ id: row.id, headline: row.title }),
     });
-    // @ts-expect-error: `title` is not a field of ItemV2's output
     ListView.asView({
       queryset: fromArray(rows),
       schema: ItemV2,
+      // @ts-expect-error: `title` is not a field of ItemV2's output
       serializer: (row) => ({ id: row.id, title: row.title }),
     });
     class Typed extends ReadOnlyModelViewSet<Row, typeof ItemSchema> {

@@ -1,7 +1,14 @@
 import { cursorPage, type TypedOrdering } from '@pagewise/core';
 import { fromArray } from '@pagewise/memory-adapter';
-import { ApiRequest, CursorPagination, LimitOffsetPagination, PageNumberPagination } from '@pagewise/rest';
+import {
+  ApiRequest,
+  CursorPagination,
+  LimitOffsetPagination,
+  ListView,
+  PageNumberPagination,
+} from '@pagewise/rest';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { compileBlocks } from '../docs/markdown-blocks.js';
 
 // Issue 31's small type traps, checked by the type checker (`pnpm typecheck` compiles this file)
 // and run: a page's readonly rows go straight back into its response, and an ordering is checked
@@ -46,5 +53,36 @@ describe('type traps', () => {
     new CursorPagination<Article>({ pageSize: 2, ordering: 'titel' });
     // Without a row type any field name goes, as before.
     new CursorPagination({ pageSize: 2, ordering: 'anything' });
+  });
+
+  it('a misspelt ordering on ListView is one error at the field, naming the field it meant', () => {
+    ListView.asView({
+      queryset: fromArray(articles),
+      // @ts-expect-error 'publishd_at' is no field of Article: the error lands on this line.
+      ordering: '-publishd_at',
+    });
+    // What a user sees, compiled as a user's file: one diagnostic, not an overload list.
+    const block = {
+      file: 'misspelt-ordering.md',
+      section: 'type traps',
+      line: 1,
+      code: [
+        "import { fromArray } from '@pagewise/memory-adapter';",
+        "import { ListView } from '@pagewise/rest';",
+        'interface Article { id: number; title: string; published_at: Date }',
+        'const articles: Article[] = [];',
+        "ListView.asView({ queryset: fromArray(articles), ordering: '-publishd_at' });",
+        'class Feed extends ListView<Article> {}',
+        "Feed.asView({ ordering: ['title', '-publishd_at'] });",
+      ].join('\n'),
+    };
+    const [errors] = [...compileBlocks([block]).values()];
+    const lines = errors!.join('\n').split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /misspelt-ordering\.md:5:\d+ TS2820: .*"-publishd_at".* Did you mean '"-published_at"'\?/,
+    );
+    expect(lines[1]).toMatch(/misspelt-ordering\.md:7:\d+ TS\d+: .*"-publishd_at"/);
+    expect(errors!.join('\n')).not.toMatch(/overload/i);
   });
 });

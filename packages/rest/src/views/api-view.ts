@@ -188,7 +188,13 @@ export class ApiView {
    * @example
    * routes.add('/articles/', 'article-list', ArticleList.asView({ paginationClass: null }));
    */
-  static asView<V extends ApiView, O>(this: new (options?: O) => V, options?: O): RouteHandler {
+  // `this` is the view class and `options` what its constructor takes. The constraint's `any` is
+  // what lets a subclass give `asView` a signature of its own (ListView's infers the row type).
+  // biome-ignore lint/suspicious/noExplicitAny: the widest constructor, as a constraint only
+  static asView<C extends new (options?: any) => ApiView>(
+    this: C,
+    options?: ConstructorParameters<C>[0],
+  ): RouteHandler {
     return describeWith(
       (request: ApiRequest) => new this(options).configure(options ?? {}).dispatch(request),
       (context) => new this(options).configure(options ?? {}).describeSchema(context),

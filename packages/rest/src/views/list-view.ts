@@ -227,14 +227,6 @@ export class ListView<Row = unknown, S extends ViewSchema = ViewSchema>
     ) => V,
     options?: ListViewOptions<Row, S>,
   ): RouteHandler;
-  // ApiView's signature, for the static side. `NoInfer` keeps a `ListView` from matching it with
-  // `Row = unknown`, which would let unchecked orderings through.
-  static override asView<V extends ApiView, O>(
-    this: new (
-      options?: NoInfer<O>,
-    ) => V,
-    options?: O,
-  ): RouteHandler;
   static override asView(this: new (options?: unknown) => ApiView, options?: unknown): RouteHandler {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being routed, as in ApiView.asView
     return ApiView.asView.call(this, options);
