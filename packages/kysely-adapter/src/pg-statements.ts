@@ -286,12 +286,13 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
         const physical = typeof connection === 'object' && connection !== null ? connection : client;
         let talks = direct.get(physical);
         if (talks === undefined) {
-          talks = naming && (await talksToPostgres(client));
-          direct.set(physical, talks);
           // pg emits `error` on a checked-out client whose connection is cut (a pooler or server
           // restart) besides failing its queries, and Kysely's driver listens to none: unheard,
-          // the event ends the process. The query sees the error; pg-pool drops the client.
+          // the event ends the process. The query sees the error; pg-pool drops the client. Heard
+          // from before the check below, whose query a cut can interrupt too.
           client.on?.('error', ignore);
+          talks = naming && (await talksToPostgres(client));
+          direct.set(physical, talks);
         }
         wrapper = wrap(client, talks);
         wrappers.set(client, wrapper);
