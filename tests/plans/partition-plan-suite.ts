@@ -21,8 +21,10 @@ async function seed(db: TestDatabase['db'], table: string): Promise<void> {
   await sql.raw(`drop table if exists "${table}"`).execute(db);
   await sql
     .raw(
-      `create table "${table}" (id integer not null, created timestamptz(3) not null, grp integer not null)
-       partition by range (created)`,
+      // The key the cursors tiebreak by is declared unique, as the adapter requires of a table it
+      // can read the indexes of; a partitioned table's must hold its partition key.
+      `create table "${table}" (id integer not null, created timestamptz(3) not null, grp integer not null,
+         primary key (id, created)) partition by range (created)`,
     )
     .execute(db);
   for (let m = 0; m < MONTHS; m += 1) {

@@ -9,13 +9,13 @@ import {
 } from 'kysely';
 import type { ColumnInfo } from './column-info.js';
 import { checkColumnLookup } from './config-checks.js';
-import type { CatalogRow, IndexColumnRow } from './dialect-capabilities.js';
+import { type CatalogRow, catalogNullable, type IndexColumnRow } from './dialect-capabilities.js';
 import { asSelect, columnName, identifierName } from './query-nodes.js';
 import type { SharedState } from './shared-state.js';
 
 // What the adapter reads from the database about itself, once per database (in the statement
-// cache): the column types and nullability of the tables a query reads, and whether the driver
-// returns integers past 2^53 exactly.
+// cache): the column types and nullability of the tables a query reads, their primary keys and
+// unique indexes, and whether the driver returns integers past 2^53 exactly.
 
 /** A table the query reads from, as named in its FROM or JOIN. */
 export interface SourceTable {
@@ -106,6 +106,46 @@ export async function plainTables(shared: SharedState, source: QueryTables): Pro
   if (!source.complete || source.tables.length === 0) return false;
   const catalogs = await Promise.all(source.tables.map((table) => readCatalog(shared, table)));
   return catalogs.every((rows) => rows.size > 0 && [...rows.values()].every((row) => row.relkind === 'r'));
+}
+
+/** A primary key or unique index of a table: its name and key columns. */
+export interface UniqueIndex {
+  readonly name: string;
+  readonly columns: readonly string[];
+  /** Whether it is the primary key. */
+  readonly primary: boolean;
+}
+
+/**
+ * The primary key and unique indexes of a table, from its catalog rows (`CatalogRow.uniques`),
+ * without those that hold an expression. `undefined` where the catalog cannot say (a view, a
+ * foreign table, a catalog query that does not list them).
+ *
+ * @example
+ * uniqueIndexes(await readCatalog(shared, table))
+ * // [{ name: 'items_pkey', columns: ['id'], primary: true },
+ * //  { name: 'items_category_seq', columns: ['category', 'seq'], primary: false }]
+ */
+export function uniqueIndexes(columns: ReadonlyMap<string, CatalogRow>): readonly UniqueIndex[] | undefined {
+  const listed = columns.values().next().value?.uniques;
+  if (listed === undefined || listed === null) return undefined;
+  // Postgres and SQLite answer JSON text; mysql2 parses MySQL's JSON type itself.
+  const pairs: unknown = typeof listed === 'string' ? JSON.parse(listed) : listed;
+  if (!Array.isArray(pairs)) return undefined;
+  const byName = new Map<string, { parts: Array<string | null>; primary: boolean }>();
+  for (const part of pairs) {
+    if (!Array.isArray(part) || typeof part[0] !== 'string') continue;
+    const index = byName.get(part[0]) ?? { parts: [], primary: false };
+    index.parts.push(typeof part[1] === 'string' ? part[1] : null);
+    // MySQL answers the comparison as 1 or 0.
+    index.primary ||= part[2] === true || part[2] === 1;
+    byName.set(part[0], index);
+  }
+  const indexes: UniqueIndex[] = [];
+  for (const [name, { parts, primary }] of byName) {
+    if (parts.every((part) => part !== null)) indexes.push({ name, columns: [...new Set(parts)], primary });
+  }
+  return indexes;
 }
 
 /**
@@ -282,10 +322,7 @@ export async function columnInfo(
         const type = String(row.type).toLowerCase();
         const labels = typeof row.labels === 'string' ? (JSON.parse(row.labels) as string[]) : undefined;
         const kind = labels ? 'enum' : shared.capabilities.columnKind(type);
-        // better-sqlite3 with safe integers answers the flag as a bigint.
-        const flag = row.nullable;
-        const nullable =
-          !unique && (flag === true || flag === 1 || flag === 1n || flag === '1' || flag === 't');
+        const nullable = !unique && catalogNullable(row);
         return labels ? { kind, nullable, type, labels } : { kind, nullable, type };
       }
     }

@@ -22,6 +22,27 @@ export interface CatalogRow {
    * table, `p` partitioned, `f` foreign, `v` a view). @default undefined
    */
   readonly relkind?: string | null;
+  /**
+   * The table's primary key and unique indexes, the same on every row: a JSON array of `[index,
+   * column, primary]` triples, one per key column (no `INCLUDE` column; `null` for an
+   * expression), partial indexes left out. NULL where the catalog cannot say which rows are
+   * unique (a view, a foreign table, a partitioned one with foreign partitions, a virtual table).
+   * @default undefined
+   * @example
+   * '[["items_pkey","id",true],["items_category_seq","category",false],["items_category_seq","seq",false]]'
+   */
+  readonly uniques?: string | readonly unknown[] | null;
+}
+
+/**
+ * Whether a catalog row's column may hold NULL: drivers answer the flag as a boolean, a number,
+ * a bigint (better-sqlite3 with safe integers) or text.
+ * @example
+ * catalogNullable({ name: 'code', type: 'text', nullable: 't' }) // true
+ */
+export function catalogNullable(row: CatalogRow): boolean {
+  const flag = row.nullable;
+  return flag === true || flag === 1 || flag === 1n || flag === '1' || flag === 't';
 }
 
 /**
@@ -437,7 +458,18 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
       not a.attnotnull as nullable,
       (select cast(c.relkind as text) from pg_class c where c.oid = a.attrelid) as relkind,
       (select cast(json_agg(e.enumlabel order by e.enumsortorder) as text) from pg_enum e
-        where e.enumtypid = a.atttypid) as labels
+        where e.enumtypid = a.atttypid) as labels,
+      (select case when c.relkind in ('r', 'm', 'p') and not exists (
+          with recursive tree(oid) as (select c.oid
+            union all select h.inhrelid from pg_inherits h join tree on h.inhparent = tree.oid)
+          select 1 from tree join pg_class f on f.oid = tree.oid
+          where f.relkind = 'f' or (c.relkind <> 'p' and f.oid <> c.oid))
+        then coalesce((select cast(json_agg(json_build_array(x.relname, k.attname, i.indisprimary)) as text)
+          from pg_index i join pg_class x on x.oid = i.indexrelid
+          cross join generate_series(0, i.indnkeyatts - 1) as n
+          left join pg_attribute k on k.attrelid = i.indrelid and k.attnum = i.indkey[n] and k.attnum > 0
+          where i.indrelid = c.oid and i.indisunique and i.indisvalid and i.indpred is null), '[]') end
+        from pg_class c where c.oid = a.attrelid) as uniques
       from pg_attribute a
       where a.attrelid = to_regclass(${qualified}) and a.attnum > 0 and not a.attisdropped`;
   },
@@ -488,8 +520,18 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   nullsOrderingSyntax: true,
   dateStorage: 'iso-text',
   catalogQuery: (table: string) =>
-    sql<CatalogRow>`select name, lower(type) as type, ("notnull" = 0 and pk = 0) as nullable
-      from pragma_table_info(${table})`,
+    sql<CatalogRow>`select t.name, lower(t.type) as type, (t."notnull" = 0 and t.pk = 0) as nullable,
+      (select case when exists (select 1 from sqlite_master m where m.type = 'table'
+          and m.name = ${table} collate nocase and m.sql not like 'create virtual%'
+          union all select 1 from sqlite_temp_master m where m.type = 'table'
+          and m.name = ${table} collate nocase and m.sql not like 'create virtual%')
+        then (select json_group_array(json_array(u.idx, u.col, json(u.pk))) from (
+          select l.name as idx, i.name as col, case when l.origin = 'pk' then 'true' else 'false' end as pk
+            from pragma_index_list(${table}) as l, pragma_index_info(l.name) as i
+            where l."unique" = 1 and l.partial = 0
+          union all select 'PRIMARY KEY', p.name, 'true' from pragma_table_info(${table}) as p where p.pk > 0) as u)
+        end) as uniques
+      from pragma_table_info(${table}) as t`,
   columnKind: sqliteKind,
   // Every INTEGER is 64-bit, whatever the declared name.
   integerRange: (type: string) => bits(BITS_64, type.includes('unsigned')),
@@ -562,7 +604,13 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   ...baseCapabilities,
   name: 'mysql',
   catalogQuery: (table: string, schema: string | undefined) =>
-    sql<CatalogRow>`select column_name as name, lower(column_type) as type, (is_nullable = 'YES') as nullable
+    sql<CatalogRow>`select column_name as name, lower(column_type) as type, (is_nullable = 'YES') as nullable,
+      (select case when t.table_type = 'BASE TABLE' then coalesce(
+          (select json_arrayagg(json_array(s.index_name, s.column_name, s.index_name = 'PRIMARY')) from information_schema.statistics s
+            where s.table_schema = t.table_schema and s.table_name = t.table_name and s.non_unique = 0),
+          json_array()) end
+        from information_schema.tables t
+        where t.table_schema = coalesce(${schema ?? null}, database()) and t.table_name = ${table}) as uniques
       from information_schema.columns
       where table_schema = coalesce(${schema ?? null}, database()) and table_name = ${table}`,
   indexGone: (error: unknown) => (error as { errno?: unknown } | null)?.errno === 1176,

@@ -37,15 +37,26 @@ import {
   plainTables,
   type QueryTables,
   queryTables,
+  readCatalog,
   readIndexes,
   textRecorded,
+  uniqueIndexes,
 } from './catalog.js';
 import { type PositionReader, positionReader, refuseUnrecorded, toParameters } from './column-codec.js';
+import { uniqueKeyRefusal } from './config-checks.js';
 import { countKey } from './count-key.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
 import { lookupParameter, lookupQuery } from './lookup-value.js';
 import { ADAPTER } from './options.js';
-import { columnName, directionOf, equalityColumns, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
+import {
+  columnName,
+  directionOf,
+  equalityColumns,
+  fixedColumns,
+  rowKeyOf,
+  selectionOf,
+  shapeKey,
+} from './query-nodes.js';
 import type { Row } from './row.js';
 import { PrivateColumnStripper } from './row-picker.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
@@ -371,6 +382,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const found = this.#planOf(order);
     const plan = found instanceof Promise ? await found : found;
     const { fields, nullable, refused } = plan;
+    if (plan.notUnique !== null) throw new ConfigurationError(plan.notUnique);
     if (refused >= 0) {
       const type = fields[refused]!.info.type ?? 'unknown';
       throw new ConfigurationError(
@@ -757,6 +769,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           fields.every((f) => f.select === null || f.select === f.expr),
         keys: fields.map((f) => (f.select === null ? f.expr : IdentifierNode.create(f.readKey))),
         refused: fields.findIndex((f) => f.info.kind === 'unsupported'),
+        notUnique: await this.#notUnique(order, fields),
         nullable: fields.map((f) => f.info.nullable),
         exprs: fields.map((f) => f.expr),
         added: fields.some((f) => f.select !== null),
@@ -774,6 +787,38 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       cache.set(key, plan);
     }
     return plan;
+  }
+
+  /**
+   * Why the unique key does not make `order` unique per row (`uniqueKeyRefusal`), from the
+   * catalog its fields were looked up in: for a query of one table, without DISTINCT, GROUP BY or
+   * set operations, ordered by columns of that table none of which `columns` declares. `null`
+   * when a primary key or unique index covers it, when the order has no unique term (DRF's
+   * position cursors), and whenever the catalog cannot know: a view, a foreign table, a join (any
+   * key may repeat in one), an expression, a column declared in `columns` (taken as given).
+   */
+  async #notUnique(order: readonly KeyTerm[], fields: readonly FieldPlan[]): Promise<string | null> {
+    const shared = this.#shared;
+    const key = shared.uniqueKey;
+    if (key === null || !order.some((term) => term.unique === true || term.field === key)) return null;
+    const core = this.#coreNode;
+    const distinct = core.frontModifiers?.some((m) => m.modifier === 'Distinct') ?? false;
+    const grouped = core.joins ?? core.groupBy ?? core.having ?? core.setOperations ?? core.distinctOn;
+    const { tables, complete } = this.#source;
+    if (distinct || grouped !== undefined || !complete || tables.length !== 1) return null;
+    const columns: string[] = [];
+    for (const field of fields) {
+      const column = columnName(field.expr);
+      if (column === undefined || Object.hasOwn(shared.columns, field.field)) return null;
+      columns.push(column);
+    }
+    // Read already: each field's kind came from it.
+    const catalog = await readCatalog(shared, tables[0]!);
+    const indexes = uniqueIndexes(catalog);
+    if (indexes === undefined) return null;
+    const fixed = core.where === undefined ? [] : fixedColumns(core.where.where);
+    const table = tables[0]!.name;
+    return uniqueKeyRefusal({ uniqueKey: key, table, columns, fixed, catalog, indexes }) ?? null;
   }
 
   /**

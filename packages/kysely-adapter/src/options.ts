@@ -28,12 +28,15 @@ export interface KyselyQueryOptions {
   /**
    * A column unique per row, appended by cursor pagination as the tiebreaker; `null` falls back
    * to DRF's position + offset cursors. A qualified name (`'articles.id'`) disambiguates joins.
+   * Where the catalog lists the table's primary key and unique indexes (a query of one table,
+   * ordered by its columns), a key order none of them covers is refused with a
+   * `ConfigurationError` on the first cursor page; views, joins and expressions are taken as given.
    * @default 'id'
    */
   uniqueKey?: string | null;
   /**
    * Column kinds (and nullability) of ordering fields, for expressions the catalog cannot
-   * describe or to skip the catalog lookup.
+   * describe or to skip the catalog lookup (a declared key is then also taken as unique).
    * @default {}
    * @example
    * { columns: { score: 'number', published: { kind: 'date', nullable: true } } }

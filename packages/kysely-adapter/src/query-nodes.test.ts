@@ -8,7 +8,7 @@ import {
   sql,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { equalityColumns, matchesShape, parameterize, shapeKey } from './query-nodes.js';
+import { equalityColumns, fixedColumns, matchesShape, parameterize, shapeKey } from './query-nodes.js';
 
 interface DB {
   items: { id: number; name: string; created: Date; tenant: number; gone: Date | null };
@@ -126,5 +126,25 @@ describe('equalityColumns: the columns a WHERE of equalities fixes', () => {
     // Two columns compared with each other fix neither.
     expect(where(db.selectFrom('items').where((eb) => eb('tenant', '=', eb.ref('id'))))).toBeUndefined();
     expect(where(db.selectFrom('items').where(sql<boolean>`tenant = 1`))).toBeUndefined();
+  });
+});
+
+describe('fixedColumns: the columns a WHERE fixes by equality, whatever else it says', () => {
+  const where = (query: { toOperationNode(): { where?: { where: OperationNode } } }) =>
+    fixedColumns(query.toOperationNode().where!.where);
+
+  it('reads the AND-ed equalities beside any other condition, and none under an OR', () => {
+    expect(where(db.selectFrom('items').where('tenant', '=', 1).where('id', '>', 3))).toEqual(['tenant']);
+    expect(
+      where(
+        db
+          .selectFrom('items')
+          .where((eb) => eb.and([eb('id', '<', 1), eb(eb.val('a'), '=', eb.ref('name'))])),
+      ),
+    ).toEqual(['name']);
+    expect(
+      where(db.selectFrom('items').where((eb) => eb.or([eb('tenant', '=', 1), eb('tenant', '=', 2)]))),
+    ).toEqual([]);
+    expect(where(db.selectFrom('items').where((eb) => eb('tenant', '=', eb.ref('id'))))).toEqual([]);
   });
 });

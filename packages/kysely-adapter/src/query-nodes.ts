@@ -155,22 +155,43 @@ export function identifierName(node: OperationNode | undefined): string | undefi
  * // ['tenant', 'gone']
  */
 export function equalityColumns(node: OperationNode): string[] | undefined {
-  if (ParensNode.is(node)) return equalityColumns(node.node);
-  if (AndNode.is(node)) {
-    const left = equalityColumns(node.left);
-    const right = left && equalityColumns(node.right);
-    return right && [...left!, ...right];
+  const columns: string[] = [];
+  for (const conjunct of conjuncts(node)) {
+    const column = equalityColumn(conjunct);
+    if (column === undefined) return undefined;
+    columns.push(column);
   }
+  return columns;
+}
+
+/**
+ * The columns a WHERE fixes by equality whatever else it says: those of its AND-ed equalities
+ * between a column and a value (`tenant = ?` in `tenant = ? and score > ?`), so every row it
+ * answers shares their values.
+ *
+ * @example
+ * fixedColumns(db.selectFrom('t').where('tenant', '=', 1).where('score', '>', 3).toOperationNode().where!.where)
+ * // ['tenant']
+ */
+export function fixedColumns(node: OperationNode): string[] {
+  return conjuncts(node).flatMap((conjunct) => equalityColumn(conjunct) ?? []);
+}
+
+/** The conditions `node` AND-s together, parentheses taken off. */
+function conjuncts(node: OperationNode): OperationNode[] {
+  if (ParensNode.is(node)) return conjuncts(node.node);
+  if (AndNode.is(node)) return [...conjuncts(node.left), ...conjuncts(node.right)];
+  return [node];
+}
+
+/** The column `node` compares with a value by equality (`=`, or `is null`), if it does. */
+function equalityColumn(node: OperationNode): string | undefined {
   if (!BinaryOperationNode.is(node) || !OperatorNode.is(node.operator)) return undefined;
   const { leftOperand: left, rightOperand: right } = node;
   const operator = node.operator.operator;
-  if (operator === 'is') {
-    const column = columnName(left);
-    return column !== undefined && ValueNode.is(right) && right.value === null ? [column] : undefined;
-  }
+  if (operator === 'is') return ValueNode.is(right) && right.value === null ? columnName(left) : undefined;
   if (operator !== '=') return undefined;
-  const column = ValueNode.is(right) ? columnName(left) : ValueNode.is(left) ? columnName(right) : undefined;
-  return column === undefined ? undefined : [column];
+  return ValueNode.is(right) ? columnName(left) : ValueNode.is(left) ? columnName(right) : undefined;
 }
 
 export function columnName(node: OperationNode): string | undefined {

@@ -47,6 +47,12 @@ export interface OrderPlan {
   readonly fields: readonly FieldPlan[];
   /** The first field whose type no cursor can bound exactly (`unsupported`), or -1. */
   readonly refused: number;
+  /**
+   * Why the unique key cannot tell every two rows apart in this ordering (`uniqueKeyRefusal`: no
+   * primary key or unique index covers it), the message keyset windows are refused with; `null`
+   * when one does or the catalog cannot know.
+   */
+  readonly notUnique: string | null;
   readonly nullable: readonly boolean[];
   readonly exprs: readonly OperationNode[];
   /** The index keyset statements name (`indexQuery`); `null` to leave them to the optimizer. */

@@ -1,4 +1,4 @@
-import { InvalidBoundError, type KeyTerm } from '@pagewise/core';
+import { ConfigurationError, InvalidBoundError, type KeyTerm } from '@pagewise/core';
 import { describe, expect, test } from 'vitest';
 import { fromArray } from './array-adapter.js';
 
@@ -119,5 +119,30 @@ describe('unknown ordering fields (issue 12)', () => {
       }),
     ).rejects.toThrow(/unknown field "nope"/);
     expect(() => fromArray(rows, { ordering: '-missing' })).toThrow(/unknown field "missing"/);
+  });
+});
+
+describe('a uniqueKey that repeats (issue 31)', () => {
+  const unique = (field: string): KeyTerm => ({ ...term(field, 'asc', 'last'), unique: true });
+  const window = (order: KeyTerm[] | null) => ({ order, after: null, offset: 0, limit: 9 });
+
+  test('a keyset window over an ordering two rows tie on, key included, is refused, naming them', async () => {
+    const query = fromArray(rows, { uniqueKey: 'name' });
+    await expect(query.fetch(window([unique('name')]))).rejects.toThrow(ConfigurationError);
+    await expect(query.fetch(window([unique('name')]))).rejects.toThrow(
+      /uniqueKey "name" does not make the cursor order unique: the rows at array indexes 1 and 3 both hold \(a\) in "name"/,
+    );
+  });
+
+  test('an ordering that tells the rows apart passes, and offset windows never bound by the key', async () => {
+    const query = fromArray(rows, { uniqueKey: 'name' });
+    expect(ids(await query.fetch(window([term('score', 'desc', 'first'), unique('name')])))).toEqual([
+      2, 5, 4, 1, 3,
+    ]);
+    expect(ids(await query.fetch(window(null)))).toEqual([1, 2, 3, 4, 5]);
+    // The row's index (no uniqueKey) never repeats.
+    expect(ids(await fromArray(rows).fetch(window([term('name', 'asc', 'last'), unique('#index')])))).toEqual(
+      [2, 4, 1, 5, 3],
+    );
   });
 });

@@ -25,7 +25,8 @@ export interface ArrayQueryOptions<Row> {
   ordering?: OrderingInput;
   /**
    * A field unique per row, used as the cursor tiebreaker. `null` (the default) uses the row's
-   * index in the array, which is unique too.
+   * index in the array, which is unique too. A cursor page over an ordering in which two rows
+   * tie, key included, is a `ConfigurationError` (found while sorting, once per ordering).
    * @default null
    */
   uniqueKey?: string | null;
@@ -42,6 +43,13 @@ const INDEX_KEY = '#index';
 interface Entry<Row> {
   readonly row: Row;
   readonly index: number;
+}
+
+/** The rows sorted by one ordering, and the first two its unique term fails to tell apart. */
+interface Sorted<Row> {
+  readonly entries: readonly Entry<Row>[];
+  /** Two rows equal on every term of an ordering with a unique term, with their shared position. */
+  readonly repeat: { readonly a: number; readonly b: number; readonly position: PositionValue[] } | null;
 }
 
 function defaultGetField(row: unknown, field: string): unknown {
@@ -93,7 +101,7 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
   readonly #getField: (row: Row, field: string) => unknown;
   readonly #keyField: string | null;
   /** Sorted copies per ordering: a query object is immutable, so they never go stale. */
-  readonly #sorted = new Map<string, readonly Entry<Row>[]>();
+  readonly #sorted = new Map<string, Sorted<Row>>();
 
   constructor(
     entries: readonly Entry<Row>[],
@@ -111,7 +119,7 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
 
   orderBy(terms: readonly OrderTerm[]): ArrayQuery<Row> {
     this.#checkFields(terms);
-    const sorted = this.#sort(terms.map(settleNulls));
+    const sorted = this.#sort(terms.map(settleNulls)).entries;
     return new ArrayQuery(sorted, [...terms], this.#getField, this.#keyField);
   }
 
@@ -121,7 +129,9 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
 
   async fetch(window: WindowSpec): Promise<ReadonlyArray<WindowRow<Row>>> {
     const order = window.order ?? [];
-    const entries = this.#sort(order);
+    const { entries, repeat } = this.#sort(order);
+    // Keyset windows only: offset ones never bound by the key.
+    if (repeat !== null && window.order !== null) this.#refuseRepeat(order, repeat);
     let start = 0;
     if (window.after !== null) {
       this.#checkBound(order, window.after, entries);
@@ -166,18 +176,51 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
     return order.map((term) => this.#value(term, entry));
   }
 
-  #sort(order: readonly KeyTerm[]): readonly Entry<Row>[] {
-    if (order.length === 0) return this.#entries;
+  /**
+   * The rows sorted by `order`, once per ordering. With a unique term naming a field (not the
+   * row's index), the sort also finds the first two rows equal on every term, by comparing each
+   * row with the next: one more pass over positions already read, the whole cost of checking that
+   * the key is unique where the array is all there is to know.
+   */
+  #sort(order: readonly KeyTerm[]): Sorted<Row> {
+    if (order.length === 0) return { entries: this.#entries, repeat: null };
     const signature = JSON.stringify(order);
     let sorted = this.#sorted.get(signature);
     if (!sorted) {
       this.#checkFields(order);
       const keyed = this.#entries.map((entry) => ({ entry, key: this.#position(order, entry) }));
       keyed.sort((a, b) => comparePositions(order, a.key, b.key));
-      sorted = keyed.map((k) => k.entry);
+      const key = this.#keyField;
+      let repeat: Sorted<Row>['repeat'] = null;
+      if (key !== null && order.some((term) => term.unique === true || term.field === key)) {
+        for (let i = 1; i < keyed.length && repeat === null; i += 1) {
+          const [a, b] = [keyed[i - 1]!, keyed[i]!];
+          if (comparePositions(order, a.key, b.key) === 0) {
+            repeat = { a: a.entry.index, b: b.entry.index, position: a.key };
+          }
+        }
+      }
+      sorted = { entries: keyed.map((k) => k.entry), repeat };
       this.#sorted.set(signature, sorted);
     }
     return sorted;
+  }
+
+  /**
+   * A keyset window over an ordering whose unique field repeats would skip or repeat the rows
+   * that tie: refused, as the Kysely adapter refuses a key no unique index covers.
+   */
+  #refuseRepeat(order: readonly KeyTerm[], repeat: NonNullable<Sorted<Row>['repeat']>): never {
+    const fields = order.map((term) => `"${term.field}"`).join(', ');
+    const values = repeat.position.map((value) =>
+      value instanceof Date ? value.toISOString() : String(value),
+    );
+    throw new ConfigurationError(
+      `memory adapter: uniqueKey "${this.#keyField}" does not make the cursor order unique: the rows ` +
+        `at array indexes ${repeat.a} and ${repeat.b} both hold (${values.join(', ')}) in ${fields}, so ` +
+        'pages would skip or repeat rows that tie; name a field unique per row, or leave uniqueKey ' +
+        "unset to break ties by the row's index",
+    );
   }
 
   /**
