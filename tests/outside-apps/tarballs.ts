@@ -128,7 +128,10 @@ export interface ScratchApp {
   readonly dir: string;
   /** The versions installed, by package name. */
   readonly versions: Readonly<Record<string, string>>;
-  /** Seconds spent packing, then installing the tarballs and waiting for the frameworks (installed while npm packs), then compiling. */
+  /**
+   * Seconds spent packing (the frameworks install and the kysely-paginate app compiles meanwhile),
+   * then installing the tarballs, then compiling the other apps.
+   */
   readonly seconds: { readonly pack: number; readonly install: number; readonly compile: number };
   /** tsc's errors in the file expected to fail, as `--pretty false` prints them. */
   readonly misspelt: readonly string[];
@@ -280,36 +283,44 @@ async function diagnostics(project: string, cwd: string): Promise<string[]> {
 const isLibraryError = (diagnostic: string) =>
   /(^|\/)node_modules\//.test(diagnostic) && !/(^|\/)node_modules\/@pagewise\//.test(diagnostic);
 
+const KP = `${KYSELY_PAGINATE_DIR}/`;
+
 /**
- * Compiles the apps (tsc emits next to each source even when a declaration file of another
+ * tsc on the kysely-paginate app, which imports no Pagewise package and so compiles while npm
+ * packs. Under nodenext its CommonJS typings see kysely's CommonJS declarations and the app's
+ * query builder is foreign to them (TS2345, '#private'); bundler resolution gives both the ESM ones.
+ */
+async function compileKyselyPaginate(app: string, files: readonly string[]): Promise<string[]> {
+  const project = {
+    compilerOptions: { ...COMPILER_OPTIONS, module: 'preserve', moduleResolution: 'bundler' },
+    files: files.filter((file) => file.startsWith(KP)).map((file) => file.slice(KP.length)),
+  };
+  writeFileSync(join(app, KP, 'tsconfig.json'), JSON.stringify(project, null, 2));
+  return (await diagnostics('tsconfig.json', join(app, KP))).map((line) => `${KP}${line}`);
+}
+
+/**
+ * Compiles the other apps (tsc emits next to each source even when a declaration file of another
  * package has an error) and fails on any error in an app or in Pagewise's declarations. Answers
  * the other packages' declaration errors, and what tsc says of the file meant not to compile.
  */
 async function compile(
   app: string,
-  files: string[],
+  files: readonly string[],
+  kyselyPaginateErrors: readonly string[],
 ): Promise<{ libraryErrors: string[]; misspelt: string[] }> {
-  const kp = `${KYSELY_PAGINATE_DIR}/`;
   const apps = {
     compilerOptions: COMPILER_OPTIONS,
-    files: files.filter((file) => file !== MISSPELT && !file.startsWith(kp)),
-  };
-  // Under nodenext its CommonJS typings see kysely's CommonJS declarations and the app's query
-  // builder is foreign to them (TS2345, '#private'); bundler resolution gives both the ESM ones.
-  const kyselyPaginate = {
-    compilerOptions: { ...COMPILER_OPTIONS, module: 'preserve', moduleResolution: 'bundler' },
-    files: files.filter((file) => file.startsWith(kp)).map((file) => file.slice(kp.length)),
+    files: files.filter((file) => file !== MISSPELT && !file.startsWith(KP)),
   };
   const misspelt = { compilerOptions: { ...COMPILER_OPTIONS, noEmit: true }, files: [MISSPELT] };
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(apps, null, 2));
-  writeFileSync(join(app, kp, 'tsconfig.json'), JSON.stringify(kyselyPaginate, null, 2));
   writeFileSync(join(app, 'tsconfig.misspelt.json'), JSON.stringify(misspelt, null, 2));
-  const [ours, theirs, misspeltErrors] = await settled([
+  const [ours, misspeltErrors] = await settled([
     diagnostics('tsconfig.json', app),
-    diagnostics('tsconfig.json', join(app, kp)).then((found) => found.map((line) => `${kp}${line}`)),
     diagnostics('tsconfig.misspelt.json', app),
   ]);
-  const errors = [...ours!, ...theirs!];
+  const errors = [...ours!, ...kyselyPaginateErrors];
   const appErrors = errors.filter((diagnostic) => !isLibraryError(diagnostic));
   if (appErrors.length > 0) throw new Error(`tsc failed on the apps:\n${appErrors.join('\n')}`);
   return {
@@ -324,18 +335,22 @@ async function prepare(): Promise<ScratchApp> {
   try {
     const app = join(scratch, 'app');
     mkdirSync(join(app, KYSELY_PAGINATE_DIR), { recursive: true });
+    const files = copyApps(app);
     const started = performance.now();
     let packed = 0;
     const packing = packAll(scratch).finally(() => {
       packed = performance.now();
     });
-    const frameworks = installFrameworks(app);
+    const frameworks = installFrameworks(app).then(async (versions) => ({
+      versions,
+      kyselyPaginateErrors: await compileKyselyPaginate(app, files),
+    }));
     // Both end before anything throws: nothing may run on in a folder being removed.
     await Promise.allSettled([packing, frameworks]);
-    const [tarballs, versions] = [await packing, await frameworks];
+    const [tarballs, { versions, kyselyPaginateErrors }] = [await packing, await frameworks];
     await installTarballs(app, tarballs);
     const installed = performance.now();
-    const { libraryErrors, misspelt } = await compile(app, copyApps(app));
+    const { libraryErrors, misspelt } = await compile(app, files, kyselyPaginateErrors);
     const seconds = (from: number, to: number) => Math.round((to - from) / 100) / 10;
     return {
       dir: app,
