@@ -25,6 +25,11 @@ export const APPS: readonly AppEntry[] = [
     needed: "an error handler for DRF's body (Express 5 sends the 404 as an HTML page); the URL from `req`",
   },
   {
+    app: "Express 5 + SQLite, DRF's ListView",
+    files: ['express-listview.ts'],
+    needed: "nothing: `toExpressHandler` checks `Host` and answers Pagewise's errors as DRF does",
+  },
+  {
     app: 'Fastify 5 + MariaDB',
     files: ['fastify-mariadb.ts'],
     needed: "`setErrorHandler` for DRF's body (Fastify sends its own 404 body); the URL from `request`",

@@ -158,6 +158,12 @@ const FEEDS: readonly Feed[] = [
     skipReason: null,
   },
   {
+    name: "Express 5 + SQLite, DRF's ListView",
+    file: 'express-listview.ts',
+    database: () => databases.sqlite!,
+    skipReason: null,
+  },
+  {
     name: 'Fastify 5 + MariaDB',
     file: 'fastify-mariadb.ts',
     database: () => databases.mariadb!,
