@@ -59,7 +59,7 @@ let scratch = '';
 const tarballs = new Map<PackageDir, string>();
 
 /**
- * A copy of the workspace's build setup: tsconfig.base.json, the packages' sources and a
+ * A copy of the workspace's build setup: tsconfig.base.json, the build script, the packages' sources and a
  * node_modules of links to the root's tools, the copies of the packages it builds, and Nest's
  * and rxjs's types for @pagewise/nest.
  */
@@ -69,6 +69,7 @@ function copyWorkspace(): string {
   mkdirSync(join(modules, '@pagewise'), { recursive: true });
   mkdirSync(join(modules, '@nestjs'), { recursive: true });
   cpSync(join(ROOT, 'tsconfig.base.json'), join(workspace, 'tsconfig.base.json'));
+  cpSync(join(ROOT, 'scripts'), join(workspace, 'scripts'), { recursive: true });
   for (const dir of PACKED) {
     cpSync(join(ROOT, 'packages', dir), join(workspace, 'packages', dir), {
       recursive: true,
