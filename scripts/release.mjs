@@ -406,20 +406,25 @@ export async function release({ dryRun, tag, out, log = console.log }) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: {
-      'dry-run': { type: 'boolean', default: false },
-      publish: { type: 'boolean', default: false },
-      tag: { type: 'string' },
-      out: { type: 'string', default: join(ROOT, '.release') },
-    },
+  const usage = 'usage: pnpm release --dry-run | --publish [--tag <dist-tag>] [--out <dir>]';
+  const options = /** @type {const} */ ({
+    'dry-run': { type: 'boolean', default: false },
+    publish: { type: 'boolean', default: false },
+    tag: { type: 'string' },
+    out: { type: 'string', default: join(ROOT, '.release') },
   });
-  if (values['dry-run'] === values.publish) {
-    console.error(
-      'Say --dry-run (everything up to `npm publish --dry-run`) or --publish (publish for real).',
-    );
+  /** @type {{ 'dry-run': boolean; publish: boolean; tag?: string; out: string } | undefined} */
+  let values;
+  try {
+    values = parseArgs({ options }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : error}\n${usage}`);
     process.exitCode = 2;
-  } else {
+  }
+  if (values && values['dry-run'] === values.publish) {
+    console.error(`Say --dry-run (all up to \`npm publish --dry-run\`) or --publish (for real).\n${usage}`);
+    process.exitCode = 2;
+  } else if (values) {
     const report = await release({ dryRun: values['dry-run'], tag: values.tag, out: resolve(values.out) });
     if (!report.ok) process.exitCode = 1;
   }
