@@ -32,6 +32,8 @@ export default defineConfig({
             'bench/test/**/*.test.ts',
           ],
           exclude: [...configDefaults.exclude, YOUNG_GARBAGE],
+          // A folder for the one `pnpm release --dry-run` whose tarballs the packaging tests share.
+          globalSetup: ['tests/support/release-run.global.ts'],
         },
       },
       {

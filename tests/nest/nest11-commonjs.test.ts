@@ -1,33 +1,20 @@
 // A Nest 11 CommonJS app outside the workspace, as `nest new` (11) makes one: no "type": "module",
 // tsc with module nodenext, emitDecoratorMetadata on. It installs @pagewise/nest, rest, core and
-// memory-adapter from `npm pack` tarballs with plain npm, compiles ./feed-app.ts (the Nest 12
-// suite's app) and ./commonjs-app/main.ts, and answers the same feed on Express and Fastify.
-//
-// The tarballs are packed from copies of the packages, built there by their own prepack: the
-// packaging suite empties and rebuilds the packages' dist in place while it runs.
+// memory-adapter with plain npm from the tarballs of this run's `pnpm release --dry-run`
+// (tests/packaging/release.test.ts checks them), so it requires their CommonJS builds; it compiles
+// ./feed-app.ts (the Nest 12 suite's app) and ./commonjs-app/main.ts, and answers the same feed on
+// Express and Fastify.
 import { execFile } from 'node:child_process';
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { publint } from 'publint';
-import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { dryRunRelease, tarballOf } from '../support/release-run.js';
 import { ARTICLES } from './feed-app.js';
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const PACKED = ['core', 'rest', 'memory-adapter', 'nest'] as const;
 type PackageDir = (typeof PACKED)[number];
@@ -50,52 +37,8 @@ async function sh(
   }
 }
 
-/** Where a package installed for the tests really is (pnpm links into its store). */
-function installed(name: string): string {
-  return realpathSync(join(ROOT, 'tests', 'node_modules', name));
-}
-
 let scratch = '';
 const tarballs = new Map<PackageDir, string>();
-
-/**
- * A copy of the workspace's build setup: tsconfig.base.json, the packages' sources and a
- * node_modules of links to the root's tools, the copies of the packages it builds, and Nest's
- * and rxjs's types for @pagewise/nest.
- */
-function copyWorkspace(): string {
-  const workspace = join(scratch, 'workspace');
-  const modules = join(workspace, 'node_modules');
-  mkdirSync(join(modules, '@pagewise'), { recursive: true });
-  mkdirSync(join(modules, '@nestjs'), { recursive: true });
-  cpSync(join(ROOT, 'tsconfig.base.json'), join(workspace, 'tsconfig.base.json'));
-  for (const dir of PACKED) {
-    cpSync(join(ROOT, 'packages', dir), join(workspace, 'packages', dir), {
-      recursive: true,
-      filter: (source) => !/[/\\](node_modules|dist)$/.test(source),
-    });
-    symlinkSync(join(workspace, 'packages', dir), join(modules, '@pagewise', dir), 'dir');
-  }
-  const rootModules = join(ROOT, 'node_modules');
-  for (const entry of readdirSync(rootModules)) {
-    if (entry.startsWith('.') && entry !== '.bin') continue;
-    symlinkSync(realpathSync(join(rootModules, entry)), join(modules, entry), 'dir');
-  }
-  for (const name of ['@nestjs/common', '@nestjs/core', 'rxjs']) {
-    symlinkSync(installed(name), join(modules, name), 'dir');
-  }
-  return workspace;
-}
-
-async function pack(workspace: string, dir: PackageDir): Promise<void> {
-  const { stdout } = await sh(
-    'npm',
-    ['pack', '--json', '--pack-destination', join(scratch, 'tarballs')],
-    join(workspace, 'packages', dir),
-  );
-  const [info] = JSON.parse(stdout) as [{ filename: string }];
-  tarballs.set(dir, join(scratch, 'tarballs', info.filename));
-}
 
 /** `nest new`'s tsconfig.json for Nest 11 (CommonJS, nodenext, legacy decorators with metadata). */
 const NEST11_TSCONFIG = {
@@ -129,6 +72,7 @@ const NEST11_TSCONFIG = {
 interface Report {
   readonly moduleSystem: string;
   readonly nest: string;
+  readonly pagewise: string[];
   readonly platform: string;
   readonly ids: number[];
   readonly scores: number[];
@@ -142,11 +86,8 @@ let compiled: Promise<void>;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'pagewise-nest11-cjs-'));
-  mkdirSync(join(scratch, 'tarballs'));
-  const workspace = copyWorkspace();
-  await pack(workspace, 'core');
-  await Promise.all([pack(workspace, 'rest'), pack(workspace, 'memory-adapter')]);
-  await pack(workspace, 'nest');
+  const release = await dryRunRelease();
+  for (const dir of PACKED) tarballs.set(dir, tarballOf(release, `@pagewise/${dir}`));
 
   const app = join(scratch, 'app');
   mkdirSync(join(app, 'src', 'commonjs-app'), { recursive: true });
@@ -180,7 +121,7 @@ beforeAll(async () => {
     app,
   ).then(() => {});
   compiled.catch(() => {});
-}, 600_000);
+}, 900_000);
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -195,38 +136,6 @@ async function serve(platform: string): Promise<Report> {
   );
   return JSON.parse(stdout) as Report;
 }
-
-describe('the @pagewise/nest tarball', () => {
-  test('holds dist with maps and declarations, the sources, LICENSE and README, no tests', async () => {
-    const { stdout } = await sh('tar', ['-tzf', tarballs.get('nest')!], scratch);
-    const paths = stdout.split('\n').filter(Boolean);
-    expect(paths).toEqual(
-      expect.arrayContaining([
-        'package/package.json',
-        'package/LICENSE',
-        'package/README.md',
-        'package/dist/index.js',
-        'package/dist/index.js.map',
-        'package/dist/index.d.ts',
-        'package/src/index.ts',
-      ]),
-    );
-    expect(paths.filter((path) => path.includes('.test.'))).toEqual([]);
-  });
-
-  test('publint finds nothing to say; attw --profile esm-only passes', async () => {
-    const file = readFileSync(tarballs.get('nest')!);
-    const tarball = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
-    const { messages, pkg } = await publint({ pack: { tarball }, level: 'suggestion', strict: true });
-    expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
-    const attw = join(ROOT, 'node_modules', '.bin', 'attw');
-    await sh(
-      attw,
-      [tarballs.get('nest')!, '--profile', 'esm-only', '--no-color', '--format', 'table'],
-      scratch,
-    );
-  }, 120_000);
-});
 
 describe('a Nest 11 CommonJS app from npm pack tarballs', () => {
   test('tsc compiles it (module nodenext, CommonJS output)', async () => {
@@ -248,6 +157,8 @@ describe('a Nest 11 CommonJS app from npm pack tarballs', () => {
       const report = await serve(platform);
       expect(report.moduleSystem).toBe('commonjs');
       expect(report.nest).toMatch(/^11\./);
+      expect(report.pagewise).toContain('@pagewise/core/dist/cjs/index.js');
+      expect(report.pagewise.filter((file) => !/^@pagewise\/[\w-]+\/dist\/cjs\//.test(file))).toEqual([]);
       expect([...report.ids].sort((a, b) => a - b)).toEqual(ARTICLES.map((article) => article.id));
       expect(report.scores).toEqual([...report.scores].sort((a, b) => b - a));
       expect(report.links).toHaveLength(4);

@@ -13,20 +13,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { publint } from 'publint';
-import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { dryRunRelease, tarballOf } from '../support/release-run.js';
 
-// What a user gets: every package packed by npm (its prepack builds dist), the tarballs installed
-// by npm into a scratch app outside the workspace, a strict consumer type-checked there and run
-// with plain Node against SQLite, once with one copy of core and once with a second copy nested
-// under each adapter. attw and publint judge each tarball.
+// What a user gets: the tarballs of this run's `pnpm release --dry-run` (./release.test.ts checks
+// them with attw and publint) installed by npm into a scratch app outside the workspace, a strict
+// consumer type-checked there and run with plain Node against SQLite, once with one copy of core
+// and once with a second copy nested under each adapter.
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGES = ['core', 'rest', 'kysely-adapter', 'memory-adapter', 'client'] as const;
 type PackageDir = (typeof PACKAGES)[number];
-const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 const fromTests = createRequire(join(ROOT, 'tests', 'package.json'));
 const fromRoot = createRequire(join(ROOT, 'package.json'));
 
@@ -67,38 +65,8 @@ function manifestOf(specifier: string, from: NodeJS.Require): string {
   }
 }
 
-interface Packed {
-  readonly filename: string;
-  readonly size: number;
-  readonly unpackedSize: number;
-  readonly files: ReadonlyArray<{ readonly path: string }>;
-}
-
 let scratch = '';
-const packed = new Map<PackageDir, Packed & { readonly tarball: string }>();
-const attw = new Map<PackageDir, Promise<{ stdout: string }>>();
-
-async function pack(dir: PackageDir): Promise<void> {
-  const cwd = join(ROOT, 'packages', dir);
-  // No dist before packing: the tarball's dist must come from prepack, never from an old build.
-  rmSync(join(cwd, 'dist'), { recursive: true, force: true });
-  const { stdout } = await sh(
-    'npm',
-    ['pack', '--json', '--pack-destination', join(scratch, 'tarballs')],
-    cwd,
-  );
-  const [info] = JSON.parse(stdout) as [Packed];
-  const tarball = join(scratch, 'tarballs', info.filename);
-  packed.set(dir, { ...info, tarball });
-  // Started now, so it runs while npm installs; its test awaits it.
-  const checked = sh(
-    BIN('attw'),
-    [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--no-color', '--format', 'table'],
-    scratch,
-  );
-  checked.catch(() => {});
-  attw.set(dir, checked);
-}
+const tarballs = new Map<PackageDir, string>();
 
 const TSCONFIG_BASE = { strict: true, target: 'ES2022', lib: ['ES2023'], types: ['node'] };
 const TSCONFIGS = {
@@ -177,14 +145,11 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'pagewise-packaging-'));
   const app = join(scratch, 'app');
   mkdirSync(app, { recursive: true });
-  mkdirSync(join(scratch, 'tarballs'));
-  const started = performance.now();
-  await pack('core');
-  // The web layer and the adapters compile against core's dist, built by the pack above.
-  await Promise.all([pack('rest'), pack('kysely-adapter'), pack('memory-adapter'), pack('client')]);
-  const packedAt = performance.now();
+  const release = await dryRunRelease();
+  for (const dir of PACKAGES) tarballs.set(dir, tarballOf(release, `@pagewise/${dir}`));
+  const installing = performance.now();
 
-  const tarball = (dir: PackageDir) => `file:${packed.get(dir)!.tarball}`;
+  const tarball = (dir: PackageDir) => `file:${tarballs.get(dir)!}`;
   const manifest = {
     name: 'pagewise-scratch-app',
     private: true,
@@ -214,80 +179,19 @@ beforeAll(async () => {
   const built = join(dirname(manifestOf('better-sqlite3', fromTests)), addon);
   mkdirSync(join(app, 'node_modules', 'better-sqlite3', 'build', 'Release'), { recursive: true });
   copyFileSync(built, join(app, 'node_modules', 'better-sqlite3', addon));
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(
-    `npm pack (5 builds): ${seconds(packedAt - started)}, npm install: ${seconds(performance.now() - packedAt)}`,
-  );
+  console.log(`npm install: ${((performance.now() - installing) / 1000).toFixed(1)} s`);
 
   copyFileSync(fileURLToPath(new URL('consumer/consumer.ts', import.meta.url)), join(app, 'consumer.ts'));
   for (const [name, config] of Object.entries(TSCONFIGS)) {
     writeFileSync(join(app, name), JSON.stringify(config, null, 2));
   }
-}, 300_000);
+}, 900_000);
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('packages packed and installed with npm', () => {
-  test('tarball sizes and contents: dist with maps, sources, LICENSE, README, no tests', () => {
-    const lines = PACKAGES.map((dir) => {
-      const { filename, size, unpackedSize, files } = packed.get(dir)!;
-      const paths = files.map((f) => f.path);
-      expect(paths).toEqual(
-        expect.arrayContaining([
-          'package.json',
-          'LICENSE',
-          'README.md',
-          'dist/index.js',
-          'dist/index.js.map',
-          'dist/index.d.ts',
-          'dist/index.d.ts.map',
-          'src/index.ts',
-        ]),
-      );
-      expect(paths.filter((p) => p.endsWith('.test.ts') || p.endsWith('.test.js'))).toEqual([]);
-      return `${filename}: ${(size / 1024).toFixed(1)} kB packed, ${(unpackedSize / 1024).toFixed(1)} kB unpacked, ${files.length} files`;
-    });
-    console.log(`tarballs:\n  ${lines.join('\n  ')}`);
-  });
-
-  test('the packed package.json files name no workspace: protocol; the web layer and adapters peer on core', async () => {
-    for (const dir of PACKAGES) {
-      const { stdout } = await sh(
-        'tar',
-        ['-xzOf', packed.get(dir)!.tarball, 'package/package.json'],
-        scratch,
-      );
-      expect(stdout).not.toContain('workspace:');
-      const manifest = JSON.parse(stdout) as {
-        peerDependencies?: Record<string, string>;
-        dependencies?: Record<string, string>;
-      };
-      // The client talks HTTP only: it depends on nothing, core included. The engine depends on nothing.
-      if (dir === 'core' || dir === 'client') expect(manifest.dependencies ?? {}).toEqual({});
-      else expect(manifest.peerDependencies?.['@pagewise/core']).toBe('^0.1.0');
-    }
-  });
-
-  test.each(PACKAGES)(
-    'attw --profile esm-only passes on the %s tarball',
-    async (dir) => {
-      const { stdout } = await attw.get(dir)!;
-      console.log(`attw ${packed.get(dir)!.filename}\n${stdout}`);
-    },
-    180_000,
-  );
-
-  test.each(PACKAGES)('publint finds nothing to say about the %s tarball', async (dir) => {
-    const file = readFileSync(packed.get(dir)!.tarball);
-    const tarball = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
-    const { messages, pkg } = await publint({ pack: { tarball }, level: 'suggestion', strict: true });
-    const said = messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`);
-    console.log(`publint ${packed.get(dir)!.filename}: ${said.length ? said.join('\n') : 'no messages'}`);
-    expect(said).toEqual([]);
-  });
-
   test('a strict consumer type-checks under NodeNext and Bundler resolution', async () => {
     await Promise.all([typecheck('tsconfig.bundler.json'), typecheck('tsconfig.nodenext.json')]);
     expect(existsSync(join(scratch, 'app', 'out', 'consumer.js'))).toBe(true);
@@ -305,7 +209,7 @@ describe('packages packed and installed with npm', () => {
     for (const adapter of ['rest', 'kysely-adapter', 'memory-adapter']) {
       const nested = join(modules, '@pagewise', adapter, 'node_modules', '@pagewise', 'core');
       mkdirSync(nested, { recursive: true });
-      await sh('tar', ['-xzf', packed.get('core')!.tarball, '-C', nested, '--strip-components=1'], scratch);
+      await sh('tar', ['-xzf', tarballs.get('core')!, '-C', nested, '--strip-components=1'], scratch);
     }
     await typecheck('tsconfig.bundler.json');
     const report = await consume();

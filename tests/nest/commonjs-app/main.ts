@@ -56,6 +56,10 @@ async function main(platform: string): Promise<void> {
     const report = {
       moduleSystem: typeof module === 'object' && typeof require === 'function' ? 'commonjs' : 'esm',
       nest: (require('@nestjs/core/package.json') as { version: string }).version,
+      // Every Pagewise file loaded: each package's CommonJS build, so one copy of core.
+      pagewise: Object.keys(require.cache)
+        .filter((file) => file.includes('@pagewise'))
+        .map((file) => file.slice(file.lastIndexOf('@pagewise')).replaceAll('\\', '/')),
       platform,
       ids,
       scores,
