@@ -1,5 +1,5 @@
 // Issue 31's apps, outside the workspace: each app of ./apps is a user's whole program, installed
-// from `npm pack` tarballs with plain npm (./tarballs.ts, once for all of them), compiled by tsc
+// from the test run's `npm pack` tarballs with plain npm (./tarballs.ts, once for all of them), compiled by tsc
 // (strict, nodenext, declarations checked), started on a loopback port and asked over real HTTP.
 // The table of what each app cost (./app-lines.ts) is printed and must match docs/frameworks.md.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -199,7 +199,7 @@ beforeAll(async () => {
   if (failed) throw (failed as PromiseRejectedResult).reason;
   const { pack, install, compile } = app.seconds;
   console.log(
-    `outside apps: npm pack (6 builds) ${pack} s, npm install ${install} s, tsc ${compile} s, ` +
+    `outside apps: the release's tarballs ready after ${pack} s, npm install ${install} s, tsc ${compile} s, ` +
       `${servers.size} servers up after ${Math.round((performance.now() - started) / 100) / 10} s`,
   );
   // skipLibCheck is off: other packages' own declaration errors under this TypeScript are listed.

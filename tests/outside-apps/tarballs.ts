@@ -1,20 +1,16 @@
-// One scratch app outside the workspace for every app of tests/outside-apps: the packages packed
-// once with npm (from copies of their folders, built there by their own prepack: the packaging
-// suite empties and rebuilds the packages' dist in place while it runs), installed once with plain
+// One scratch app outside the workspace for every app of tests/outside-apps: the packages' tarballs
+// from the test run's one `pnpm release --dry-run` (tests/support/release-run.ts), installed once with plain
 // npm together with the apps' frameworks, at the versions the workspace has installed, and the
 // apps compiled once by tsc (strict, module nodenext, skipLibCheck false). The first caller starts
 // the work and every later one shares its promise.
 import { execFile, spawn } from 'node:child_process';
 import {
   copyFileSync,
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative as relativePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { dryRunRelease, tarballOf } from '../support/release-run.js';
 
 const run = promisify(execFile);
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -129,7 +126,7 @@ export interface ScratchApp {
   /** The versions installed, by package name. */
   readonly versions: Readonly<Record<string, string>>;
   /**
-   * Seconds spent packing (the frameworks install and the kysely-paginate app compiles meanwhile),
+   * Seconds spent waiting for the release's tarballs (the frameworks install and the kysely-paginate app compiles meanwhile),
    * then installing the tarballs, then compiling the other apps.
    */
   readonly seconds: { readonly pack: number; readonly install: number; readonly compile: number };
@@ -144,55 +141,10 @@ export interface ScratchApp {
   remove(): void;
 }
 
-/**
- * A copy of the workspace's build setup: tsconfig.base.json, the packages' sources and a
- * node_modules of links to the root's tools, the copies of the packages it builds, Kysely's types
- * for the adapter, and Nest's and rxjs's for @pagewise/nest.
- */
-function copyWorkspace(scratch: string): string {
-  const workspace = join(scratch, 'workspace');
-  const modules = join(workspace, 'node_modules');
-  mkdirSync(join(modules, '@pagewise'), { recursive: true });
-  mkdirSync(join(modules, '@nestjs'), { recursive: true });
-  cpSync(join(ROOT, 'tsconfig.base.json'), join(workspace, 'tsconfig.base.json'));
-  for (const dir of PACKED) {
-    cpSync(join(ROOT, 'packages', dir), join(workspace, 'packages', dir), {
-      recursive: true,
-      filter: (source) => !/[/\\](node_modules|dist)$/.test(source),
-    });
-    symlinkSync(join(workspace, 'packages', dir), join(modules, '@pagewise', dir), 'dir');
-  }
-  const rootModules = join(ROOT, 'node_modules');
-  for (const entry of readdirSync(rootModules)) {
-    if (entry.startsWith('.') && entry !== '.bin') continue;
-    symlinkSync(realpathSync(join(rootModules, entry)), join(modules, entry), 'dir');
-  }
-  for (const name of ['@nestjs/common', '@nestjs/core', 'rxjs']) {
-    symlinkSync(realpathSync(join(ROOT, 'tests', 'node_modules', name)), join(modules, name), 'dir');
-  }
-  const kysely = join(ROOT, 'packages', 'kysely-adapter', 'node_modules', 'kysely');
-  symlinkSync(realpathSync(kysely), join(modules, 'kysely'), 'dir');
-  return workspace;
-}
-
-async function packAll(scratch: string): Promise<Map<PackageDir, string>> {
-  const workspace = copyWorkspace(scratch);
-  const tarballs = new Map<PackageDir, string>();
-  const pack = async (dir: PackageDir) => {
-    const { stdout } = await sh(
-      'npm',
-      ['pack', '--json', '--pack-destination', join(scratch, 'tarballs')],
-      join(workspace, 'packages', dir),
-    );
-    const [info] = JSON.parse(stdout) as [{ filename: string }];
-    tarballs.set(dir, join(scratch, 'tarballs', info.filename));
-  };
-  mkdirSync(join(scratch, 'tarballs'));
-  // The others compile against core's dist, and nest against rest's.
-  await pack('core');
-  await settled([pack('rest'), pack('kysely-adapter'), pack('memory-adapter'), pack('client')]);
-  await pack('nest');
-  return tarballs;
+/** The packages' tarballs from this test run's one `pnpm release --dry-run`, already checked there. */
+async function releasedTarballs(): Promise<Map<PackageDir, string>> {
+  const report = await dryRunRelease();
+  return new Map(PACKED.map((dir) => [dir, tarballOf(report, `@pagewise/${dir}`)]));
 }
 
 const npmInstall = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
@@ -338,7 +290,7 @@ async function prepare(): Promise<ScratchApp> {
     const files = copyApps(app);
     const started = performance.now();
     let packed = 0;
-    const packing = packAll(scratch).finally(() => {
+    const packing = releasedTarballs().finally(() => {
       packed = performance.now();
     });
     const frameworks = installFrameworks(app).then(async (versions) => ({
