@@ -7,7 +7,7 @@ import {
   type WindowRow,
   type WindowSpec,
 } from '../contract/ordered-query.js';
-import { invertOrdering, type KeyTerm, keyOrders, type OrderingInput } from '../contract/ordering.js';
+import { frozenKeyOrder, frozenReverse, type KeyTerm, type OrderingInput } from '../contract/ordering.js';
 import { NotFound } from '../errors.js';
 import {
   type Cursor,
@@ -91,8 +91,8 @@ export interface CursorWindow<Row> {
 /**
  * The page `cursor` points at: one statement of `pageSize + 1` rows (the look-ahead row says
  * whether the walk goes on), fetched in reverse for a `previous` cursor and turned back.
- * `reversed` is `invertOrdering(order)` when the caller keeps it (frozen, so adapters may
- * recognise it as they recognise `order`).
+ * `reversed` is `frozenReverse(order)` when the caller keeps it; without it a `previous` page
+ * makes it (frozen, so adapters may recognise it as they recognise `order`).
  */
 export async function fetchCursorWindow<Row>(
   query: OrderedQuery<Row>,
@@ -106,7 +106,7 @@ export async function fetchCursorWindow<Row>(
   const currentPosition = cursor?.position ?? null;
   const offset = cursor?.offset ?? 0;
   const spec: WindowSpec = {
-    order: reverse ? (reversed ?? invertOrdering(order)) : order,
+    order: reverse ? (reversed ?? frozenReverse(order)) : order,
     after: currentPosition,
     offset,
     limit: pageSize + 1,
@@ -343,7 +343,7 @@ export async function keysetPage<Row>(
   query: OrderedQuery<Row>,
   options: KeysetPageOptions,
 ): Promise<KeysetPage<Row>> {
-  const { order, reversed } = keyOrders(query, options.ordering);
+  const order = frozenKeyOrder(query, options.ordering);
   const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
   const cursor = readCursor(options.token, order, {
     secret: options.secret,
@@ -351,14 +351,7 @@ export async function keysetPage<Row>(
     maxLength,
     ...(options.invalidMessage === undefined ? {} : { invalidMessage: options.invalidMessage }),
   });
-  const window = await fetchCursorWindow(
-    query,
-    order,
-    cursor,
-    options.pageSize,
-    options.invalidMessage,
-    reversed,
-  );
+  const window = await fetchCursorWindow(query, order, cursor, options.pageSize, options.invalidMessage);
   const [nextCursor, previousCursor] = linkCursors(window);
   const [next, previous] = encodeCursors(nextCursor, previousCursor, {
     order,
