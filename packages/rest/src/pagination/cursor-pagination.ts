@@ -219,7 +219,9 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
       (chosen === null
         ? keyed.chosen === null && writtenAs(keyed.own!, query.ordering)
         : keyed.chosen !== null && writtenAs(keyed.chosen, chosen));
-    const page = cursorPage(query, url, {
+    // The request's URL as parsed when it reads as `url` (no user, fragment or host spelled
+    // otherwise): the engine then takes its parameters and links from it without parsing it again.
+    const page = cursorPage(query, request.url.href === url ? request.url : url, {
       pageSize,
       ordering: known ? keyed.order : chosen,
       cursorQueryParam: this.cursorQueryParam,
