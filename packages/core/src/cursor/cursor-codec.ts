@@ -236,12 +236,14 @@ export function encodeCursors(
   previous: Cursor | null,
   options: CursorCodecOptions,
 ): [string | null, string | null] {
-  const cursors = [next, previous].filter((cursor): cursor is Cursor => cursor !== null);
+  if (next === null && previous === null) return [null, null];
   // One fingerprint for both: they stand on the same ordering.
   const fingerprint = options.fingerprint ?? orderingFingerprint(options.order);
-  const payloads = encodeBase64urlTexts(cursors.map((cursor) => cursorJson(cursor, fingerprint)));
-  const tokens = cursors.map((cursor, i) => tokenOf(cursor, payloads[i]!, options));
-  return next === null ? [null, tokens[0] ?? null] : [tokens[0]!, previous === null ? null : tokens[1]!];
+  const [a, b] = encodeBase64urlTexts(
+    next === null ? null : cursorJson(next, fingerprint),
+    previous === null ? null : cursorJson(previous, fingerprint),
+  );
+  return [next === null ? null : tokenOf(next, a!, options), previous === null ? null : tokenOf(previous, b!, options)];
 }
 
 /** `JSON.stringify(encodeValue(value))`: only a string's own text may need escaping. */

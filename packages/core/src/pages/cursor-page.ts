@@ -65,12 +65,41 @@ export interface CursorPage<Row> {
   readonly cursor: Cursor | null;
 }
 
-/** The prototype of every cursor page: `body` is one function, not a closure per page. */
-const CURSOR_PAGE = {
-  body<T>(this: CursorPage<unknown>, data: readonly T[]): CursorPaginated<T> {
+/**
+ * A cursor page: its fields assigned once, in order, then frozen (readonly to everyone else, as
+ * `CursorPage` declares them); `body` is one function on the prototype, not a closure per page.
+ */
+class CursorPageValue<Row> implements CursorPage<Row> {
+  declare rows: readonly Row[];
+  declare next: string | null;
+  declare previous: string | null;
+  declare headers: Readonly<Record<string, string>>;
+  declare pageSize: number;
+  declare order: readonly KeyTerm[];
+  declare cursor: Cursor | null;
+
+  constructor(
+    rows: Row[],
+    next: string | null,
+    previous: string | null,
+    pageSize: number,
+    order: readonly KeyTerm[],
+    cursor: Cursor | null,
+  ) {
+    this.rows = Object.freeze(rows);
+    this.next = next;
+    this.previous = previous;
+    this.headers = pageHeaders(next, previous);
+    this.pageSize = pageSize;
+    this.order = order;
+    this.cursor = cursor;
+    Object.freeze(this);
+  }
+
+  body<T>(data: readonly T[]): CursorPaginated<T> {
     return { next: this.next, previous: this.previous, results: data as T[] };
-  },
-};
+  }
+}
 
 /**
  * The cursor page a URL asks for (DRF's `CursorPagination`, without its artifacts): positions hold
@@ -113,16 +142,5 @@ export async function cursorPage<Row>(
     string | null,
     string | null,
   ];
-  const page: CursorPage<Row> = Object.create(CURSOR_PAGE);
-  return Object.freeze(
-    Object.assign(page, {
-      rows: Object.freeze(rows),
-      next,
-      previous,
-      headers: pageHeaders(next, previous),
-      pageSize,
-      order,
-      cursor,
-    }),
-  );
+  return new CursorPageValue(rows, next, previous, pageSize, order, cursor);
 }

@@ -50,12 +50,34 @@ export interface OffsetPage<Row> {
   readonly offset: number;
 }
 
-/** The prototype of every window: `body` is one function, not a closure per page. */
-const OFFSET_PAGE = {
-  body<T>(this: OffsetPage<unknown>, data: readonly T[]): LimitOffsetPaginated<T> {
+/**
+ * A window: its fields assigned once, in order, then frozen (readonly to everyone else, as
+ * `OffsetPage` declares them); `body` is one function on the prototype, not a closure per page.
+ */
+class OffsetPageValue<Row> implements OffsetPage<Row> {
+  declare rows: readonly Row[];
+  declare next: string | null;
+  declare previous: string | null;
+  declare headers: Readonly<Record<string, string>>;
+  declare count: number;
+  declare limit: number;
+  declare offset: number;
+
+  constructor(fields: Omit<OffsetPage<Row>, 'body'>) {
+    this.rows = fields.rows;
+    this.next = fields.next;
+    this.previous = fields.previous;
+    this.headers = fields.headers;
+    this.count = fields.count;
+    this.limit = fields.limit;
+    this.offset = fields.offset;
+    Object.freeze(this);
+  }
+
+  body<T>(data: readonly T[]): LimitOffsetPaginated<T> {
     return { count: this.count, next: this.next, previous: this.previous, results: data as T[] };
-  },
-};
+  }
+}
 
 /**
  * The client's integer exactly when parsing saturated it at `Number.MAX_SAFE_INTEGER`: DRF's
@@ -112,16 +134,13 @@ export async function limitOffsetPage<Row>(
           [limitParam]: withLimit,
           [offsetParam]: exactOffset - exactLimit <= 0n ? null : String(exactOffset - exactLimit),
         });
-  const page: OffsetPage<Row> = Object.create(OFFSET_PAGE);
-  return Object.freeze(
-    Object.assign(page, {
-      rows: Object.freeze(rows),
-      next,
-      previous,
-      headers: pageHeaders(next, previous),
-      count,
-      limit,
-      offset,
-    }),
-  );
+  return new OffsetPageValue({
+    rows: Object.freeze(rows),
+    next,
+    previous,
+    headers: pageHeaders(next, previous),
+    count,
+    limit,
+    offset,
+  });
 }

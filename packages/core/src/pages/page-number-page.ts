@@ -90,9 +90,41 @@ export interface NumberedPage<Row> {
   readonly pageSize: number;
 }
 
-/** The prototype of every numbered page: `body` is one function, not a closure per page. */
-const NUMBERED_PAGE = {
-  body<T>(this: NumberedPage<unknown>, data: readonly T[]): PageNumberPaginated<T> {
+/**
+ * A numbered page: its fields assigned once, in order, then frozen (readonly to everyone else, as
+ * `NumberedPage` declares them); `body` is one function on the prototype, not a closure per page.
+ */
+class NumberedPageValue<Row> implements NumberedPage<Row> {
+  declare rows: readonly Row[];
+  declare next: string | null;
+  declare previous: string | null;
+  declare headers: Readonly<Record<string, string>>;
+  declare number: number;
+  declare numPages: number | null;
+  declare count: number | null;
+  declare countMode: CountMode;
+  declare countAgeMs: number | null;
+  declare hasNext: boolean;
+  declare hasPrevious: boolean;
+  declare pageSize: number;
+
+  constructor(fields: Omit<NumberedPage<Row>, 'body'>) {
+    this.rows = fields.rows;
+    this.next = fields.next;
+    this.previous = fields.previous;
+    this.headers = fields.headers;
+    this.number = fields.number;
+    this.numPages = fields.numPages;
+    this.count = fields.count;
+    this.countMode = fields.countMode;
+    this.countAgeMs = fields.countAgeMs;
+    this.hasNext = fields.hasNext;
+    this.hasPrevious = fields.hasPrevious;
+    this.pageSize = fields.pageSize;
+    Object.freeze(this);
+  }
+
+  body<T>(data: readonly T[]): PageNumberPaginated<T> {
     const { count, next, previous } = this;
     const results = data as T[];
     if (this.countAgeMs !== null) {
@@ -102,8 +134,8 @@ const NUMBERED_PAGE = {
     return this.countMode === 'exact'
       ? { count, next, previous, results }
       : { count, countMode: this.countMode, next, previous, results };
-  },
-};
+  }
+}
 
 /** Where `countCacheTtl` keeps its cache: on the options object, out of sight. */
 const OWN_COUNT_CACHE = Symbol('pagewise.countCache');
@@ -194,10 +226,8 @@ export async function pageNumberPage<Row>(
     const previous = page.hasPrevious
       ? links.with(pageParam, page.number === 2 ? null : page.number - 1)
       : null;
-    const value: NumberedPage<Row> = Object.create(NUMBERED_PAGE);
-    return Object.freeze(
-      Object.assign(value, {
-        rows: Object.freeze(page.rows),
+    return new NumberedPageValue({
+      rows: Object.freeze(page.rows),
         next,
         previous,
         headers: pageHeaders(next, previous),
@@ -208,9 +238,8 @@ export async function pageNumberPage<Row>(
         countAgeMs: counted.cached ? counted.ageMs : null,
         hasNext: page.hasNext,
         hasPrevious: page.hasPrevious,
-        pageSize,
-      }),
-    );
+      pageSize,
+    });
   } catch (error) {
     if (error instanceof InvalidPage) {
       throw new NotFound(

@@ -12,10 +12,8 @@ export const MAX_LINK_HEADER_LENGTH = 8 * 1024;
  * // '<http://testserver/?page=3>; rel="next", <http://testserver/>; rel="prev"'
  */
 export function linkHeader(next: string | null, previous: string | null): string | null {
-  const parts: string[] = [];
-  if (next !== null) parts.push(`<${next}>; rel="next"`);
-  if (previous !== null) parts.push(`<${previous}>; rel="prev"`);
-  const value = parts.join(', ');
+  let value = next === null ? '' : `<${next}>; rel="next"`;
+  if (previous !== null) value += `${value === '' ? '' : ', '}<${previous}>; rel="prev"`;
   return value !== '' && value.length <= MAX_LINK_HEADER_LENGTH ? value : null;
 }
 

@@ -225,7 +225,12 @@ export class LinkTemplate {
    * links.withEach('page', [3, null]) // ['http://testserver/?page=3', 'http://testserver/']
    */
   withEach(key: string, values: ReadonlyArray<string | number | null | undefined>): Array<string | null> {
-    return values.map((value) => (value === undefined ? null : this.with(key, value)));
+    const links = new Array<string | null>(values.length);
+    for (let i = 0; i < values.length; i += 1) {
+      const value = values[i];
+      links[i] = value === undefined ? null : this.with(key, value);
+    }
+    return links;
   }
 
   /**
