@@ -202,7 +202,10 @@ export function frozenReverse(order: readonly KeyTerm[]): readonly KeyTerm[] {
  * const order = frozenKeyOrder(query, '-created');
  * frozenKeyOrder(query, order) === order; // true
  */
-export function frozenKeyOrder(query: KeyedQuery, ordering: OrderingInput | null | undefined): readonly KeyTerm[] {
+export function frozenKeyOrder(
+  query: KeyedQuery,
+  ordering: OrderingInput | null | undefined,
+): readonly KeyTerm[] {
   if (ordering !== undefined && ordering !== null && isFrozenKeyOrder(ordering, query.uniqueKey)) {
     return ordering;
   }

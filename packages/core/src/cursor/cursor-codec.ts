@@ -243,7 +243,10 @@ export function encodeCursors(
     next === null ? null : cursorJson(next, fingerprint),
     previous === null ? null : cursorJson(previous, fingerprint),
   );
-  return [next === null ? null : tokenOf(next, a!, options), previous === null ? null : tokenOf(previous, b!, options)];
+  return [
+    next === null ? null : tokenOf(next, a!, options),
+    previous === null ? null : tokenOf(previous, b!, options),
+  ];
 }
 
 /** `JSON.stringify(encodeValue(value))`: only a string's own text may need escaping. */

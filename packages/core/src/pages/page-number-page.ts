@@ -228,16 +228,16 @@ export async function pageNumberPage<Row>(
       : null;
     return new NumberedPageValue({
       rows: Object.freeze(page.rows),
-        next,
-        previous,
-        headers: pageHeaders(next, previous),
-        number: page.number,
-        numPages,
-        count: mode === 'none' ? null : await paginator.count(),
-        countMode: mode === 'none' ? 'none' : counted.exact ? 'exact' : 'estimated',
-        countAgeMs: counted.cached ? counted.ageMs : null,
-        hasNext: page.hasNext,
-        hasPrevious: page.hasPrevious,
+      next,
+      previous,
+      headers: pageHeaders(next, previous),
+      number: page.number,
+      numPages,
+      count: mode === 'none' ? null : await paginator.count(),
+      countMode: mode === 'none' ? 'none' : counted.exact ? 'exact' : 'estimated',
+      countAgeMs: counted.cached ? counted.ageMs : null,
+      hasNext: page.hasNext,
+      hasPrevious: page.hasPrevious,
       pageSize,
     });
   } catch (error) {

@@ -239,7 +239,11 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
    * once the page is made: beside it, not awaited in its way. Not on the first page a paginator
    * makes: one made per request (as views make them) would keep it for nobody.
    */
-  #keep(chosen: OrderingInput | null, query: OrderedQuery<unknown>, page: Promise<CursorPage<unknown>>): void {
+  #keep(
+    chosen: OrderingInput | null,
+    query: OrderedQuery<unknown>,
+    page: Promise<CursorPage<unknown>>,
+  ): void {
     if (!this.#served) {
       this.#served = true;
       return;
