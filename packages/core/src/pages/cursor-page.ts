@@ -5,7 +5,7 @@ import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { keysetPage } from '../cursor/cursor-window.js';
 import { requestUrl } from '../url/query-string.js';
 import { pageSizeOf } from './page-size.js';
-import { pageHeaders } from './page-value.js';
+import { PageValue } from './page-value.js';
 import type { CursorPaginated } from './paginated.js';
 
 /**
@@ -65,15 +65,8 @@ export interface CursorPage<Row> {
   readonly cursor: Cursor | null;
 }
 
-/**
- * A cursor page: its fields assigned once, in order, then frozen (readonly to everyone else, as
- * `CursorPage` declares them); `body` is one function on the prototype, not a closure per page.
- */
-class CursorPageValue<Row> implements CursorPage<Row> {
-  declare rows: readonly Row[];
-  declare next: string | null;
-  declare previous: string | null;
-  declare headers: Readonly<Record<string, string>>;
+/** A cursor page value (see `PageValue`). */
+class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
   declare pageSize: number;
   declare order: readonly KeyTerm[];
   declare cursor: Cursor | null;
@@ -86,10 +79,7 @@ class CursorPageValue<Row> implements CursorPage<Row> {
     order: readonly KeyTerm[],
     cursor: Cursor | null,
   ) {
-    this.rows = Object.freeze(rows);
-    this.next = next;
-    this.previous = previous;
-    this.headers = pageHeaders(next, previous);
+    super(rows, next, previous);
     this.pageSize = pageSize;
     this.order = order;
     this.cursor = cursor;

@@ -4,7 +4,7 @@ import { requestUrl } from '../url/query-string.js';
 import { type WarningHook, warnIfUnordered } from '../warnings.js';
 import { offsetTooLarge } from './max-offset.js';
 import { requestedLimit } from './page-size.js';
-import { pageHeaders } from './page-value.js';
+import { PageValue } from './page-value.js';
 import type { LimitOffsetPaginated } from './paginated.js';
 
 /**
@@ -50,27 +50,24 @@ export interface OffsetPage<Row> {
   readonly offset: number;
 }
 
-/**
- * A window: its fields assigned once, in order, then frozen (readonly to everyone else, as
- * `OffsetPage` declares them); `body` is one function on the prototype, not a closure per page.
- */
-class OffsetPageValue<Row> implements OffsetPage<Row> {
-  declare rows: readonly Row[];
-  declare next: string | null;
-  declare previous: string | null;
-  declare headers: Readonly<Record<string, string>>;
+/** A limit/offset page value (see `PageValue`). */
+class OffsetPageValue<Row> extends PageValue<Row> implements OffsetPage<Row> {
   declare count: number;
   declare limit: number;
   declare offset: number;
 
-  constructor(fields: Omit<OffsetPage<Row>, 'body'>) {
-    this.rows = fields.rows;
-    this.next = fields.next;
-    this.previous = fields.previous;
-    this.headers = fields.headers;
-    this.count = fields.count;
-    this.limit = fields.limit;
-    this.offset = fields.offset;
+  constructor(
+    rows: Row[],
+    next: string | null,
+    previous: string | null,
+    count: number,
+    limit: number,
+    offset: number,
+  ) {
+    super(rows, next, previous);
+    this.count = count;
+    this.limit = limit;
+    this.offset = offset;
     Object.freeze(this);
   }
 
@@ -134,13 +131,5 @@ export async function limitOffsetPage<Row>(
           [limitParam]: withLimit,
           [offsetParam]: exactOffset - exactLimit <= 0n ? null : String(exactOffset - exactLimit),
         });
-  return new OffsetPageValue({
-    rows: Object.freeze(rows),
-    next,
-    previous,
-    headers: pageHeaders(next, previous),
-    count,
-    limit,
-    offset,
-  });
+  return new OffsetPageValue(rows, next, previous, count, limit, offset);
 }

@@ -6,7 +6,7 @@ import { CountCache } from './count-cache.js';
 import { offsetTooLarge } from './max-offset.js';
 import { type CountMode, InvalidPage, NumberedPages, type NumberedPagesOptions } from './numbered-pages.js';
 import { pageSizeOf } from './page-size.js';
-import { pageHeaders } from './page-value.js';
+import { PageValue } from './page-value.js';
 import type { PageNumberPaginated } from './paginated.js';
 
 /**
@@ -90,15 +90,8 @@ export interface NumberedPage<Row> {
   readonly pageSize: number;
 }
 
-/**
- * A numbered page: its fields assigned once, in order, then frozen (readonly to everyone else, as
- * `NumberedPage` declares them); `body` is one function on the prototype, not a closure per page.
- */
-class NumberedPageValue<Row> implements NumberedPage<Row> {
-  declare rows: readonly Row[];
-  declare next: string | null;
-  declare previous: string | null;
-  declare headers: Readonly<Record<string, string>>;
+/** A numbered page value (see `PageValue`). */
+class NumberedPageValue<Row> extends PageValue<Row> implements NumberedPage<Row> {
   declare number: number;
   declare numPages: number | null;
   declare count: number | null;
@@ -108,11 +101,8 @@ class NumberedPageValue<Row> implements NumberedPage<Row> {
   declare hasPrevious: boolean;
   declare pageSize: number;
 
-  constructor(fields: Omit<NumberedPage<Row>, 'body'>) {
-    this.rows = fields.rows;
-    this.next = fields.next;
-    this.previous = fields.previous;
-    this.headers = fields.headers;
+  constructor(fields: Omit<NumberedPage<Row>, 'body' | 'headers'>) {
+    super(fields.rows, fields.next, fields.previous);
     this.number = fields.number;
     this.numPages = fields.numPages;
     this.count = fields.count;
@@ -227,10 +217,9 @@ export async function pageNumberPage<Row>(
       ? links.with(pageParam, page.number === 2 ? null : page.number - 1)
       : null;
     return new NumberedPageValue({
-      rows: Object.freeze(page.rows),
+      rows: page.rows,
       next,
       previous,
-      headers: pageHeaders(next, previous),
       number: page.number,
       numPages,
       count: mode === 'none' ? null : await paginator.count(),

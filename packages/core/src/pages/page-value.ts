@@ -24,3 +24,23 @@ export function pageHeaders(next: string | null, previous: string | null): Reado
   const link = linkHeader(next, previous);
   return link === null ? NO_HEADERS : Object.freeze({ link });
 }
+
+/**
+ * What every page value holds: its rows (frozen), its links and the headers made of them. Each
+ * style's page extends it with its own fields, assigned in order in its constructor, which then
+ * freezes the whole value (readonly to everyone else, as the style's interface declares them); the
+ * style's `body` is one function on its prototype, not a closure per page.
+ */
+export abstract class PageValue<Row> {
+  declare rows: readonly Row[];
+  declare next: string | null;
+  declare previous: string | null;
+  declare headers: Readonly<Record<string, string>>;
+
+  constructor(rows: readonly Row[], next: string | null, previous: string | null) {
+    this.rows = Object.freeze(rows);
+    this.next = next;
+    this.previous = previous;
+    this.headers = pageHeaders(next, previous);
+  }
+}
