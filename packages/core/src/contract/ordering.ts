@@ -162,15 +162,52 @@ function frozen(order: KeyTerm[]): readonly KeyTerm[] {
 }
 
 /**
- * `resolveKeyOrder` and its reverse (for `previous` pages), both frozen, in one call.
+ * Whether `ordering` is already what `keyOrders` makes of it for unique key `key`: a frozen array
+ * of frozen terms with NULL placement settled, the key present and marked unique (NULLs last), no
+ * other term marked. Keying such an ordering again gives equal terms, so it is its own key order.
+ */
+function isFrozenKeyOrder(ordering: OrderingInput, key: string | null): ordering is readonly KeyTerm[] {
+  if (!Array.isArray(ordering) || !Object.isFrozen(ordering)) return false;
+  let keyed = key === null;
+  for (let i = 0; i < ordering.length; i += 1) {
+    const term: unknown = ordering[i];
+    if (typeof term !== 'object' || term === null || !Object.isFrozen(term)) return false;
+    const { field, direction, nulls, unique } = term as Partial<KeyTerm>;
+    if (typeof field !== 'string' || field === '' || field.includes('__')) return false;
+    if (direction !== 'asc' && direction !== 'desc') return false;
+    if (field === key) {
+      if (nulls !== 'last' || unique !== true) return false;
+      keyed = true;
+    } else if ((nulls !== 'first' && nulls !== 'last') || unique !== undefined) return false;
+  }
+  return keyed;
+}
+
+/**
+ * `invertOrdering(order)`, frozen as `frozenKeyOrder` freezes: the order of a `previous` page.
  *
  * @example
- * const { order, reversed } = keyOrders(query, '-created');
+ * const reversed = frozenReverse(frozenKeyOrder(query, '-created'));
  */
-export function keyOrders(
+export function frozenReverse(order: readonly KeyTerm[]): readonly KeyTerm[] {
+  return frozen(invertOrdering(order));
+}
+
+/**
+ * `resolveKeyOrder`, frozen: adapters may recognise it as they recognise an ordering they planned.
+ * An ordering that is a frozen key order already (the `order` of an earlier page, which
+ * `CursorPagination` hands back on its next page) is answered as it is, keyed and frozen once.
+ *
+ * @example
+ * const order = frozenKeyOrder(query, '-created');
+ * frozenKeyOrder(query, order) === order; // true
+ */
+export function frozenKeyOrder(
   query: KeyedQuery,
   ordering: OrderingInput | null | undefined,
-): { readonly order: readonly KeyTerm[]; readonly reversed: readonly KeyTerm[] } {
-  const order = resolveKeyOrder(query, ordering);
-  return { order: frozen(order), reversed: frozen(invertOrdering(order)) };
+): readonly KeyTerm[] {
+  if (ordering !== undefined && ordering !== null && isFrozenKeyOrder(ordering, query.uniqueKey)) {
+    return ordering;
+  }
+  return frozen(resolveKeyOrder(query, ordering));
 }

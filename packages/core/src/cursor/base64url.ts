@@ -124,7 +124,7 @@ export function decodeCanonicalBase64url(text: string): Uint8Array | null {
   return bytes !== null && isCanonicalBase64url(text) ? bytes : null;
 }
 
-/** `encodeBase64urlText` of each text, in one call (a page's two cursors). */
-export function encodeBase64urlTexts(texts: readonly string[]): string[] {
-  return texts.map(encodeBase64urlText);
+/** `encodeBase64urlText` of two texts (`null`: none), in one call: a page's two cursors. */
+export function encodeBase64urlTexts(a: string | null, b: string | null): [string | null, string | null] {
+  return [a === null ? null : encodeBase64urlText(a), b === null ? null : encodeBase64urlText(b)];
 }

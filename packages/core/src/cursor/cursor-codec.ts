@@ -191,13 +191,14 @@ function sameValue(x: PositionValue, y: PositionValue): boolean {
  * encodeCursor({ offset: 0, reverse: false, position: [new Date(0), 7n] }, { order })
  */
 export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): string {
-  return tokenOf(cursor, encodeBase64urlText(cursorJson(cursor, options)), options);
+  const fingerprint = options.fingerprint ?? orderingFingerprint(options.order);
+  return tokenOf(cursor, encodeBase64urlText(cursorJson(cursor, fingerprint)), options);
 }
 
-/** The JSON of a cursor: `{ k, o?, r?, p? }` in that key order. */
-function cursorJson(cursor: Cursor, options: CursorCodecOptions): string {
+/** The JSON of a cursor under the fingerprint of its ordering: `{ k, o?, r?, p? }` in that key order. */
+function cursorJson(cursor: Cursor, fingerprint: string): string {
   // The same text `JSON.stringify` gives, without the body object and the array of encoded values.
-  let json = `{"k":"${options.fingerprint ?? orderingFingerprint(options.order)}"`;
+  let json = `{"k":"${fingerprint}"`;
   if (cursor.offset !== 0) {
     const offset = JSON.stringify(cursor.offset) as string | undefined;
     if (offset !== undefined) json += `,"o":${offset}`;
@@ -235,10 +236,17 @@ export function encodeCursors(
   previous: Cursor | null,
   options: CursorCodecOptions,
 ): [string | null, string | null] {
-  const cursors = [next, previous].filter((cursor): cursor is Cursor => cursor !== null);
-  const payloads = encodeBase64urlTexts(cursors.map((cursor) => cursorJson(cursor, options)));
-  const tokens = cursors.map((cursor, i) => tokenOf(cursor, payloads[i]!, options));
-  return next === null ? [null, tokens[0] ?? null] : [tokens[0]!, previous === null ? null : tokens[1]!];
+  if (next === null && previous === null) return [null, null];
+  // One fingerprint for both: they stand on the same ordering.
+  const fingerprint = options.fingerprint ?? orderingFingerprint(options.order);
+  const [a, b] = encodeBase64urlTexts(
+    next === null ? null : cursorJson(next, fingerprint),
+    previous === null ? null : cursorJson(previous, fingerprint),
+  );
+  return [
+    next === null ? null : tokenOf(next, a!, options),
+    previous === null ? null : tokenOf(previous, b!, options),
+  ];
 }
 
 /** `JSON.stringify(encodeValue(value))`: only a string's own text may need escaping. */

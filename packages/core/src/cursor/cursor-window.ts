@@ -7,7 +7,7 @@ import {
   type WindowRow,
   type WindowSpec,
 } from '../contract/ordered-query.js';
-import { invertOrdering, type KeyTerm, keyOrders, type OrderingInput } from '../contract/ordering.js';
+import { frozenKeyOrder, frozenReverse, type KeyTerm, type OrderingInput } from '../contract/ordering.js';
 import { NotFound } from '../errors.js';
 import {
   type Cursor,
@@ -26,11 +26,12 @@ import type { CursorSecret } from './cursor-signature.js';
 export interface CursorReadOptions {
   readonly secret: CursorSecret | null;
   /** `orderingFingerprint(order)`, when the caller keeps it. @default computed from `order` */
-  readonly fingerprint?: string;
+  readonly fingerprint?: string | undefined;
   readonly offsetCutoff: number | null;
-  readonly maxLength?: number;
+  /** @default DEFAULT_MAX_CURSOR_LENGTH */
+  readonly maxLength?: number | undefined;
   /** @default 'Invalid cursor' */
-  readonly invalidMessage?: string;
+  readonly invalidMessage?: string | undefined;
 }
 
 /** Decodes `token` for `order`; any defect is `404 Invalid cursor`. Empty or absent: `null`. */
@@ -89,35 +90,30 @@ export interface CursorWindow<Row> {
 }
 
 /**
- * The page `cursor` points at: one statement of `pageSize + 1` rows (the look-ahead row says
- * whether the walk goes on), fetched in reverse for a `previous` cursor and turned back.
- * `reversed` is `invertOrdering(order)` when the caller keeps it (frozen, so adapters may
- * recognise it as they recognise `order`).
+ * The window `cursor` points at: one statement of `pageSize + 1` rows (the look-ahead row says
+ * whether the walk goes on), fetched in reverse order for a `previous` cursor (`frozenReverse`,
+ * frozen so adapters may recognise it as they recognise `order`).
  */
-export async function fetchCursorWindow<Row>(
+function cursorWindowSpec(order: readonly KeyTerm[], cursor: Cursor | null, pageSize: number): WindowSpec {
+  const reverse = cursor?.reverse ?? false;
+  return {
+    order: reverse ? frozenReverse(order) : order,
+    after: cursor?.position ?? null,
+    offset: cursor?.offset ?? 0,
+    limit: pageSize + 1,
+  };
+}
+
+/** The page `cursor` points at, from the adapter's answer to `cursorWindowSpec`: a `previous` page turned back. */
+function cursorWindowOf<Row>(
   query: OrderedQuery<Row>,
   order: readonly KeyTerm[],
   cursor: Cursor | null,
   pageSize: number,
-  invalidMessage?: string,
-  reversed?: readonly KeyTerm[],
-): Promise<CursorWindow<Row>> {
+  answer: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>,
+): CursorWindow<Row> {
   const reverse = cursor?.reverse ?? false;
   const currentPosition = cursor?.position ?? null;
-  const offset = cursor?.offset ?? 0;
-  const spec: WindowSpec = {
-    order: reverse ? (reversed ?? invertOrdering(order)) : order,
-    after: currentPosition,
-    offset,
-    limit: pageSize + 1,
-  };
-  // `fetchWindow` inlined: the page waits on the adapter's promise itself, one async hop less.
-  let answer: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>;
-  try {
-    answer = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
-  } catch (error) {
-    throw notFoundIfInvalidBound(error, invalidMessage ?? 'Invalid cursor');
-  }
   const fetched = 'rows' in answer ? answer : fetchedRowsOf(answer);
   // A copy: the adapter may read positions from the array it answered.
   const rows = fetched.rows.slice(0, pageSize);
@@ -125,18 +121,27 @@ export async function fetchCursorWindow<Row>(
   // The look-ahead row's position only matters where rows can tie (DRF's offset walk).
   const following = () => (lookAhead ? fetched.position(pageSize) : null);
   if (reverse) rows.reverse();
-  const started = currentPosition !== null || offset > 0;
+  const started = currentPosition !== null || (cursor?.offset ?? 0) > 0;
   return {
     rows,
     positions: new LazyPositions(fetched, rows.length, reverse),
     pageSize,
     cursor,
-    unique: order.some((term) => term.unique === true || term.field === query.uniqueKey),
+    unique: holdsUniqueKey(order, query.uniqueKey),
     hasNext: reverse ? started : lookAhead,
     hasPrevious: reverse ? lookAhead : started,
     nextPosition: reverse ? () => currentPosition : following,
     previousPosition: reverse ? following : () => currentPosition,
   };
+}
+
+/** Whether `order` holds the query's unique key (marked, or by name): its positions never tie. */
+function holdsUniqueKey(order: readonly KeyTerm[], uniqueKey: string | null): boolean {
+  for (let i = 0; i < order.length; i += 1) {
+    const term = order[i]!;
+    if (term.unique === true || term.field === uniqueKey) return true;
+  }
+  return false;
 }
 
 /** The rows' positions by index, each read from its row only when asked for. */
@@ -343,22 +348,18 @@ export async function keysetPage<Row>(
   query: OrderedQuery<Row>,
   options: KeysetPageOptions,
 ): Promise<KeysetPage<Row>> {
-  const { order, reversed } = keyOrders(query, options.ordering);
+  const order = frozenKeyOrder(query, options.ordering);
   const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
-  const cursor = readCursor(options.token, order, {
-    secret: options.secret,
-    offsetCutoff: options.offsetCutoff,
-    maxLength,
-    ...(options.invalidMessage === undefined ? {} : { invalidMessage: options.invalidMessage }),
-  });
-  const window = await fetchCursorWindow(
-    query,
-    order,
-    cursor,
-    options.pageSize,
-    options.invalidMessage,
-    reversed,
-  );
+  const cursor = readCursor(options.token, order, options);
+  const spec = cursorWindowSpec(order, cursor, options.pageSize);
+  // The page waits on the adapter's promise itself (`fetchWindow` inlined): no async hop between.
+  let answer: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>;
+  try {
+    answer = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
+  } catch (error) {
+    throw notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor');
+  }
+  const window = cursorWindowOf(query, order, cursor, options.pageSize, answer);
   const [nextCursor, previousCursor] = linkCursors(window);
   const [next, previous] = encodeCursors(nextCursor, previousCursor, {
     order,

@@ -5,7 +5,7 @@ import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { keysetPage } from '../cursor/cursor-window.js';
 import { requestUrl } from '../url/query-string.js';
 import { pageSizeOf } from './page-size.js';
-import { pageHeaders } from './page-value.js';
+import { PageValue } from './page-value.js';
 import type { CursorPaginated } from './paginated.js';
 
 /**
@@ -65,12 +65,31 @@ export interface CursorPage<Row> {
   readonly cursor: Cursor | null;
 }
 
-/** The prototype of every cursor page: `body` is one function, not a closure per page. */
-const CURSOR_PAGE = {
-  body<T>(this: CursorPage<unknown>, data: readonly T[]): CursorPaginated<T> {
+/** A cursor page value (see `PageValue`). */
+class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
+  declare pageSize: number;
+  declare order: readonly KeyTerm[];
+  declare cursor: Cursor | null;
+
+  constructor(
+    rows: Row[],
+    next: string | null,
+    previous: string | null,
+    pageSize: number,
+    order: readonly KeyTerm[],
+    cursor: Cursor | null,
+  ) {
+    super(rows, next, previous);
+    this.pageSize = pageSize;
+    this.order = order;
+    this.cursor = cursor;
+    Object.freeze(this);
+  }
+
+  body<T>(data: readonly T[]): CursorPaginated<T> {
     return { next: this.next, previous: this.previous, results: data as T[] };
-  },
-};
+  }
+}
 
 /**
  * The cursor page a URL asks for (DRF's `CursorPagination`, without its artifacts): positions hold
@@ -113,16 +132,5 @@ export async function cursorPage<Row>(
     string | null,
     string | null,
   ];
-  const page: CursorPage<Row> = Object.create(CURSOR_PAGE);
-  return Object.freeze(
-    Object.assign(page, {
-      rows: Object.freeze(rows),
-      next,
-      previous,
-      headers: pageHeaders(next, previous),
-      pageSize,
-      order,
-      cursor,
-    }),
-  );
+  return new CursorPageValue(rows, next, previous, pageSize, order, cursor);
 }

@@ -4,7 +4,7 @@ import { requestUrl } from '../url/query-string.js';
 import { type WarningHook, warnIfUnordered } from '../warnings.js';
 import { offsetTooLarge } from './max-offset.js';
 import { requestedLimit } from './page-size.js';
-import { pageHeaders } from './page-value.js';
+import { PageValue } from './page-value.js';
 import type { LimitOffsetPaginated } from './paginated.js';
 
 /**
@@ -50,12 +50,31 @@ export interface OffsetPage<Row> {
   readonly offset: number;
 }
 
-/** The prototype of every window: `body` is one function, not a closure per page. */
-const OFFSET_PAGE = {
-  body<T>(this: OffsetPage<unknown>, data: readonly T[]): LimitOffsetPaginated<T> {
+/** A limit/offset page value (see `PageValue`). */
+class OffsetPageValue<Row> extends PageValue<Row> implements OffsetPage<Row> {
+  declare count: number;
+  declare limit: number;
+  declare offset: number;
+
+  constructor(
+    rows: Row[],
+    next: string | null,
+    previous: string | null,
+    count: number,
+    limit: number,
+    offset: number,
+  ) {
+    super(rows, next, previous);
+    this.count = count;
+    this.limit = limit;
+    this.offset = offset;
+    Object.freeze(this);
+  }
+
+  body<T>(data: readonly T[]): LimitOffsetPaginated<T> {
     return { count: this.count, next: this.next, previous: this.previous, results: data as T[] };
-  },
-};
+  }
+}
 
 /**
  * The client's integer exactly when parsing saturated it at `Number.MAX_SAFE_INTEGER`: DRF's
@@ -112,16 +131,5 @@ export async function limitOffsetPage<Row>(
           [limitParam]: withLimit,
           [offsetParam]: exactOffset - exactLimit <= 0n ? null : String(exactOffset - exactLimit),
         });
-  const page: OffsetPage<Row> = Object.create(OFFSET_PAGE);
-  return Object.freeze(
-    Object.assign(page, {
-      rows: Object.freeze(rows),
-      next,
-      previous,
-      headers: pageHeaders(next, previous),
-      count,
-      limit,
-      offset,
-    }),
-  );
+  return new OffsetPageValue(rows, next, previous, count, limit, offset);
 }

@@ -6,7 +6,7 @@ import { CountCache } from './count-cache.js';
 import { offsetTooLarge } from './max-offset.js';
 import { type CountMode, InvalidPage, NumberedPages, type NumberedPagesOptions } from './numbered-pages.js';
 import { pageSizeOf } from './page-size.js';
-import { pageHeaders } from './page-value.js';
+import { PageValue } from './page-value.js';
 import type { PageNumberPaginated } from './paginated.js';
 
 /**
@@ -90,9 +90,31 @@ export interface NumberedPage<Row> {
   readonly pageSize: number;
 }
 
-/** The prototype of every numbered page: `body` is one function, not a closure per page. */
-const NUMBERED_PAGE = {
-  body<T>(this: NumberedPage<unknown>, data: readonly T[]): PageNumberPaginated<T> {
+/** A numbered page value (see `PageValue`). */
+class NumberedPageValue<Row> extends PageValue<Row> implements NumberedPage<Row> {
+  declare number: number;
+  declare numPages: number | null;
+  declare count: number | null;
+  declare countMode: CountMode;
+  declare countAgeMs: number | null;
+  declare hasNext: boolean;
+  declare hasPrevious: boolean;
+  declare pageSize: number;
+
+  constructor(fields: Omit<NumberedPage<Row>, 'body' | 'headers'>) {
+    super(fields.rows, fields.next, fields.previous);
+    this.number = fields.number;
+    this.numPages = fields.numPages;
+    this.count = fields.count;
+    this.countMode = fields.countMode;
+    this.countAgeMs = fields.countAgeMs;
+    this.hasNext = fields.hasNext;
+    this.hasPrevious = fields.hasPrevious;
+    this.pageSize = fields.pageSize;
+    Object.freeze(this);
+  }
+
+  body<T>(data: readonly T[]): PageNumberPaginated<T> {
     const { count, next, previous } = this;
     const results = data as T[];
     if (this.countAgeMs !== null) {
@@ -102,8 +124,8 @@ const NUMBERED_PAGE = {
     return this.countMode === 'exact'
       ? { count, next, previous, results }
       : { count, countMode: this.countMode, next, previous, results };
-  },
-};
+  }
+}
 
 /** Where `countCacheTtl` keeps its cache: on the options object, out of sight. */
 const OWN_COUNT_CACHE = Symbol('pagewise.countCache');
@@ -194,23 +216,19 @@ export async function pageNumberPage<Row>(
     const previous = page.hasPrevious
       ? links.with(pageParam, page.number === 2 ? null : page.number - 1)
       : null;
-    const value: NumberedPage<Row> = Object.create(NUMBERED_PAGE);
-    return Object.freeze(
-      Object.assign(value, {
-        rows: Object.freeze(page.rows),
-        next,
-        previous,
-        headers: pageHeaders(next, previous),
-        number: page.number,
-        numPages,
-        count: mode === 'none' ? null : await paginator.count(),
-        countMode: mode === 'none' ? 'none' : counted.exact ? 'exact' : 'estimated',
-        countAgeMs: counted.cached ? counted.ageMs : null,
-        hasNext: page.hasNext,
-        hasPrevious: page.hasPrevious,
-        pageSize,
-      }),
-    );
+    return new NumberedPageValue({
+      rows: page.rows,
+      next,
+      previous,
+      number: page.number,
+      numPages,
+      count: mode === 'none' ? null : await paginator.count(),
+      countMode: mode === 'none' ? 'none' : counted.exact ? 'exact' : 'estimated',
+      countAgeMs: counted.cached ? counted.ageMs : null,
+      hasNext: page.hasNext,
+      hasPrevious: page.hasPrevious,
+      pageSize,
+    });
   } catch (error) {
     if (error instanceof InvalidPage) {
       throw new NotFound(

@@ -225,7 +225,12 @@ export class LinkTemplate {
    * links.withEach('page', [3, null]) // ['http://testserver/?page=3', 'http://testserver/']
    */
   withEach(key: string, values: ReadonlyArray<string | number | null | undefined>): Array<string | null> {
-    return values.map((value) => (value === undefined ? null : this.with(key, value)));
+    const links = new Array<string | null>(values.length);
+    for (let i = 0; i < values.length; i += 1) {
+      const value = values[i];
+      links[i] = value === undefined ? null : this.with(key, value);
+    }
+    return links;
   }
 
   /**
@@ -287,16 +292,27 @@ export function removeQueryParam(url: string | URL, key: string): string {
  * new QueryParams('page=2&page=3').get('page') // '3'
  */
 export class QueryParams {
-  readonly #pairs: ReadonlyArray<readonly [string, string]>;
+  readonly #rawQuery: string;
+  /** The decoded pairs, parsed on first use: a request whose parameters nobody reads parses none. */
+  #parsed: ReadonlyArray<readonly [string, string]> | undefined;
 
   constructor(rawQuery: string) {
-    this.#pairs = Object.freeze(parseQueryString(rawQuery.startsWith('?') ? rawQuery.slice(1) : rawQuery));
+    this.#rawQuery = rawQuery;
+  }
+
+  get #pairs(): ReadonlyArray<readonly [string, string]> {
+    if (this.#parsed === undefined) {
+      const raw = this.#rawQuery;
+      this.#parsed = Object.freeze(parseQueryString(raw.startsWith('?') ? raw.slice(1) : raw));
+    }
+    return this.#parsed;
   }
 
   /** The last value of `name`, or `null` when it is absent. `?page=` gives `''`. */
   get(name: string): string | null {
-    for (let i = this.#pairs.length - 1; i >= 0; i -= 1) {
-      const [key, value] = this.#pairs[i]!;
+    const pairs = this.#pairs;
+    for (let i = pairs.length - 1; i >= 0; i -= 1) {
+      const [key, value] = pairs[i]!;
       if (key === name) return value;
     }
     return null;

@@ -4,6 +4,7 @@ import {
   type CursorSecret,
   cursorPage,
   DEFAULT_MAX_CURSOR_LENGTH,
+  type KeyTerm,
   type OrderedQuery,
   type OrderingInput,
   type OrderTerm,
@@ -80,6 +81,48 @@ function isOrderingSource(backend: unknown): backend is OrderingSource {
   return typeof (backend as Partial<OrderingSource> | null)?.getOrdering === 'function';
 }
 
+/** A rejected page rejects its caller's await; the ordering it would have written down is not needed. */
+function ignore(): void {}
+
+/** An ordering as it was written (names, or copies of its terms): what a later request is compared with. */
+type WrittenOrdering = string | ReadonlyArray<string | OrderTerm>;
+
+/** A copy of `ordering` that its writer cannot change afterwards. */
+function writtenOrdering(ordering: OrderingInput | readonly OrderTerm[]): WrittenOrdering {
+  if (!Array.isArray(ordering)) return ordering as string;
+  return ordering.map((item: string | OrderTerm) =>
+    typeof item === 'string' ? item : { field: item.field, direction: item.direction, nulls: item.nulls },
+  );
+}
+
+/** Whether `ordering` is written as `written` was: the same names, or terms of equal fields. */
+function writtenAs(written: WrittenOrdering, ordering: OrderingInput | readonly OrderTerm[]): boolean {
+  if (typeof written === 'string' || typeof ordering === 'string') return written === ordering;
+  if (!Array.isArray(ordering) || ordering.length !== written.length) return false;
+  for (let i = 0; i < written.length; i += 1) {
+    const a = written[i]!;
+    const b: unknown = ordering[i];
+    if (typeof a === 'string' || typeof b !== 'object' || b === null) {
+      if (a !== b) return false;
+      continue;
+    }
+    const term = b as OrderTerm;
+    if (a.field !== term.field || a.direction !== term.direction || a.nulls !== term.nulls) return false;
+  }
+  return true;
+}
+
+/**
+ * The key order of the last page (the engine's `page.order`) with what it was keyed from: the
+ * ordering chosen (`null`: the query's own, then written down too) and the query's unique key.
+ */
+interface KeyedOrdering {
+  readonly chosen: WrittenOrdering | null;
+  readonly own: WrittenOrdering | null;
+  readonly uniqueKey: string | null;
+  readonly order: readonly KeyTerm[];
+}
+
 // `paginate`'s page typed by the query's rows: a declaration only (merged into the class), so the
 // page is made by `PageStyle.paginate` with no override in between.
 export interface CursorPagination<Row = unknown> {
@@ -116,6 +159,16 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   invalidCursorMessage = 'Invalid cursor';
   cursorSecret: CursorSecret | null = null;
   maxCursorLength = DEFAULT_MAX_CURSOR_LENGTH;
+  /**
+   * The key order of the last page and what it was keyed from. A request asking for the same
+   * ordering of a query with the same unique key hands the engine that order, which the engine
+   * uses as it is (no parsing, keying and freezing per page; adapters find their plans by the
+   * same frozen array). It holds nothing of a request, so concurrent requests may share it (or
+   * replace it) freely.
+   */
+  #keyed: KeyedOrdering | null = null;
+  /** Whether this paginator made a page before (see `#keep`). */
+  #served = false;
 
   // `NoInfer`: the row type is the one given (`CursorPagination<Article>`), never guessed from the ordering.
   constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
@@ -157,16 +210,51 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
     request: ApiRequest,
     view: PaginationView | undefined,
   ): Promise<CursorPage<R>> {
-    return cursorPage(query, url, {
+    // Without a choice, the engine's rule: the query's own ordering, else '-created'.
+    const chosen = this.#chosenOrdering(request, query, view);
+    const keyed = this.#keyed;
+    const known =
+      keyed !== null &&
+      keyed.uniqueKey === query.uniqueKey &&
+      (chosen === null
+        ? keyed.chosen === null && writtenAs(keyed.own!, query.ordering)
+        : keyed.chosen !== null && writtenAs(keyed.chosen, chosen));
+    // The request's URL as parsed when it reads as `url` (no user, fragment or host spelled
+    // otherwise): the engine then takes its parameters and links from it without parsing it again.
+    const page = cursorPage(query, request.url.href === url ? request.url : url, {
       pageSize,
-      // Without a choice, the engine's rule: the query's own ordering, else '-created'.
-      ordering: this.#chosenOrdering(request, query, view),
+      ordering: known ? keyed.order : chosen,
       cursorQueryParam: this.cursorQueryParam,
       offsetCutoff: this.offsetCutoff,
       cursorSecret: this.cursorSecret,
       invalidCursorMessage: this.invalidCursorMessage,
       maxCursorLength: this.maxCursorLength,
     });
+    if (!known) this.#keep(chosen, query, page);
+    return page;
+  }
+
+  /**
+   * Keeps the key order `page` is made with for `chosen` over queries like `query` (see `#keyed`),
+   * once the page is made: beside it, not awaited in its way. Not on the first page a paginator
+   * makes: one made per request (as views make them) would keep it for nobody.
+   */
+  #keep(
+    chosen: OrderingInput | null,
+    query: OrderedQuery<unknown>,
+    page: Promise<CursorPage<unknown>>,
+  ): void {
+    if (!this.#served) {
+      this.#served = true;
+      return;
+    }
+    // Written down now, as asked for: the caller may change its ordering once the page is asked.
+    const written = chosen === null ? null : writtenOrdering(chosen);
+    const own = chosen === null ? writtenOrdering(query.ordering) : null;
+    const { uniqueKey } = query;
+    page.then(({ order }) => {
+      this.#keyed = { chosen: written, own, uniqueKey, order };
+    }, ignore);
   }
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {

@@ -111,8 +111,10 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
     query: OrderedQuery<Row>,
     url: string,
     limit: number,
+    request: ApiRequest,
   ): Promise<OffsetPage<Row>> {
-    const page = await limitOffsetPage(query, url, {
+    // The request's URL as parsed when it reads as `url`: the engine does not parse it again.
+    const page = await limitOffsetPage(query, request.url.href === url ? request.url : url, {
       defaultLimit: limit,
       limitQueryParam: this.limitQueryParam,
       offsetQueryParam: this.offsetQueryParam,

@@ -130,8 +130,10 @@ export class PageNumberPagination extends ClientSizedStyle<PageNumberPage<unknow
     query: OrderedQuery<Row>,
     url: string,
     pageSize: number,
+    request: ApiRequest,
   ): Promise<NumberedPage<Row>> {
-    return pageNumberPage(query, url, {
+    // The request's URL as parsed when it reads as `url`: the engine does not parse it again.
+    return pageNumberPage(query, request.url.href === url ? request.url : url, {
       pageSize,
       pageQueryParam: this.pageQueryParam,
       lastPageStrings: this.lastPageStrings,

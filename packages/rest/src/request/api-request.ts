@@ -133,8 +133,7 @@ const GIVEN_ORIGIN = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#@]*)(?=[/?#]|$)/;
  * is the URL's own origin or names none. Django's `build_absolute_uri` keeps the `Host` header as
  * sent, so links built from this request keep it too.
  */
-function givenOriginOf(text: string, url: URL): string | null {
-  const origin = url.origin;
+function givenOriginOf(text: string, url: URL, origin: string): string | null {
   const after = text.charAt(origin.length);
   if (text.startsWith(origin) && (after === '' || after === '/' || after === '?' || after === '#'))
     return null;
@@ -183,8 +182,13 @@ export class ApiRequest {
   /** The `href` `#origin` was read from (`url` is a mutable `URL`: a changed one is read again). */
   #originHref: string | undefined;
   #origin = '';
-  /** The origin as the URL's text wrote it, `null` when that is `url.origin` (see `givenOriginOf`). */
-  readonly #givenOrigin: string | null;
+  /**
+   * The origin as the URL's text wrote it, `null` when that is `url.origin` (see `givenOriginOf`);
+   * `undefined` until the origin is first read, which reads it from `#givenText`.
+   */
+  #givenOrigin: string | null | undefined;
+  /** The URL's text as given, until `#givenOrigin` is read from it. */
+  #givenText: string | null;
   /** `url.href` when the request was made: a changed `url` no longer has the given origin. */
   readonly #givenHref: string;
 
@@ -195,14 +199,17 @@ export class ApiRequest {
       this.headers = init.headers;
       this.queryParams = init.queryParams;
       this.#givenOrigin = init.givenOrigin;
+      this.#givenText = null;
     } else {
       this.url = new URL(init.url);
       this.method = (init.method ?? 'GET').toUpperCase();
       this.headers = new Headers(init.headers);
       this.queryParams = new QueryParams(this.url.search);
-      this.#givenOrigin = typeof init.url === 'string' ? givenOriginOf(init.url, this.url) : null;
+      // Read with the origin, when links first need it: many requests never build one.
+      this.#givenText = typeof init.url === 'string' ? init.url : null;
+      this.#givenOrigin = this.#givenText === null ? null : undefined;
     }
-    this.#givenHref = this.#givenOrigin === null ? '' : this.url.href;
+    this.#givenHref = this.url.href;
     this.#search = this.url.search;
     this.params = Object.freeze({ ...(init.params ?? {}) });
     this.namespace = init.namespace ?? null;
@@ -230,8 +237,13 @@ export class ApiRequest {
   [REQUEST_ORIGIN](): string {
     const href = this.url.href;
     if (href !== this.#originHref) {
-      this.#origin =
-        this.#givenOrigin !== null && href === this.#givenHref ? this.#givenOrigin : this.url.origin;
+      const origin = this.url.origin;
+      if (href === this.#givenHref && this.#givenOrigin === undefined) {
+        // `url` is still the one the text was parsed into, so the text names its origin.
+        this.#givenOrigin = givenOriginOf(this.#givenText!, this.url, origin);
+        this.#givenText = null;
+      }
+      this.#origin = href === this.#givenHref ? (this.#givenOrigin ?? origin) : origin;
       this.#originHref = href;
     }
     return this.#origin;
