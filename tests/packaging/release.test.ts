@@ -63,6 +63,7 @@ describe('pnpm release --dry-run', () => {
         'package.json',
         'LICENSE',
         'README.md',
+        'CHANGELOG.md',
         'dist/index.js',
         'dist/index.js.map',
         'dist/index.d.ts',

@@ -43,6 +43,9 @@ type Callback = (error: unknown, result: MysqlQueryResult, fields?: unknown) => 
 /** A pool connection of mysql2: Kysely's interface, plus the options form of `query`. */
 type Connection = MysqlPoolConnection & {
   readonly config?: DateSettings;
+  /** mysql2's connection id, which Kysely 0.29 kills (`kill query`) to cancel an aborted query. */
+  readonly threadId?: number | null;
+  destroy?(): void;
   query(options: QueryOptions, callback: Callback): void;
   /** A query command made beforehand (`mysql.createQuery`), which mysql2 runs as it is. */
   query(command: object): void;
@@ -267,6 +270,13 @@ function recording(connection: Connection): MysqlPoolConnection {
       });
     },
     release: () => connection.release(),
+    // What Kysely 0.29 cancels an aborted query with: the connection's id, its config for a
+    // control connection, and `destroy` to drop a killed session from the pool.
+    get threadId() {
+      return connection.threadId;
+    },
+    config: connection.config,
+    destroy: () => connection.destroy?.(),
   } as MysqlPoolConnection;
 }
 

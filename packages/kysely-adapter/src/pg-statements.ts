@@ -39,6 +39,12 @@ type Client = PostgresPoolClient & {
   release(error?: Error): void;
 };
 
+/** What pg's `Pool` has beside `connect` and `end`, which Kysely 0.29's `PostgresPool` names. */
+interface PoolInternals {
+  readonly options?: object;
+  readonly Client?: unknown;
+}
+
 /**
  * SQLSTATEs of a statement name the session does not hold as we think: `26000` (prepared
  * statement "pagewise_3" does not exist) and `42P05` (... already exists). Directly on Postgres
@@ -267,6 +273,11 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
         }) as never;
       },
       release: (...args: unknown[]) => (client.release as (...args: unknown[]) => void)(...args),
+      // Kysely 0.29 cancels an aborted query with `pg_cancel_backend` of this id (it asks the
+      // server with one more query where the client has none).
+      get processID() {
+        return client.processID;
+      },
     } as PostgresPoolClient;
   };
   // One wrapper per pg connection, as Kysely keys its connections (and `onCreateConnection`) by it.
@@ -276,7 +287,11 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
   // per checkout over the same client (`Object.create(client)`) must not cost a round trip each.
   const direct = new WeakMap<object, boolean>();
   const ignore = () => {};
+  const { options: poolOptions, Client: PoolClient } = pool as PoolInternals;
   return {
+    // Kysely 0.29 opens its control connection (to cancel an aborted query) as `new Client(options)`.
+    options: poolOptions,
+    Client: PoolClient,
     end: () => pool.end(),
     async connect(): Promise<PostgresPoolClient> {
       const client = (await pool.connect()) as Client;
@@ -299,5 +314,5 @@ export function nameStatements(pool: PostgresPool, options: NameStatementsOption
       }
       return wrapper;
     },
-  };
+  } as PostgresPool;
 }
