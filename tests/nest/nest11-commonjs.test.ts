@@ -12,30 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dryRunRelease, tarballOf } from '../support/release-run.js';
+import { sh } from '../support/scratch-packages.js';
 import { ARTICLES } from './feed-app.js';
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const PACKED = ['core', 'rest', 'memory-adapter', 'nest'] as const;
 type PackageDir = (typeof PACKED)[number];
-
-/** The child's environment without what pnpm passes to scripts (npm would read it as its own config). */
-const childEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)),
-) as NodeJS.ProcessEnv;
-
-async function sh(
-  file: string,
-  args: readonly string[],
-  cwd: string,
-): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run(file, args, { cwd, env: childEnv, maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${file} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
-  }
-}
 
 let scratch = '';
 const tarballs = new Map<PackageDir, string>();

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, expect, test } from 'vitest';
+import { childEnv, sh } from '../support/scratch-packages.js';
 import { APPS, appTable } from './app-lines.js';
 import {
   ARTICLES,
@@ -15,7 +16,7 @@ import {
   postgresFeed,
   sqliteFeed,
 } from './feed-databases.js';
-import { childEnv, MISSPELT, ROOT, type ScratchApp, scratchApp, sh } from './tarballs.js';
+import { MISSPELT, ROOT, type ScratchApp, scratchApp } from './tarballs.js';
 
 const DOCS = join(ROOT, 'docs', 'frameworks.md');
 const TABLE_START = '<!-- outside-apps table: tests/outside-apps prints it -->';

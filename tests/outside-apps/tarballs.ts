@@ -4,21 +4,14 @@
 // apps compiled once by tsc (strict, module nodenext, skipLibCheck false). The first caller starts
 // the work and every later one shares its promise.
 import { execFile, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative as relativePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dryRunRelease, tarballOf } from '../support/release-run.js';
+import { childEnv, manifestOf, sh } from '../support/scratch-packages.js';
 
 const run = promisify(execFile);
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,25 +24,6 @@ export const MISSPELT = 'misspelt-ordering.ts';
 /** kysely-paginate 0.2.0 peers on kysely ^0.24: its app sits in a folder with its own install. */
 export const KYSELY_PAGINATE_DIR = 'kysely-paginate';
 
-/** The child's environment without what pnpm passes to scripts (npm would read it as its own config). */
-export const childEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)),
-) as NodeJS.ProcessEnv;
-
-export async function sh(
-  file: string,
-  args: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = childEnv,
-): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${file} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
-  }
-}
-
 /** Like Promise.all, but settles only when every one has: nothing runs on in a folder being removed. */
 async function settled<T>(promises: readonly Promise<T>[]): Promise<T[]> {
   const results = await Promise.allSettled(promises);
@@ -61,20 +35,6 @@ async function settled<T>(promises: readonly Promise<T>[]): Promise<T[]> {
 const fromTests = createRequire(join(ROOT, 'tests', 'package.json'));
 const fromRoot = createRequire(join(ROOT, 'package.json'));
 const fromKyselyPaginate = createRequire(join(ROOT, 'bench', 'kysely-paginate-024', 'package.json'));
-
-/** Where a dependency's package.json is, whether or not its "exports" lists it. */
-function manifestOf(specifier: string, from: NodeJS.Require): string {
-  try {
-    return from.resolve(`${specifier}/package.json`);
-  } catch {
-    let dir = dirname(from.resolve(specifier));
-    while (!existsSync(join(dir, 'package.json')) || !dir.endsWith(join('node_modules', specifier))) {
-      if (dirname(dir) === dir) throw new Error(`no package.json of ${specifier}`);
-      dir = dirname(dir);
-    }
-    return join(dir, 'package.json');
-  }
-}
 
 /** The installed version of a workspace dependency, so the scratch app runs what the workspace runs. */
 function versionOf(specifier: string, from = fromTests): string {

@@ -15,54 +15,23 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dryRunRelease, tarballOf } from '../support/release-run.js';
+import { manifestOf, sh } from '../support/scratch-packages.js';
 
 // What a user gets: the tarballs of this run's `pnpm release --dry-run` (./release.test.ts checks
 // them with attw and publint) installed by npm into a scratch app outside the workspace, a strict
 // consumer type-checked there and run with plain Node against SQLite, once with one copy of core
 // and once with a second copy nested under each adapter.
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGES = ['core', 'rest', 'kysely-adapter', 'memory-adapter', 'client'] as const;
 type PackageDir = (typeof PACKAGES)[number];
 const fromTests = createRequire(join(ROOT, 'tests', 'package.json'));
 const fromRoot = createRequire(join(ROOT, 'package.json'));
 
-/** The child's environment without what pnpm passes to scripts (npm would read it as its own config). */
-const childEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)),
-) as NodeJS.ProcessEnv;
-
-async function sh(
-  file: string,
-  args: readonly string[],
-  cwd: string,
-): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run(file, args, { cwd, env: childEnv, maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${file} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
-  }
-}
-
 /** The installed version of a workspace dependency, so the scratch app runs what the tests run. */
 function versionOf(specifier: string, from = fromTests): string {
   return (JSON.parse(readFileSync(manifestOf(specifier, from), 'utf8')) as { version: string }).version;
-}
-
-/** Where a dependency's package.json is, whether or not its "exports" lists it. */
-function manifestOf(specifier: string, from: NodeJS.Require): string {
-  try {
-    return from.resolve(`${specifier}/package.json`);
-  } catch {
-    let dir = dirname(from.resolve(specifier));
-    while (!existsSync(join(dir, 'package.json')) || !dir.endsWith(join('node_modules', specifier))) {
-      if (dirname(dir) === dir) throw new Error(`no package.json of ${specifier}`);
-      dir = dirname(dir);
-    }
-    return join(dir, 'package.json');
-  }
 }
 
 let scratch = '';

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The child's environment without what pnpm passes to scripts (npm would read it as its own config). */
-const childEnv = Object.fromEntries(
+export const childEnv = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)),
 ) as NodeJS.ProcessEnv;
 
@@ -21,12 +21,27 @@ export async function sh(
   file: string,
   args: readonly string[],
   cwd: string,
+  env: NodeJS.ProcessEnv = childEnv,
 ): Promise<{ stdout: string; stderr: string }> {
   try {
-    return await run(file, args, { cwd, env: childEnv, maxBuffer: 64 * 1024 * 1024 });
+    return await run(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     throw new Error(`${file} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`);
+  }
+}
+
+/** Where a dependency's package.json is, whether or not its "exports" lists it. */
+export function manifestOf(specifier: string, from: NodeJS.Require): string {
+  try {
+    return from.resolve(`${specifier}/package.json`);
+  } catch {
+    let dir = dirname(from.resolve(specifier));
+    while (!existsSync(join(dir, 'package.json')) || !dir.endsWith(join('node_modules', specifier))) {
+      if (dirname(dir) === dir) throw new Error(`no package.json of ${specifier}`);
+      dir = dirname(dir);
+    }
+    return join(dir, 'package.json');
   }
 }
 
