@@ -50,7 +50,12 @@ export default defineConfig({
             'examples/*/test/**/*.test.ts',
             'bench/test/**/*.test.ts',
           ],
-          exclude: [...configDefaults.exclude, YOUNG_GARBAGE],
+          // Cancelled queries exist from Kysely 0.29 on: that file runs in the highest Kysely's project.
+          exclude: [
+            ...configDefaults.exclude,
+            YOUNG_GARBAGE,
+            'tests/kysely-adapter/cancelled-queries.test.ts',
+          ],
           // A folder for the one `pnpm release --dry-run` whose tarballs the packaging tests share.
           globalSetup: ['tests/support/release-run.global.ts'],
         },

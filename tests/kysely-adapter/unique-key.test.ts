@@ -199,9 +199,8 @@ for (const target of databaseTargets()) {
       expect(await outcome(items({ uniqueKey: 'ref' }), 'ref')).toBeInstanceOf(ConfigurationError);
     });
 
-    if (mysql) {
-      it.skip('a partial unique index does not count (skipped: MySQL and MariaDB have no partial indexes)', () => {});
-    } else {
+    // MySQL and MariaDB have no partial indexes: the case exists on the other dialects only.
+    if (!mysql) {
       it('a partial unique index does not count: it holds for some rows only', async () => {
         expect(await outcome(items({ uniqueKey: 'created' }), 'created')).toBeInstanceOf(ConfigurationError);
       });
