@@ -316,6 +316,7 @@ export async function columnInfo(
       tables: candidates,
       complete: source.complete,
       catalog,
+      spell: (name) => shared.rowField(name),
     });
     for (const table of candidates) {
       const row = (await readCatalog(shared, table)).get(column);

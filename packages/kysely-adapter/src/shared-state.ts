@@ -107,6 +107,18 @@ export class SharedState {
     return name;
   }
 
+  /**
+   * How a field would name `column` (a name of the tree), for messages: itself, or under a renaming
+   * plugin its camelCase when the plugin renames that back to `column` (`created_at` is
+   * `createdAt`; the plugin's own casing may differ, as `authorID`, and pages alike).
+   */
+  rowField(column: string): string {
+    if (!this.renamed) return column;
+    const lower = /[a-z]/.test(column) ? column : column.toLowerCase();
+    const camel = lower.replace(/_+([^_])/g, (_, next: string) => next.toUpperCase());
+    return this.treeField(camel) === column ? camel : column;
+  }
+
   /** Where `treeField` keeps its answers: per set of plugins of `db` (they rename alike), else per query. */
   #fieldNames(): Map<string, string> {
     if (this.db) return this.cache.treeFields(this.db.getExecutor().plugins);
