@@ -43,10 +43,11 @@ import {
   uniqueIndexes,
 } from './catalog.js';
 import { type PositionReader, positionReader, refuseUnrecorded, toParameters } from './column-codec.js';
+import type { ColumnInfo } from './column-info.js';
 import { uniqueKeyRefusal } from './config-checks.js';
 import { countKey } from './count-key.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
-import { lookupParameter, lookupQuery } from './lookup-value.js';
+import { lookupAccepts, lookupParameter, lookupQuery } from './lookup-value.js';
 import { ADAPTER } from './options.js';
 import { exactKey, positionKey, privateAlias, TIE_COLUMN } from './private-columns.js';
 import {
@@ -622,6 +623,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   }
 
   /**
+   * Whether `value` is written as a value of `field`'s column type (`lookupAccepts`), read from
+   * the catalog; nothing else runs.
+   *
+   * @example
+   * await query.accepts('id', 'abc') // false over an integer key; '999' and '-1' are true
+   */
+  async accepts(field: string, value: string): Promise<boolean> {
+    return lookupAccepts(await this.#lookupColumn(field), value, this.#shared.capabilities);
+  }
+
+  /**
    * Inserts into the builder's table (`fromKysely(builder, { db })` over one table) and answers
    * the row as the query reads it.
    *
@@ -666,9 +678,13 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   /** `value` as a parameter of `field`'s column, `undefined` when it cannot be of its type. */
   async #lookupParameter(field: string, value: string): Promise<unknown | undefined> {
+    return lookupParameter(await this.#lookupColumn(field), value, this.#shared.capabilities);
+  }
+
+  /** The column a lookup by `field` compares with, as the catalog describes it. */
+  #lookupColumn(field: string): Promise<ColumnInfo> {
     const { expr } = selectionOf(this.#node, this.#shared.treeField(field));
-    const info = await columnInfo(this.#shared, this.#source, field, expr, false, false);
-    return lookupParameter(info, value, this.#shared.capabilities);
+    return columnInfo(this.#shared, this.#source, field, expr, false, false);
   }
 
   /**
