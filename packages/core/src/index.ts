@@ -5,6 +5,7 @@
 // `@pagewise/rest` is Django REST Framework's web layer on top of it.
 
 export { compareUnderTerm, kindOf, type ValueKind } from './contract/compare-values.js';
+export { INTEGER_RANGES, type IntegerRange, integerLookup } from './contract/integer-lookup.js';
 export {
   type CountResult,
   type FetchedRows,
