@@ -12,12 +12,14 @@ import {
 } from '@pagewise/core';
 import {
   type BuilderSlice,
+  type ColumnInfo,
   columnInfo,
   countKey,
   type FieldSource,
   type KeysetHost,
   type KeysetRows,
   type KeysetStatement,
+  lookupAccepts,
   lookupParameter,
   node,
   orderByItems,
@@ -58,6 +60,8 @@ class KyselySource implements KeysetHost<CompiledTemplate> {
   /** Values of the query's own clauses, in the order of their base slots. */
   readonly base: readonly unknown[];
   readonly description: string;
+  /** Whether the builder's plugins rename its columns (`SharedState.renamed`). */
+  readonly renamed: boolean;
   #shape: ShapeCache | undefined;
   #core: SelectQueryNode | undefined;
   #tables: QueryTables | undefined;
@@ -71,6 +75,7 @@ class KyselySource implements KeysetHost<CompiledTemplate> {
   ) {
     this.session = session;
     this.runner = session;
+    this.renamed = session.renamed;
     this.node = query;
     this.base = base;
     this.#shape = shape;
@@ -103,7 +108,7 @@ class KyselySource implements KeysetHost<CompiledTemplate> {
   }
 
   field(field: string): FieldSource {
-    const { expr, selected } = selectionOf(this.node, field);
+    const { expr, selected } = selectionOf(this.node, this.session.treeField(field));
     return {
       expr: node(expr),
       selected,
@@ -114,6 +119,10 @@ class KyselySource implements KeysetHost<CompiledTemplate> {
 
   rowKey(field: string): string {
     return rowKeyOf(field);
+  }
+
+  treeField(field: string): string {
+    return this.session.treeField(field);
   }
 
   compile(statement: KeysetStatement): CompiledTemplate {
@@ -196,11 +205,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     // The same shape reordered by the same terms is one statement: built and written out once.
     const capabilities = shared.capabilities;
     const reordered = source.shape.reordered;
-    const key = termsKey(terms);
+    // Keyed by the tree's names: a renaming plugin's `createdAt` is the plain query's `created_at`.
+    const key = termsKey(terms, (field) => shared.treeField(field));
     let known = reordered.get(key);
     if (known === undefined || known.capabilities !== capabilities) {
       const settled = terms.map(settleNulls);
-      const exprs = settled.map((t) => node(selectionOf(source.node, t.field).expr));
+      const exprs = settled.map((t) => node(selectionOf(source.node, shared.treeField(t.field)).expr));
       const items = orderByItems(settled, exprs, () => false, capabilities);
       const reorderedNode = SelectQueryNode.cloneWithOrderByItems(
         SelectQueryNode.cloneWithoutOrderBy(source.node),
@@ -233,12 +243,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const templates = source.shape.templates;
     if (options.estimate && shared.capabilities.estimateCount) {
       const explain = shared.template(templates, 'estimate', () => estimateNode(source.core));
-      const rows = await shared.run(explain, [], source.base);
+      const rows = await shared.run(explain, [], source.base, true);
       const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
       if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
     }
     const counted = shared.template(templates, 'count', () => countNode(source.core));
-    const rows = await shared.run(counted, [], source.base);
+    const rows = await shared.run(counted, [], source.base, true);
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
   }
 
@@ -304,16 +314,28 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     if (parameter === undefined) return null;
     const source = this.#source;
     const shared = source.session;
-    const template = shared.template(source.shape.templates, `find|${field}|${shared.planKey}`, () =>
+    const column = shared.treeField(field);
+    const template = shared.template(source.shape.templates, `find|${column}|${shared.planKey}`, () =>
       lookupNode(
         source.core,
         this.#slice === null ? null : source.node,
-        selectionOf(source.node, field).expr,
-        rowKeyOf(field),
+        selectionOf(source.node, column).expr,
+        rowKeyOf(column),
       ),
     );
     const rows = await shared.run(template, [parameter, 1], source.base);
     return (rows[0] as O | undefined) ?? null;
+  }
+
+  /**
+   * Whether `value` is written as a value of `field`'s column type (`lookupAccepts`), read from
+   * the catalog; nothing else runs.
+   *
+   * @example
+   * await query.accepts('id', 'abc') // false over an integer key; '999' and '-1' are true
+   */
+  async accepts(field: string, value: string): Promise<boolean> {
+    return lookupAccepts(await this.#lookupColumn(field), value, this.#source.session.capabilities);
   }
 
   /**
@@ -362,31 +384,29 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   /** `value` as a parameter of `field`'s column, `undefined` when it cannot be of its type. */
   async #lookupParameter(field: string, value: string): Promise<unknown | undefined> {
+    return lookupParameter(await this.#lookupColumn(field), value, this.#source.session.capabilities);
+  }
+
+  /** The column a lookup by `field` compares with, as the catalog describes it. */
+  #lookupColumn(field: string): Promise<ColumnInfo> {
     const source = this.#source;
     const { column, qualifier } = source.field(field);
-    const info = await columnInfo(
-      source.session,
-      source.tables(),
-      field,
-      { column, qualifier },
-      false,
-      false,
-    );
-    return lookupParameter(info, value, source.session.capabilities);
+    return columnInfo(source.session, source.tables(), field, { column, qualifier }, false, false);
   }
 }
 
 /** How many orderings of one shape `orderBy` keeps built. */
 const MAX_REORDERED = 64;
 
-/** `terms` as text, each term's field, direction and NULL placement as given. */
-function termsKey(terms: readonly OrderTerm[]): string {
+/** `terms` as text, each term's field (as `name` gives it), direction and NULL placement as given. */
+function termsKey(terms: readonly OrderTerm[], name: (field: string) => string): string {
   let key = '';
   for (let i = 0; i < terms.length; i += 1) {
     const term = terms[i]!;
+    const field = name(term.field);
     const nulls = term.nulls ?? '';
     // Each part led by its length: no field name can spell another ordering.
-    key += `${term.field.length}:${term.field}${term.direction.length}:${term.direction}${nulls.length}:${nulls}`;
+    key += `${field.length}:${field}${term.direction.length}:${term.direction}${nulls.length}:${nulls}`;
   }
   return key;
 }

@@ -1,5 +1,5 @@
 import { CatalogCache, type DialectCapabilities, type ShapePlans, shapePlans } from '@pagewise/sql';
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, KyselyPlugin } from 'kysely';
 import { matchesShape, parameterize } from './query-nodes.js';
 
 /** A statement compiled once, whose `Slot` parameters are filled per run. */
@@ -67,9 +67,21 @@ const OWN_CACHE = Symbol('pagewise statement cache');
  * fromKysely(db.selectFrom('articles').selectAll(), { db, statementCache });
  */
 export class StatementCache extends CatalogCache {
+  /** Fields as a set of plugins renames them (`SharedState.treeField`), per set (a Kysely instance's). */
+  readonly #treeFields = new WeakMap<readonly KyselyPlugin[], Map<string, string>>();
   readonly #shapes = new Map<string, ShapeCache>();
   /** Most recently used first. */
   readonly #recent: KnownShape[] = [];
+
+  /** @internal fields as `plugins` rename them: row names (`createdAt`) to the tree's (`created_at`) */
+  treeFields(plugins: readonly KyselyPlugin[]): Map<string, string> {
+    let names = this.#treeFields.get(plugins);
+    if (names === undefined) {
+      names = new Map();
+      this.#treeFields.set(plugins, names);
+    }
+    return names;
+  }
 
   /** @internal the caches of one query shape */
   shape(key: string): ShapeCache {

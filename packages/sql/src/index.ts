@@ -34,7 +34,7 @@ export {
   toPosition,
 } from './codec/column-codec.js';
 export { ExactText } from './codec/exact-text.js';
-export { LOOKUP_SLICE, lookupParameter, lookupPredicate } from './codec/lookup-value.js';
+export { LOOKUP_SLICE, lookupAccepts, lookupParameter, lookupPredicate } from './codec/lookup-value.js';
 export { baseCapabilities, type DialectCapabilities, type DialectName } from './dialect/capabilities.js';
 export { type CatalogRow, catalogNullable, type IndexColumnRow } from './dialect/catalog-rows.js';
 export type { ColumnInfo, ColumnKind } from './dialect/column-info.js';
@@ -69,6 +69,7 @@ export {
   segmentPredicates,
   stopPredicate,
 } from './keyset/predicates.js';
+export { exactKey, isPrivateColumn, positionKey, TIE_COLUMN } from './keyset/private-columns.js';
 export {
   groupSegments,
   nullsNative,
@@ -80,10 +81,8 @@ export {
   type KeysetStatement,
   mergedStatement,
   type PrivateSelection,
-  privateAlias,
   type StatementBase,
   segmentStatement,
-  TIE_COLUMN,
   TIE_TABLE,
   type TieGroups,
 } from './keyset/statement.js';
@@ -111,7 +110,7 @@ export {
   type QueryClauses,
 } from './planner/order-plan.js';
 export { planByText, planFor, type ShapePlans, shapePlans } from './planner/plan-cache.js';
-export { PrivateColumnStripper } from './planner/private-columns.js';
+export { PrivateColumnStripper } from './planner/row-stripper.js';
 export { KeysetRows, LazyWindowRow, windowRows } from './planner/window-rows.js';
 export { postgresCapabilities } from './postgres/capabilities.js';
 export { isStockDateParser, parseDateText } from './postgres/date-parser.js';

@@ -56,6 +56,15 @@ export interface SqlSession {
    * the driver once per database pays; without it, the cache lives as long as the query.
    */
   readonly lasting: boolean;
-  /** Runs a statement of its own (no slots) and answers its rows. */
+  /**
+   * Runs a statement of its own (no slots) and answers its rows as the database names their
+   * columns (past any renaming the ORM applies to the user's rows, where it can).
+   */
   read(statement: SqlFragment): Promise<Row[]>;
+  /**
+   * How a field names `column` (a column of the catalog), for messages: the ORM's renaming of
+   * result columns applied (Kysely's CamelCasePlugin: `created_at` is `createdAt`).
+   * @default the column's own name
+   */
+  spell?(column: string): string;
 }

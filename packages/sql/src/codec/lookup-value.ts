@@ -73,6 +73,24 @@ export function lookupParameter(
   }
 }
 
+const INTEGER_TEXT = /^-?\d+$/;
+
+/**
+ * Whether `text` (a path value) is written as a value of the column's type, whether or not one
+ * fits the column: Django's lookup takes `int('2147483648')` and finds no row in an `int4`, where
+ * `int('abc')` raises. Any text that `lookupParameter` binds is; past that, integers out of the
+ * column's range.
+ *
+ * @example
+ * lookupAccepts({ kind: 'integer', nullable: false, type: 'integer' }, '2147483648', postgresCapabilities) // true
+ * lookupAccepts({ kind: 'integer', nullable: false, type: 'integer' }, '1.5', postgresCapabilities) // false
+ */
+export function lookupAccepts(info: ColumnInfo, text: string, capabilities: DialectCapabilities): boolean {
+  if (lookupParameter(info, text, capabilities) !== undefined) return true;
+  const integer = info.kind === 'integer' || info.kind === 'bigint' || info.kind === 'number';
+  return integer && integerType(info.type ?? '') && INTEGER_TEXT.test(text);
+}
+
 /** The alias of the derived table a lookup over a sliced builder reads from. */
 export const LOOKUP_SLICE = 'pagewise_slice';
 

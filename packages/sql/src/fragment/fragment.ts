@@ -85,7 +85,7 @@ export function raw(text: string): SqlFragment {
 /**
  * A quoted identifier; several names are qualified (`identifier('public', 'items')`: `"public"."items"`).
  * @example
- * identifier('__pagewise_0')
+ * identifier('pagewise0')
  */
 export function identifier(...names: string[]): SqlIdentifier {
   return { kind: 'identifier', names };

@@ -4,6 +4,7 @@ import { literal, type SqlLiteral, type SqlPart } from '../fragment/fragment.js'
 import { Slot } from '../fragment/slot.js';
 import { type NonNull, type OrderItem, orderByItems } from './order-items.js';
 import { type BoundParameter, boundSlots, segmentPredicates } from './predicates.js';
+import { TIE_COLUMN } from './private-columns.js';
 import type { Segment } from './segments.js';
 
 // A keyset window's statements as values: what to select beside the query's own columns, which
@@ -11,20 +12,8 @@ import type { Segment } from './segments.js';
 // `UNION ALL` arms and the tie-group ranking. An ORM lowers one into its own select node, starting
 // from the user's query without its ORDER BY, LIMIT and OFFSET (the "core").
 
-/** The column each row's tie group is answered in (`KeysetStatement.tieGroups`); a private column, stripped. */
-export const TIE_COLUMN = '__pagewise_tie';
-
 /** The alias of the derived table a statement read with tie groups is ranked in. */
 export const TIE_TABLE = 'w';
-
-/**
- * A private column alias for values the adapter selects itself (`__pagewise_0`).
- * @example
- * privateAlias(0) // '__pagewise_0'
- */
-export function privateAlias(index: number): string {
-  return `__pagewise_${index}`;
-}
 
 /** An expression selected beside the query's own columns, under a private alias. */
 export interface PrivateSelection {
@@ -33,8 +22,8 @@ export interface PrivateSelection {
 }
 
 /**
- * The ranking of a statement's rows into tie groups: `select "w".*, dense_rank() over (order by
- * <keys>) as "__pagewise_tie" from (<statement>) as "w" order by <orderBy>`, the query's WITH kept
+ * The ranking of a statement's rows into tie groups (`TIE_COLUMN`): `select "w".*, dense_rank() over (order by
+ * <keys>) as "pagewisetie" from (<statement>) as "w" order by <orderBy>`, the query's WITH kept
  * at the head.
  */
 export interface TieGroups {

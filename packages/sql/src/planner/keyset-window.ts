@@ -6,14 +6,13 @@ import type { Row } from '../dialect/row.js';
 import { identifier, type SqlPart } from '../fragment/fragment.js';
 import { orderByItems } from '../keyset/order-items.js';
 import { type BoundParameter, stopPredicate } from '../keyset/predicates.js';
+import { positionKey, TIE_COLUMN } from '../keyset/private-columns.js';
 import { groupSegments, planSegments, type Segment } from '../keyset/segments.js';
 import {
   type KeysetStatement,
   mergedStatement,
   type PrivateSelection,
-  privateAlias,
   segmentStatement,
-  TIE_COLUMN,
 } from '../keyset/statement.js';
 import type { FieldPlan, OrderPlan, PlanSource } from './order-plan.js';
 import { planFor, type ShapePlans } from './plan-cache.js';
@@ -141,7 +140,7 @@ export async function readKeysetWindow<O, Template>(
 /** The columns a window selects beside the query's own; with `exact`, the exact text of integers the driver rounds. */
 function windowSelections(plans: readonly FieldPlan[], exact: boolean): PrivateSelection[] {
   return plans.flatMap((plan, i) => [
-    ...(plan.select === null ? [] : [{ expr: plan.select, alias: privateAlias(i) }]),
+    ...(plan.select === null ? [] : [{ expr: plan.select, alias: positionKey(i) }]),
     ...(plan.exact === null || !exact ? [] : [{ expr: plan.exact.expr, alias: plan.exact.key }]),
   ]);
 }

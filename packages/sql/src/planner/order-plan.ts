@@ -16,9 +16,9 @@ import { type PositionReader, positionReader } from '../codec/column-codec.js';
 import type { DialectCapabilities } from '../dialect/capabilities.js';
 import type { ColumnInfo } from '../dialect/column-info.js';
 import { identifier, type SqlPart } from '../fragment/fragment.js';
+import { exactKey, positionKey } from '../keyset/private-columns.js';
 import type { Segment } from '../keyset/segments.js';
-import { privateAlias } from '../keyset/statement.js';
-import { PrivateColumnStripper } from './private-columns.js';
+import { PrivateColumnStripper } from './row-stripper.js';
 
 // The ORM-free planning of an ordering over one query: for each field, its column (from the
 // declared columns or the catalog), how its position is read (the row's value, a private column
@@ -152,6 +152,14 @@ export interface PlanSource {
   field(field: string): FieldSource;
   /** The row property of `field` (`'articles.id'` -> `'id'`). */
   rowKey(field: string): string;
+  /**
+   * Whether the ORM renames the rows' columns from the tree's (Kysely's CamelCasePlugin: fields
+   * name `createdAt`, the tree `created_at`). Positions are then read from private columns, which
+   * no renaming touches, and plans are keyed by the tree's names too (`treeField`). @default false
+   */
+  readonly renamed?: boolean;
+  /** `field` as the tree names it, where `renamed`. @default the field itself */
+  treeField?(field: string): string;
 }
 
 /**
@@ -194,14 +202,16 @@ export async function planOrder<Template>(
       const exactText = capabilities.exactIntegerText;
       const exact =
         integer && exactText !== null && !(await integersExact(session))
-          ? { key: `__pagewise_x${i}`, expr: exactText(expr) }
+          ? { key: exactKey(i), expr: exactText(expr) }
           : null;
-      const own = selected && position === null;
+      // Rows a renaming ORM read name their columns as it chose: positions come from columns of
+      // the adapter's own, which no renaming touches.
+      const own = selected && position === null && source.renamed !== true;
       return {
         field: term.field,
         expr,
         column,
-        readKey: own ? source.rowKey(term.field) : privateAlias(i),
+        readKey: own ? source.rowKey(term.field) : positionKey(i),
         select: own ? null : (position ?? expr),
         exact,
         recorded,

@@ -47,7 +47,7 @@ export function planByText<Template>(
   source: PlanSource,
   order: readonly KeyTerm[],
 ): Promise<OrderPlan<Template>> {
-  const key = JSON.stringify(order) + session.planKey;
+  const key = planText(session, source, order);
   const cache = shape.plans;
   let plan = cache.get(key);
   if (!plan) {
@@ -76,7 +76,8 @@ export function planFor<Template>(
   order: readonly KeyTerm[],
 ): OrderPlan<Template> | Promise<OrderPlan<Template>> {
   const planKey = session.planKey;
-  if (!isFrozenOrder(order)) return planByText(shape, session, source, order);
+  // A renaming ORM's plans are keyed by the tree's names too (`planText`), never by the array.
+  if (source.renamed === true || !isFrozenOrder(order)) return planByText(shape, session, source, order);
   const frozenPlans = shape.frozenPlans;
   let byOptions = frozenPlans.get(order);
   const known = byOptions?.get(planKey);
@@ -98,6 +99,18 @@ export function planFor<Template>(
     () => plans.delete(planKey),
   );
   return plan;
+}
+
+/**
+ * What a plan of `order` is cached under: the ordering and `planKey`; where the ORM renames
+ * columns, also the tree's names of its fields (one shape's caches serve every renaming of one
+ * database).
+ */
+function planText(session: SqlSession, source: PlanSource, order: readonly KeyTerm[]): string {
+  const text = JSON.stringify(order);
+  if (source.renamed !== true || source.treeField === undefined) return text + session.planKey;
+  const tree = source.treeField.bind(source);
+  return `${text}n${JSON.stringify(order.map((term) => tree(term.field)))}${session.planKey}`;
 }
 
 /** Whether two orderings have the same terms (field, direction, NULL placement, unique mark). */

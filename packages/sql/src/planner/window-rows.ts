@@ -2,7 +2,7 @@ import type { FetchedRows, PositionValue, WindowRow } from '@pagewise/core';
 import type { PositionReader } from '../codec/column-codec.js';
 import type { DialectCapabilities } from '../dialect/capabilities.js';
 import type { Row } from '../dialect/row.js';
-import { TIE_COLUMN } from '../keyset/statement.js';
+import { TIE_COLUMN } from '../keyset/private-columns.js';
 
 /**
  * A keyset window's rows (stripped of private columns where the plan added some) with each
