@@ -40,7 +40,7 @@ interface ResultField {
 
 type Callback = (error: unknown, result: Mysql2QueryResult, fields?: unknown) => void;
 
-/** A pool connection of mysql2: Kysely's interface, plus the options form of `query`. */
+/** A pool connection of mysql2, with the options form of `query` and what Kysely 0.29 cancels with. */
 type Connection = Mysql2PoolConnection & {
   readonly config?: DateSettings;
   /** mysql2's connection id, which Kysely 0.29 kills (`kill query`) to cancel an aborted query. */
