@@ -4,7 +4,6 @@ import { literal, type SqlLiteral, type SqlPart } from '../fragment/fragment.js'
 import { Slot } from '../fragment/slot.js';
 import { type NonNull, type OrderItem, orderByItems } from './order-items.js';
 import { type BoundParameter, boundSlots, segmentPredicates } from './predicates.js';
-import { TIE_COLUMN } from './private-columns.js';
 import type { Segment } from './segments.js';
 
 // A keyset window's statements as values: what to select beside the query's own columns, which
