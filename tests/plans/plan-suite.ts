@@ -5,6 +5,18 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DatabaseTarget, type TestDatabase, tableName } from '../support/databases.js';
 
 const ROWS = 30_000;
+
+const QUOTED = /'(?:[^']|'')*'/g;
+
+/**
+ * The literals in `text` a cursor's values could have been written as: quoted strings holding a
+ * digit, and numbers of three digits or more outside them (`date_trunc('second', x)` or `/ 1e3`
+ * in a position expression are neither).
+ */
+function cursorLiterals(text: string): string[] {
+  const quoted = (text.match(QUOTED) ?? []).filter((literal) => /\d/.test(literal));
+  return [...quoted, ...(text.replace(QUOTED, "''").match(/\b\d{3,}\b/g) ?? [])];
+}
 const DEPTH = 20_000;
 const PAGE = 50;
 
@@ -249,7 +261,7 @@ export function planCases(target: DatabaseTarget): void {
       expect(rows).toHaveLength(PAGE + 1);
       const statement = statements[0]!;
       // Every value is a bound parameter: no literal from the cursor in the SQL text.
-      expect(statement.sql).not.toMatch(/'[^']*\d|\b\d{3,}\b/);
+      expect(cursorLiterals(statement.sql)).toEqual([]);
       // The LIMIT is a parameter too, or on Postgres the page size written as a number (`literalLimit`).
       const written = /\blimit (\d+)$/.exec(statement.sql)?.[1];
       if (written !== undefined) expect(Number(written)).toBe(PAGE + 1);
@@ -275,7 +287,7 @@ export function planCases(target: DatabaseTarget): void {
       const rows = await query.fetch({ order: shape.order, after, before, offset: 0, limit: PAGE + 1 });
       expect(rows.map((r) => r.row)).toEqual(near.slice(1, PAGE).map((r) => r.row));
       const statement = statements[0]!;
-      expect(statement.sql).not.toMatch(/'[^']*\d|\b\d{3,}\b/);
+      expect(cursorLiterals(statement.sql)).toEqual([]);
       const plan = await explain(database, statement);
       console.log(
         `EXPLAIN ${target.name} | ${shape.title}, between two cursors | ${plan.map((l) => l.trim()).join(' / ')}`,

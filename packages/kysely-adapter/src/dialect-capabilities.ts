@@ -374,7 +374,13 @@ function postgresDateText(date: Date): string | null {
 function postgresPosition(column: OperationNode, info: ColumnInfo): OperationNode | null {
   const type = info.type ?? '';
   const col = node(column);
-  if (info.kind === 'date') return sql`cast(extract(epoch from ${col}) as text)`.toOperationNode();
+  if (info.kind === 'date') {
+    // `extract` answers numeric from Postgres 14 on, but a double on 13, which holds no
+    // millisecond past 2^42 s (the year 141,000) and rounds 294276-12-31 23:59:59.999 into the
+    // next year: whole seconds (exact in a double up to 2^53) and the milliseconds `to_char`
+    // writes (it never rounds) are exact on every major.
+    return sql`case when isfinite(${col}) then cast(cast(extract(epoch from date_trunc('second', ${col})) as bigint) + cast(to_char(${col}, 'MS') as numeric) / 1e3 as text) else cast(extract(epoch from ${col}) as text) end`.toOperationNode();
+  }
   if (info.kind !== 'timestamp-text') return null;
   if (type.startsWith('time')) {
     if (!type.startsWith('timestamp')) return castNode(column, 'text');
@@ -464,7 +470,8 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
             union all select h.inhrelid from pg_inherits h join tree on h.inhparent = tree.oid)
           select 1 from tree join pg_class f on f.oid = tree.oid
           where f.relkind = 'f' or (c.relkind <> 'p' and f.oid <> c.oid))
-        then coalesce((select cast(json_agg(json_build_array(x.relname, k.attname, i.indisprimary)) as text)
+        then coalesce((select cast(json_agg(json_build_array(x.relname, k.attname, i.indisprimary,
+            coalesce(cast(to_jsonb(i) ->> 'indnullsnotdistinct' as boolean), false))) as text)
           from pg_index i join pg_class x on x.oid = i.indexrelid
           cross join generate_series(0, i.indnkeyatts - 1) as n
           left join pg_attribute k on k.attrelid = i.indrelid and k.attnum = i.indkey[n] and k.attnum > 0
