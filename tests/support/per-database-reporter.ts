@@ -61,6 +61,40 @@ function databaseOfReason(reason: string): string {
   return 'other';
 }
 
+/** The cases of each suite file on each Postgres major's project (tests/README.md records it). */
+function majorMatrix(testModules: ReadonlyArray<TestModule>): string[] {
+  const cells = new Map<string, Map<string, Counts>>();
+  for (const module of testModules) {
+    const major = /^postgres-(\d+)$/.exec(module.project.name)?.[1];
+    if (major === undefined) continue;
+    const file = module.relativeModuleId.replace(/^tests\//, '');
+    const row = cells.get(major) ?? new Map<string, Counts>();
+    const cell = row.get(file) ?? { passed: 0, failed: 0, skipped: 0 };
+    for (const test of module.children.allTests()) {
+      const state = test.result().state;
+      if (state === 'passed') cell.passed += 1;
+      else if (state === 'failed') cell.failed += 1;
+      else cell.skipped += 1;
+    }
+    row.set(file, cell);
+    cells.set(major, row);
+  }
+  if (cells.size === 0) return [];
+  const files = [...new Set([...cells.values()].flatMap((row) => [...row.keys()]))].sort();
+  const lines = [` Postgres majors (cases passed/failed): | major | ${files.join(' | ')} |`];
+  for (const major of [...cells.keys()].sort((a, b) => Number(a) - Number(b))) {
+    const row = cells.get(major)!;
+    const text = files.map((file) => {
+      const c = row.get(file);
+      return c === undefined
+        ? 'not run'
+        : `${c.passed}/${c.failed}${c.skipped ? ` (${c.skipped} skipped)` : ''}`;
+    });
+    lines.push(`   | ${major} | ${text.join(' | ')} |`);
+  }
+  return lines;
+}
+
 /**
  * One summary at the end of a run: the cases per database (test names start with `[backend]`;
  * Postgres is told apart by the server each project ran on, a major's npm build or `PG_URL`'s),
@@ -127,6 +161,7 @@ export default class PerDatabaseReporter implements Reporter {
     } else if (counts.size > 0) {
       lines.push(' Skipped: none');
     }
+    lines.push(...majorMatrix(testModules));
     if (lines.length > 0) console.log(`\n${lines.join('\n')}\n`);
   }
 }

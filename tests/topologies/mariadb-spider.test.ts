@@ -9,7 +9,6 @@ import {
   mariadbWorkspace,
 } from '../support/mariadb-instance.js';
 import {
-  audit,
   BASE,
   cursorPagination,
   type Db,
