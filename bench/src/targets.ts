@@ -119,7 +119,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   const slowOrderings = [...new Set(slowPlans.map((d) => d.ordering))];
   // The computed column the adapter selects after the query's own columns to read exact positions, if any.
   const positionColumn =
-    /"title", (.+?) as "__pagewise_\d+"/.exec(
+    /"title", (.+?) as "pagewise\d+"/.exec(
       (input.pagewiseSql?.['pagewise-cursor:uniform'] ?? []).join('\n'),
     )?.[1] ?? null;
   const uniformLayers = layers('uniform');

@@ -9,7 +9,7 @@ import {
   type OrderedQuery,
   PageNumberPagination,
 } from '@pagewise/rest';
-import { sql } from 'kysely';
+import { CamelCasePlugin, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseTargets, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';
 import { quote } from '../support/tables.js';
@@ -28,13 +28,19 @@ for (const target of databaseTargets()) {
     const parent = tableName('pw_cfg_parent');
     const child = tableName('pw_cfg_child');
     const keyless = tableName('pw_cfg_keyless');
+    const posts = tableName('pw_cfg_posts');
 
     beforeAll(async () => {
       database = await target.open();
       const { db } = database;
       const q = (name: string) => quote(database, name);
-      for (const table of [child, parent, keyless])
+      for (const table of [child, parent, keyless, posts])
         await sql`drop table if exists ${sql.table(table)}`.execute(db);
+      await sql
+        .raw(
+          `create table ${q(posts)} (${q('id')} integer primary key, ${q('created_at')} varchar(20) not null, ${q('title')} varchar(40) not null)`,
+        )
+        .execute(db);
       await sql
         .raw(
           `create table ${q(parent)} (${q('id')} integer primary key, ${q('title')} varchar(40) not null, ${q('data')} ${blobType(database)} not null)`,
@@ -63,7 +69,7 @@ for (const target of databaseTargets()) {
 
     afterAll(async () => {
       if (!database) return;
-      for (const table of [child, parent, keyless])
+      for (const table of [child, parent, keyless, posts])
         await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
       await database.close();
     });
@@ -133,6 +139,32 @@ for (const target of databaseTargets()) {
         );
       expect(offsetError).toBeInstanceOf(ConfigurationError);
       expect((offsetError as Error).message).toContain('"published"');
+    });
+
+    it('an unknown field is answered with the nearest column: "did you mean"', async () => {
+      const { db } = database;
+      const query = fromKysely(db.selectFrom(posts).selectAll(), { db });
+      const messageOf = async (q: OrderedQuery<unknown>, ordering: string) =>
+        ((await firstCursorPage(q, ordering)) as Error | null)?.message ?? '';
+      expect(await messageOf(query, '-createdAt')).toBe(
+        `kysely adapter: ordering field "createdAt" is not a column of "${posts}" (did you mean ` +
+          '"created_at"?); order by a column of the query, or select the expression under that name',
+      );
+      expect(await messageOf(query, 'titel')).toContain('(did you mean "title"?)');
+      expect(await messageOf(query, `${posts}.titl`)).toContain(`(did you mean "${posts}.title"?)`);
+      // Nothing near: no guess.
+      expect(await messageOf(query, 'published')).not.toContain('did you mean');
+      const keyed = fromKysely(db.selectFrom(posts).selectAll(), { db, uniqueKey: 'ids' });
+      expect(await messageOf(keyed, 'title')).toContain('uniqueKey "ids" is not a column of');
+      expect(await messageOf(keyed, 'title')).toContain('(did you mean "id"?)');
+      // Under CamelCasePlugin, in the names the rows have.
+      const camel = db.withPlugin(new CamelCasePlugin());
+      expect(
+        await messageOf(fromKysely(camel.selectFrom(posts).selectAll(), { db: camel }), '-creatdAt'),
+      ).toContain('ordering field "creatdAt" is not a column of');
+      expect(
+        await messageOf(fromKysely(camel.selectFrom(posts).selectAll(), { db: camel }), '-creatdAt'),
+      ).toContain('(did you mean "createdAt"?)');
     });
 
     it('names the database would resolve are not refused: other letter case, columns added later', async () => {

@@ -4,6 +4,7 @@
 // warnings. Web standards only; nothing of requests, responses, HTML, OpenAPI or routing:
 // `@pagewise/rest` is Django REST Framework's web layer on top of it.
 
+export { closestName } from './contract/closest-name.js';
 export { compareUnderTerm, kindOf, type ValueKind } from './contract/compare-values.js';
 export {
   type CountResult,

@@ -89,7 +89,7 @@ export function readCatalog(
   if (!pending) {
     const node = asSelect(query(table.name, table.schema).toOperationNode());
     pending = shared
-      .run(shared.compile(node), [])
+      .run(shared.compile(node), [], [], true)
       .then((rows) => new Map(rows.map((r) => [String(r.name), r as unknown as CatalogRow])));
     pending.catch(() => perDb.delete(key));
     perDb.set(key, pending);
@@ -226,8 +226,9 @@ export function readIndexes(shared: SharedState, table: SourceTable): Promise<re
   let pending = perDb.get(key);
   if (!pending) {
     const node = asSelect(query(table.name, table.schema).toOperationNode());
-    pending = shared.run(shared.compile(node), []).then(
-      (rows) => rows as unknown as IndexColumnRow[],
+    pending = shared.run(shared.compile(node), [], [], true).then(
+      // Renamed by a plugin (no `db` to read past it): no index is named then.
+      (rows) => (rows.every((row) => 'INDEX_NAME' in row) ? (rows as unknown as IndexColumnRow[]) : []),
       () => {
         perDb.delete(key);
         return [];
@@ -255,7 +256,7 @@ export function integersExact(shared: SharedState): Promise<boolean> {
   if (pending === undefined) {
     const probe = sql`select 9007199254740993 as ${sql.ref('v')}`.toOperationNode() as RawNode;
     // better-sqlite3's safe integers answer bigints, mysql2's `supportBigNumbers` exact text.
-    pending = shared.run(shared.compile(asSelect(probe)), []).then((rows) => {
+    pending = shared.run(shared.compile(asSelect(probe)), [], [], true).then((rows) => {
       const v = rows[0]?.v;
       return typeof v === 'bigint' || v === '9007199254740993';
     });
@@ -280,7 +281,7 @@ export function textRecorded(shared: SharedState): Promise<boolean> {
   if (pending === undefined) {
     const probe = recorded.probe().toOperationNode() as RawNode;
     pending = shared
-      .run(shared.compile(asSelect(probe)), [])
+      .run(shared.compile(asSelect(probe)), [], [], true)
       .then((rows) => rows[0] !== undefined && recorded.answered(rows[0]));
     pending.catch(() => {
       cache.textRecorded = undefined;
@@ -327,6 +328,7 @@ export async function columnInfo(
       tables: candidates,
       complete: source.complete,
       catalog,
+      spell: (name) => shared.rowField(name),
     });
     for (const table of candidates) {
       const rows = await readCatalog(shared, table);

@@ -1,5 +1,6 @@
-import { ConfigurationError } from '@pagewise/core';
+import { ConfigurationError, closestName } from '@pagewise/core';
 import { type CatalogRow, catalogNullable } from './dialect-capabilities.js';
+import { rowKeyOf } from './query-nodes.js';
 
 const ADAPTER = 'kysely adapter';
 
@@ -41,6 +42,11 @@ export interface ColumnLookup<Table extends { readonly alias: string }> {
    * `fresh` reads them again instead of from the cache (a column added since the last read).
    */
   readonly catalog: (table: Table, fresh: boolean) => Promise<ReadonlyMap<string, CatalogRow>>;
+  /**
+   * A column as a field names it, for the "did you mean" of a missing one (under CamelCasePlugin
+   * `created_at` is `createdAt`). @default the column's own name
+   */
+  readonly spell?: (column: string) => string;
 }
 
 const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(' and ');
@@ -52,20 +58,22 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(' a
 async function findColumn<Table extends { readonly alias: string }>(
   lookup: ColumnLookup<Table>,
   fresh: boolean,
-): Promise<{ hits: string[]; missing: boolean }> {
+): Promise<{ hits: string[]; missing: boolean; names: string[] }> {
   const { column, tables } = lookup;
   const lower = column.toLowerCase();
   const hits: string[] = [];
+  const names: string[] = [];
   let complete = lookup.complete && !IMPLICIT_COLUMNS.has(lower);
   // Concurrently: without `db`, each query object reads its tables' catalogs afresh.
   const catalogs = await Promise.all(tables.map((table) => lookup.catalog(table, fresh)));
   for (const [i, table] of tables.entries()) {
     const columns = catalogs[i]!;
     complete &&= columns.size > 0;
+    names.push(...columns.keys());
     if (columns.has(column)) hits.push(table.alias);
     else if (complete) for (const name of columns.keys()) complete &&= name.toLowerCase() !== lower;
   }
-  return { hits, missing: hits.length === 0 && complete };
+  return { hits, missing: hits.length === 0 && complete, names };
 }
 
 /**
@@ -86,7 +94,7 @@ export async function checkColumnLookup<Table extends { readonly alias: string }
   let found = await findColumn(lookup, false);
   // Reported only after a second read: the cached columns may predate a migration.
   if (found.missing) found = await findColumn(lookup, true);
-  const { hits, missing } = found;
+  const { hits, missing, names } = found;
   const role = tiebreaker ? 'uniqueKey' : 'ordering field';
   if (hits.length > 1 && qualifier === undefined) {
     const fix = tiebreaker
@@ -104,7 +112,21 @@ export async function checkColumnLookup<Table extends { readonly alias: string }
   const fix = tiebreaker
     ? `pass the name of a column unique per row, e.g. fromKysely(query, { uniqueKey: 'pk_column' }), or uniqueKey: null for position + offset cursors`
     : 'order by a column of the query, or select the expression under that name';
-  throw new ConfigurationError(`${ADAPTER}: ${role} "${field}" is not ${where}; ${fix}`);
+  throw new ConfigurationError(
+    `${ADAPTER}: ${role} "${field}" is not ${where}${guess(lookup, names)}; ${fix}`,
+  );
+}
+
+/**
+ * ` (did you mean "created_at"?)` for the column nearest the missing one, written as the field
+ * would write it (qualified as it is, in the names a renaming plugin gives); `''` when none is near.
+ */
+function guess(lookup: Pick<ColumnLookup<never>, 'field' | 'spell'>, names: readonly string[]): string {
+  const spell = lookup.spell ?? ((column: string) => column);
+  const nearest = closestName(rowKeyOf(lookup.field), new Set(names.map(spell)));
+  if (nearest === undefined) return '';
+  const qualifier = lookup.field.slice(0, lookup.field.lastIndexOf('.') + 1);
+  return ` (did you mean "${qualifier}${nearest}"?)`;
 }
 
 /** What the adapter knows when it checks that a cursor's key order is unique per row. */

@@ -8,7 +8,8 @@ import { StatementCache } from './statement-cache.js';
  * Pages a Kysely select query on Postgres (and PGlite), SQLite or MySQL/MariaDB. Its ORDER BY is
  * the query's ordering; cursor pagination replaces it and appends `uniqueKey` as the
  * tiebreaker, selecting it if the query does not (and stripping it from the rows again).
- * Rows keep the builder's row type.
+ * Rows keep the builder's row type. Under a plugin that renames identifiers (`CamelCasePlugin`),
+ * orderings, `uniqueKey` and lookups name fields as the rows do (`createdAt`).
  *
  * @example
  * const query = fromKysely(db.selectFrom('articles').selectAll().orderBy('created', 'desc'), { db });
@@ -19,11 +20,16 @@ export function fromKysely<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   options: KyselyQueryOptions = {},
 ): KyselyQuery<Simplify<O>> {
-  const { cache, node, values, shape } = StatementCache.recognised(
-    query.toOperationNode(),
-    options.statementCache,
-    options.db,
-  );
-  const shared = new SharedState(query as AnyBuilder, options, cache);
+  const tree = query.toOperationNode();
+  const { cache, node, values, shape } = StatementCache.recognised(tree, options.statementCache, options.db);
+  const shared = new SharedState(query as AnyBuilder, options, cache, renames(query, tree));
   return new KyselyQuery<Simplify<O>>(shared, node as SelectQueryNode, null, values, shape);
+}
+
+/**
+ * Whether the builder's plugins rewrite its tree: without any, `toOperationNode` answers the
+ * builder's own node, the same object every time; a plugin (CamelCasePlugin) answers a new one.
+ */
+function renames(query: { toOperationNode(): unknown }, tree: unknown): boolean {
+  return query.toOperationNode() !== tree;
 }

@@ -43,11 +43,13 @@ import {
   uniqueIndexes,
 } from './catalog.js';
 import { type PositionReader, positionReader, refuseUnrecorded, toParameters } from './column-codec.js';
+import type { ColumnInfo } from './column-info.js';
 import { uniqueKeyRefusal } from './config-checks.js';
 import { countKey } from './count-key.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
-import { lookupParameter, lookupQuery } from './lookup-value.js';
+import { lookupAccepts, lookupParameter, lookupQuery } from './lookup-value.js';
 import { ADAPTER } from './options.js';
+import { exactKey, positionKey, privateAlias, TIE_COLUMN } from './private-columns.js';
 import {
   columnName,
   directionOf,
@@ -69,10 +71,8 @@ import {
   groupSegments,
   orderByItems,
   planSegments,
-  privateAlias,
   type Segment,
   stopPredicate,
-  TIE_COLUMN,
   withIndexHint,
   withLimit,
   withTieGroups,
@@ -238,30 +238,26 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       );
     }
     // The same shape reordered by the same terms is one statement: built and written out once.
-    const capabilities = this.#shared.capabilities;
+    const shared = this.#shared;
+    const capabilities = shared.capabilities;
     const reordered = this.#cache.reordered;
-    const key = termsKey(terms);
+    // Keyed by the tree's names: a renaming plugin's `createdAt` is the plain query's `created_at`.
+    const key = termsKey(terms, (field) => shared.treeField(field));
     let known = reordered.get(key);
     if (known === undefined || known.capabilities !== capabilities) {
       const settled = terms.map(settleNulls);
-      const exprs = settled.map((t) => selectionOf(this.#node, t.field).expr);
+      const exprs = settled.map((t) => selectionOf(this.#node, shared.treeField(t.field)).expr);
       const items = orderByItems(settled, exprs, () => false, capabilities);
       const node = SelectQueryNode.cloneWithOrderByItems(
         SelectQueryNode.cloneWithoutOrderBy(this.#node),
         items,
       );
-      known = { capabilities, node, cache: this.#shared.cache.remember(node, shapeKey(node)) };
+      known = { capabilities, node, cache: shared.cache.remember(node, shapeKey(node)) };
       // Orderings come from a few declared fields; the cap only guards against generated ones.
       if (reordered.size >= MAX_REORDERED) reordered.clear();
       reordered.set(key, known);
     }
-    return new KyselyQuery<O>(
-      this.#shared,
-      known.node as SelectQueryNode,
-      [...terms],
-      this.#base,
-      known.cache,
-    );
+    return new KyselyQuery<O>(shared, known.node as SelectQueryNode, [...terms], this.#base, known.cache);
   }
 
   /** The caches of this statement's shape (the statement without its values). */
@@ -311,7 +307,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         ...this.#coreNode,
         explain: ExplainNode.create('json'),
       }));
-      const rows = await shared.run(explain, [], this.#base);
+      const rows = await shared.run(explain, [], this.#base, true);
       const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
       if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
     }
@@ -327,7 +323,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         ],
       ),
     );
-    const rows = await shared.run(counted, [], this.#base);
+    const rows = await shared.run(counted, [], this.#base, true);
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
   }
 
@@ -571,7 +567,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     let terms: { order: KeyTerm[]; plan: OrderPlan } | null = null;
     if (this.#terms !== null) {
       const order = this.#terms.map(settleNulls);
-      terms = { order, plan: await this.#plan(order, JSON.stringify(order) + shared.planKey) };
+      terms = { order, plan: await this.#plan(order, this.#planText(order)) };
     }
     // No limit and no offset: every row, without a LIMIT clause. MySQL wants a LIMIT before any
     // OFFSET, so an offset without a limit gets the largest safe one.
@@ -613,16 +609,28 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const parameter = await this.#lookupParameter(field, value);
     if (parameter === undefined) return null;
     const shared = this.#shared;
-    const template = shared.template(this.#cache.templates, `find|${field}|${shared.planKey}`, () =>
+    const column = shared.treeField(field);
+    const template = shared.template(this.#cache.templates, `find|${column}|${shared.planKey}`, () =>
       lookupQuery(
         this.#coreNode,
         this.#slice === null ? null : this.#node,
-        selectionOf(this.#node, field).expr,
-        rowKeyOf(field),
+        selectionOf(this.#node, column).expr,
+        rowKeyOf(column),
       ),
     );
     const rows = await shared.run(template, [parameter, 1], this.#base);
     return (rows[0] as O | undefined) ?? null;
+  }
+
+  /**
+   * Whether `value` is written as a value of `field`'s column type (`lookupAccepts`), read from
+   * the catalog; nothing else runs.
+   *
+   * @example
+   * await query.accepts('id', 'abc') // false over an integer key; '999' and '-1' are true
+   */
+  async accepts(field: string, value: string): Promise<boolean> {
+    return lookupAccepts(await this.#lookupColumn(field), value, this.#shared.capabilities);
   }
 
   /**
@@ -670,9 +678,13 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 
   /** `value` as a parameter of `field`'s column, `undefined` when it cannot be of its type. */
   async #lookupParameter(field: string, value: string): Promise<unknown | undefined> {
-    const { expr } = selectionOf(this.#node, field);
-    const info = await columnInfo(this.#shared, this.#source, field, expr, false, false);
-    return lookupParameter(info, value, this.#shared.capabilities);
+    return lookupParameter(await this.#lookupColumn(field), value, this.#shared.capabilities);
+  }
+
+  /** The column a lookup by `field` compares with, as the catalog describes it. */
+  #lookupColumn(field: string): Promise<ColumnInfo> {
+    const { expr } = selectionOf(this.#node, this.#shared.treeField(field));
+    return columnInfo(this.#shared, this.#source, field, expr, false, false);
   }
 
   /**
@@ -684,7 +696,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    */
   #planOf(order: readonly KeyTerm[]): OrderPlan | Promise<OrderPlan> {
     const planKey = this.#shared.planKey;
-    if (!isFrozenOrder(order)) return this.#plan(order, JSON.stringify(order) + planKey);
+    // A renaming plugin's plans are keyed by the tree's names too (`#planText`), never by the array.
+    if (this.#shared.renamed || !isFrozenOrder(order)) return this.#plan(order, this.#planText(order));
     const cache = this.#cache;
     const frozenPlans = cache.frozenPlans;
     let byOptions = frozenPlans.get(order);
@@ -693,7 +706,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     const recent = cache.recentFrozen;
     if (recent !== null && recent.planKey === planKey && sameKeyTerms(recent.order, order))
       return recent.plan;
-    const plan = this.#plan(order, JSON.stringify(order) + planKey);
+    const plan = this.#plan(order, this.#planText(order));
     if (byOptions === undefined) {
       byOptions = new Map();
       frozenPlans.set(order, byOptions);
@@ -710,6 +723,17 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     return plan;
   }
 
+  /**
+   * What a plan of `order` is cached under: the ordering and `planKey`; under a renaming plugin,
+   * also the tree's names of its fields (the shape's caches serve every plugin of one database).
+   */
+  #planText(order: readonly KeyTerm[]): string {
+    const shared = this.#shared;
+    const text = JSON.stringify(order);
+    if (!shared.renamed) return text + shared.planKey;
+    return `${text}n${JSON.stringify(order.map((term) => shared.treeField(term.field)))}${shared.planKey}`;
+  }
+
   /** Field plans of an ordering, resolved once per query shape, ordering and `planKey`. */
   #plan(order: readonly KeyTerm[], key: string): Promise<OrderPlan> {
     const cache = this.#cache.plans;
@@ -718,7 +742,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       const capabilities = this.#shared.capabilities;
       plan = Promise.all(
         order.map(async (term, i): Promise<FieldPlan> => {
-          const { expr, selected } = selectionOf(this.#node, term.field);
+          const { expr, selected } = selectionOf(this.#node, this.#shared.treeField(term.field));
           const unique = term.unique === true || term.field === this.uniqueKey;
           const info = await columnInfo(
             this.#shared,
@@ -741,13 +765,15 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
           const exactText = capabilities.exactIntegerText;
           const exact =
             integer && exactText !== null && !(await integersExact(this.#shared))
-              ? { key: `__pagewise_x${i}`, expr: exactText(expr) }
+              ? { key: exactKey(i), expr: exactText(expr) }
               : null;
-          const own = selected && position === null;
+          // Rows a renaming plugin read name their columns as it chose: positions come from
+          // columns of the adapter's own, which no plugin renames.
+          const own = selected && position === null && !this.#shared.renamed;
           return {
             field: term.field,
             expr,
-            readKey: own ? rowKeyOf(term.field) : `__pagewise_${i}`,
+            readKey: own ? rowKeyOf(term.field) : positionKey(i),
             select: own ? null : (position ?? expr),
             exact,
             recorded,
@@ -870,14 +896,15 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
 /** How many orderings of one shape `orderBy` keeps built. */
 const MAX_REORDERED = 64;
 
-/** `terms` as text, each term's field, direction and NULL placement as given. */
-function termsKey(terms: readonly OrderTerm[]): string {
+/** `terms` as text, each term's field (as `name` gives it), direction and NULL placement as given. */
+function termsKey(terms: readonly OrderTerm[], name: (field: string) => string): string {
   let key = '';
   for (let i = 0; i < terms.length; i += 1) {
     const term = terms[i]!;
+    const field = name(term.field);
     const nulls = term.nulls ?? '';
     // Each part led by its length: no field name can spell another ordering.
-    key += `${term.field.length}:${term.field}${term.direction.length}:${term.direction}${nulls.length}:${nulls}`;
+    key += `${field.length}:${field}${term.direction.length}:${term.direction}${nulls.length}:${nulls}`;
   }
   return key;
 }

@@ -97,6 +97,22 @@ export function lookupParameter(
 }
 
 /**
+ * Whether `text` (a path value) is written as a value of the column's type, whether or not one
+ * fits the column: Django's lookup takes `int('2147483648')` and finds no row in an `int4`, where
+ * `int('abc')` raises. Any text that `lookupParameter` binds is; past that, integers out of the
+ * column's range.
+ *
+ * @example
+ * lookupAccepts({ kind: 'integer', nullable: false, type: 'integer' }, '2147483648', postgresCapabilities) // true
+ * lookupAccepts({ kind: 'integer', nullable: false, type: 'integer' }, '1.5', postgresCapabilities) // false
+ */
+export function lookupAccepts(info: ColumnInfo, text: string, capabilities: DialectCapabilities): boolean {
+  if (lookupParameter(info, text, capabilities) !== undefined) return true;
+  const integer = info.kind === 'integer' || info.kind === 'bigint' || info.kind === 'number';
+  return integer && integerBits(info.type ?? '', capabilities) !== null && INTEGER_TEXT.test(text);
+}
+
+/**
  * The statement of an equality lookup: the query's WHERE and the bound value ANDed, one row.
  * Over a sliced builder the lookup runs on the slice (a derived table), so rows outside it are
  * not found. Slot 0 is the value, slot 1 the limit.

@@ -1,10 +1,8 @@
+import { isPrivateColumn } from './private-columns.js';
 import type { Row } from './row.js';
 
 /** A copy of a row with only some of its columns, in their order. */
 export type PickRow = (row: Row) => Row;
-
-/** The prefix of the private columns the adapter selects beside the query's own. */
-const PRIVATE = '__pagewise_';
 
 /** A copy of `row` with only `keys`, one keyed store per column. */
 function pickEach(row: Row, keys: readonly string[]): Row {
@@ -68,7 +66,7 @@ interface Stripping {
 }
 
 /**
- * Strips the private columns (`__pagewise_*`) from the rows of one statement plan, reusing the
+ * Strips the private columns (`isPrivateColumn`) from the rows of one statement plan, reusing the
  * copy function while the rows keep the same columns. The columns are read from each result's
  * first row, never assumed: a `select *` reads new columns after an `ALTER TABLE`, and a page
  * that selected integers' exact text has one column more. Safe to share between concurrent
@@ -84,7 +82,7 @@ export class PrivateColumnStripper {
     const columns = Object.keys(rows[0]!);
     let last = this.#last;
     if (last === null || !sameKeys(last.columns, columns)) {
-      last = { columns, pick: pickerOf(columns.filter((key) => !key.startsWith(PRIVATE))) };
+      last = { columns, pick: pickerOf(columns.filter((key) => !isPrivateColumn(key))) };
       this.#last = last;
     }
     const pick = last.pick;

@@ -1,4 +1,12 @@
-import { type CompiledQuery, createQueryId, type OperationNode, sql } from 'kysely';
+import {
+  type CompiledQuery,
+  createQueryId,
+  type OperationNode,
+  RawNode,
+  ReferenceNode,
+  type SelectQueryNode,
+  sql,
+} from 'kysely';
 import type { ColumnInfo, ColumnKind } from './column-info.js';
 import {
   capabilitiesFromProbe,
@@ -24,12 +32,23 @@ export class SharedState {
   readonly cache: StatementCache;
   /** The options that change plans, as part of their cache key. */
   readonly planKey: string;
+  /**
+   * Whether the builder's plugins rewrite its tree (`CamelCasePlugin` renames every identifier):
+   * fields are then named as the rows name them (`createdAt`) and the tree otherwise (`created_at`).
+   */
+  readonly renamed: boolean;
   readonly #dialect: DialectName | DialectCapabilities | undefined;
   #capabilities: DialectCapabilities | undefined;
+  /** `treeField`'s answers, where no statement cache keeps them (a query without `db`). */
+  #treeFields: Map<string, string> | undefined;
 
-  /** `cache`: the statement cache of `options` (`StatementCache.recognised` chose it). */
-  constructor(builder: AnyBuilder, options: KyselyQueryOptions, cache: StatementCache) {
+  /**
+   * `cache`: the statement cache of `options` (`StatementCache.recognised` chose it); `renamed`:
+   * whether the builder's plugins rewrote its tree.
+   */
+  constructor(builder: AnyBuilder, options: KyselyQueryOptions, cache: StatementCache, renamed = false) {
     this.builder = builder;
+    this.renamed = renamed;
     this.db = options.db;
     this.uniqueKey = options.uniqueKey === undefined ? 'id' : options.uniqueKey;
     this.columns = options.columns ?? {};
@@ -66,6 +85,47 @@ export class SharedState {
     return this.#capabilities;
   }
 
+  /**
+   * `field` as the query's tree names it: as written (`'created_at'`, `'articles.id'`), or renamed
+   * by the builder's plugins as they rename the builder's own references (`CamelCasePlugin`:
+   * `'createdAt'` is `'created_at'`, `'blogPosts.createdAt'` is `'blog_posts.created_at'`).
+   *
+   * @example
+   * new SharedState(db.withPlugin(new CamelCasePlugin()).selectFrom('posts').selectAll(), {}, cache, true)
+   *   .treeField('createdAt') // 'created_at'
+   */
+  treeField(field: string): string {
+    if (!this.renamed) return field;
+    const known = this.#fieldNames();
+    let name = known.get(field);
+    if (name === undefined) {
+      name = renamedField(this.builder, field);
+      // Fields come from code (orderings, lookup fields); the cap only guards against generated ones.
+      if (known.size >= MAX_TREE_FIELDS) known.clear();
+      known.set(field, name);
+    }
+    return name;
+  }
+
+  /**
+   * How a field would name `column` (a name of the tree), for messages: itself, or under a renaming
+   * plugin its camelCase when the plugin renames that back to `column` (`created_at` is
+   * `createdAt`; the plugin's own casing may differ, as `authorID`, and pages alike).
+   */
+  rowField(column: string): string {
+    if (!this.renamed) return column;
+    const lower = /[a-z]/.test(column) ? column : column.toLowerCase();
+    const camel = lower.replace(/_+([^_])/g, (_, next: string) => next.toUpperCase());
+    return this.treeField(camel) === column ? camel : column;
+  }
+
+  /** Where `treeField` keeps its answers: per set of plugins of `db` (they rename alike), else per query. */
+  #fieldNames(): Map<string, string> {
+    if (this.db) return this.cache.treeFields(this.db.getExecutor().plugins);
+    this.#treeFields ??= new Map();
+    return this.#treeFields;
+  }
+
   compile(node: OperationNode): CompiledTemplate {
     if (this.db) return this.db.getExecutor().compileQuery(node as CompiledQuery['query'], createQueryId());
     return this.builder.withPlugin(swapPlugin(node)).compile() as CompiledTemplate;
@@ -85,24 +145,57 @@ export class SharedState {
     return template;
   }
 
+  /**
+   * Runs a statement. Its rows come through the plugins' `transformResult` as the builder's own
+   * rows do (`CamelCasePlugin` renames their columns), except with `raw` and `db`: the adapter's
+   * own reads (catalogs, counts, estimates) are then read as the database answers them.
+   */
   async run(
     template: CompiledTemplate,
     values: readonly unknown[],
     base: readonly unknown[] = [],
+    raw = false,
   ): Promise<Row[]> {
     if (this.db) {
       const parameters = template.parameters.map((p) =>
         p instanceof Slot ? (p.base ? base[p.index] : values[p.index]) : p,
       );
-      const result = await this.db.executeQuery<Row>({
+      const compiled: CompiledQuery<Row> = {
         query: template.query,
         queryId: createQueryId(),
         sql: template.sql,
         parameters,
-      });
+      };
+      const executor = this.db.getExecutor();
+      const result =
+        raw && executor.plugins.length > 0
+          ? await executor.withoutPlugins().executeQuery(compiled)
+          : await this.db.executeQuery(compiled);
       return result.rows;
     }
+    // A builder keeps its plugins: the adapter's own reads name their columns so that a renaming
+    // plugin keeps them (`count`, `name`), but for MySQL's index list (`readIndexes`).
     const node = new SlotFiller(values, base).transformNode(template.query);
     return (await this.builder.withPlugin(swapPlugin(node)).execute()) as Row[];
   }
+}
+
+/** How many renamed fields `treeField` keeps per set of plugins. */
+const MAX_TREE_FIELDS = 256;
+
+/**
+ * `field` renamed by `builder`'s plugins: the last ORDER BY item of the builder ordered by it once
+ * more, read back from the tree the plugins wrote. As many parts as `field` has (a schema the
+ * plugins add to a table stays out).
+ */
+function renamedField(builder: AnyBuilder, field: string): string {
+  const tree = builder.orderBy(sql.ref(field)).toOperationNode() as SelectQueryNode;
+  const item = tree.orderBy?.items.at(-1)?.orderBy;
+  const ref = item && RawNode.is(item) ? item.parameters[0] : item;
+  if (ref === undefined || !ReferenceNode.is(ref) || ref.column.kind !== 'ColumnNode') return field;
+  const table = ref.table?.table;
+  const parts = [table?.schema?.name, table?.identifier.name, ref.column.column.name].filter(
+    (part): part is string => part !== undefined,
+  );
+  return parts.slice(-field.split('.').length).join('.');
 }

@@ -1,5 +1,5 @@
 import type { KeyTerm } from '@pagewise/core';
-import type { CompiledQuery, OperationNode } from 'kysely';
+import type { CompiledQuery, KyselyPlugin, OperationNode } from 'kysely';
 import type { PositionReader } from './column-codec.js';
 import type { ColumnInfo } from './column-info.js';
 import type { CatalogRow, DialectCapabilities, IndexColumnRow } from './dialect-capabilities.js';
@@ -182,9 +182,21 @@ export class StatementCache {
   readonly indexes = new Map<string, Promise<readonly IndexColumnRow[]>>();
   /** @internal `schema.table index` of the indexes a statement named and the table no longer had */
   readonly goneIndexes = new Set<string>();
+  /** Fields as a set of plugins renames them (`SharedState.treeField`), per set (a Kysely instance's). */
+  readonly #treeFields = new WeakMap<readonly KyselyPlugin[], Map<string, string>>();
   readonly #shapes = new Map<string, ShapeCache>();
   /** Most recently used first. */
   readonly #recent: KnownShape[] = [];
+
+  /** @internal fields as `plugins` rename them: row names (`createdAt`) to the tree's (`created_at`) */
+  treeFields(plugins: readonly KyselyPlugin[]): Map<string, string> {
+    let names = this.#treeFields.get(plugins);
+    if (names === undefined) {
+      names = new Map();
+      this.#treeFields.set(plugins, names);
+    }
+    return names;
+  }
 
   /** @internal the caches of one query shape */
   shape(key: string): ShapeCache {

@@ -281,14 +281,14 @@ describe('SQLite: the rows tied with the bound are a range of their own, merged 
       .with('recent', (db) => db.selectFrom('t').selectAll().where('kind', '=', 'a'))
       .selectFrom('recent')
       .select(['title'])
-      .select((eb) => eb.ref('created').as('__pagewise_0'))
+      .select((eb) => eb.ref('created').as('pagewise0'))
       .toOperationNode();
     const keys = [
-      ReferenceNode.create(ColumnNode.create('__pagewise_0')),
+      ReferenceNode.create(ColumnNode.create('pagewise0')),
       ReferenceNode.create(ColumnNode.create('id')),
     ];
     expect(compileRuns([desc('created'), id('desc')], [false, false], ['t', 1], base, keys)).toEqual([
-      'with "recent" as (select * from "t" where "kind" = ?) select "title", "created" as "__pagewise_0" from "recent" where "created" = ? and "id" < ? union all select "title", "created" as "__pagewise_0" from "recent" where "created" < ? order by "__pagewise_0" desc, "id" desc limit ?',
+      'with "recent" as (select * from "t" where "kind" = ?) select "title", "created" as "pagewise0" from "recent" where "created" = ? and "id" < ? union all select "title", "created" as "pagewise0" from "recent" where "created" < ? order by "pagewise0" desc, "id" desc limit ?',
     ]);
   });
 
@@ -389,7 +389,7 @@ describe('withTieGroups', () => {
       orderByItems(order, keys, () => 'column', postgresCapabilities),
     );
     expect((db.getExecutor().compileQuery(node, { queryId: 'x' }) as CompiledQuery).sql).toBe(
-      'with "recent" as (select * from "t") select "w".*, dense_rank() over (order by "title") as "__pagewise_tie" from (select * from "recent" order by "title" limit $1) as "w" order by "title" asc',
+      'with "recent" as (select * from "t") select "w".*, dense_rank() over (order by "title") as "pagewisetie" from (select * from "recent" order by "title" limit $1) as "w" order by "title" asc',
     );
   });
 });

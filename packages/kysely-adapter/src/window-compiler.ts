@@ -18,6 +18,7 @@ import {
   WhereNode,
 } from 'kysely';
 import type { DialectCapabilities } from './dialect-capabilities.js';
+import { TIE_COLUMN } from './private-columns.js';
 
 /** A condition fixing or bounding one ordering term inside a segment. */
 export interface SegmentCondition {
@@ -469,9 +470,6 @@ export function stopPredicate(
     : raw`${short(0, '=')} and (${short(0)} or (${equal(0)} and ${rest}))`;
 }
 
-/** The column each row's tie group is answered in (`withTieGroups`); a private column, stripped. */
-export const TIE_COLUMN = '__pagewise_tie';
-
 /**
  * `statement` read with each row's tie group: `dense_rank()` over the ordering's columns, so rows
  * share a group exactly when the database compares their positions equal (its collation's
@@ -480,7 +478,7 @@ export const TIE_COLUMN = '__pagewise_tie';
  * name the ordering's columns of its result and `items` order it again.
  *
  * @example
- * // select "w".*, dense_rank() over (order by "title") as "__pagewise_tie"
+ * // select "w".*, dense_rank() over (order by "title") as "pagewisetie"
  * //   from (select ... order by "title" limit $2) as "w" order by "title"
  */
 export function withTieGroups(
@@ -510,9 +508,4 @@ export function withIndexHint(base: SelectQueryNode, index: string): SelectQuery
   const table = base.from!.froms[0]!;
   const hinted = RawNode.create(['', ' force index (', ')'], [table, IdentifierNode.create(index)]);
   return { ...base, from: FromNode.create([hinted]) };
-}
-
-/** A private column alias for values the adapter selects itself. */
-export function privateAlias(index: number): IdentifierNode {
-  return IdentifierNode.create(`__pagewise_${index}`);
 }

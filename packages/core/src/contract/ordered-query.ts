@@ -143,6 +143,17 @@ export interface OrderedQuery<Row> {
    */
   find?(field: string, value: string): Promise<Row | null>;
   /**
+   * Whether `value` (a path parameter, as text) is written as a value of `field`'s type, found or
+   * not: `'999'` and `'-1'` are integers, `'abc'`, `'1.5'` and `"1' or 1=1"` are not (Django's
+   * `get_prep_value` would raise). Optional; a viewset's `retrieve` answers a value that is not
+   * with DRF's bare 404 `Not found.`, and a missing row with `No Article matches the given query.`
+   * (without it, every miss with the latter).
+   *
+   * @example
+   * await query.accepts('id', 'abc') // false: an integer key
+   */
+  accepts?(field: string, value: string): Promise<boolean>;
+  /**
    * Inserts one row into the query's table and answers it as the query reads it. Optional;
    * `ModelViewSet`'s default `create` uses it.
    */
