@@ -95,16 +95,30 @@ export async function startPgpool(
       .join('\n')}\n`,
   );
   writeFileSync(join(dir, 'pcp.conf'), '');
+  // As root, pgpool itself runs as postgres (spawned with its uid, not through runuser, so the
+  // child is pgpool and stopping it stops pgpool, never only a wrapper).
+  let user: { uid: number; gid: number } | undefined;
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
     for (const file of [dir, config, join(dir, 'pcp.conf')]) chownSync(file, uid, gid);
+    user = { uid, gid };
   }
-  const prefix = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
   const logFile = join(dir, 'pgpool.log');
   writeFileSync(logFile, '');
-  const [command, ...args] = [...prefix, PGPOOL, '-n', '-f', config, '-F', join(dir, 'pcp.conf')];
-  const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(PGPOOL, ['-n', '-f', config, '-F', join(dir, 'pcp.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so a last-resort SIGKILL reaches its workers too.
+    detached: true,
+    ...(user ?? {}),
+  });
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
   children.add(child);
   const chunks: Buffer[] = [];
   child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -120,7 +134,13 @@ export async function startPgpool(
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
-      for (const c of children) c.kill('SIGKILL');
+      for (const c of children) {
+        try {
+          process.kill(-c.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
     });
   }
   const log = (lines = 20) =>
@@ -151,7 +171,7 @@ export async function startPgpool(
         // Fast shutdown of pgpool's process group: SIGINT to the parent.
         child.kill('SIGINT');
         await Promise.race([exited, sleep(10_000)]);
-        if (!gone) child.kill('SIGKILL');
+        if (!gone) killGroup();
         await exited;
       }
       rmSync(dir, { recursive: true, force: true });
