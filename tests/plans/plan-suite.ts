@@ -180,6 +180,35 @@ export async function explain(database: TestDatabase, statement: CompiledQuery):
   return rows.map((r) => `type=${r.type} key=${r.key} rows=${r.rows} Extra=${r.Extra}`);
 }
 
+/**
+ * The generic plan of `statement` (Postgres): prepared, `plan_cache_mode = force_generic_plan`,
+ * EXPLAIN EXECUTE with its own bound values. EXPLAIN of a statement with parameters plans it with
+ * their values (a custom plan); a prepared statement reused often gets a generic one, planned
+ * without them.
+ */
+export async function explainGeneric(database: TestDatabase, statement: CompiledQuery): Promise<string[]> {
+  return database.db.connection().execute(async (connection) => {
+    await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
+    await sql.raw(`prepare pw_generic as ${statement.sql}`).execute(connection);
+    try {
+      // EXECUTE's arguments are literals (a utility statement takes no parameters): the
+      // statement's own bound values.
+      const literals = statement.parameters.map((v) =>
+        typeof v === 'number' || typeof v === 'bigint'
+          ? String(v)
+          : `'${(v instanceof Date ? v.toISOString() : String(v)).replaceAll("'", "''")}'`,
+      );
+      const { rows } = await connection.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(`explain execute pw_generic(${literals.join(', ')})`),
+      );
+      return rows.map((r) => String(r['QUERY PLAN']));
+    } finally {
+      await sql`deallocate pw_generic`.execute(connection);
+      await sql`reset plan_cache_mode`.execute(connection);
+    }
+  });
+}
+
 function assertSeek(database: TestDatabase, shape: Shape, table: string, plan: string[]): void {
   const text = plan.join('\n');
   if (database.dialect === 'postgres') {

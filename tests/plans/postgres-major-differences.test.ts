@@ -1,10 +1,10 @@
 import { type KeyTerm, paginateCursor } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
-import { CompiledQuery, sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseTarget, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';
 import { postgresMajor } from '../support/postgres-server.js';
-import { explain } from './plan-suite.js';
+import { explain, explainGeneric } from './plan-suite.js';
 
 // What changes from one Postgres major to the next and decides a page: unique indexes that hold
 // one NULL (NULLS NOT DISTINCT, from 15), the generic plan a prepared page statement gets, and the
@@ -161,24 +161,7 @@ describeDatabase(target, 'what differs between Postgres majors', () => {
     const statement = statements[0]!;
     // A statement prepared once and run often (a pool's named statements) gets a generic plan,
     // planned without the cursor's values: every major must still range the index with them.
-    const plan = await db.connection().execute(async (connection) => {
-      await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
-      await sql.raw(`prepare pw_major_generic as ${statement.sql}`).execute(connection);
-      try {
-        const literals = statement.parameters.map((v) =>
-          typeof v === 'number' || typeof v === 'bigint'
-            ? String(v)
-            : `'${(v instanceof Date ? v.toISOString() : String(v)).replaceAll("'", "''")}'`,
-        );
-        const { rows } = await connection.executeQuery<Record<string, unknown>>(
-          CompiledQuery.raw(`explain execute pw_major_generic(${literals.join(', ')})`),
-        );
-        return rows.map((r) => String(r['QUERY PLAN']));
-      } finally {
-        await sql`deallocate pw_major_generic`.execute(connection);
-        await sql`reset plan_cache_mode`.execute(connection);
-      }
-    });
+    const plan = await explainGeneric(database, statement);
     const text = plan.join('\n');
     console.log(`EXPLAIN postgres ${major} | generic | ${plan.map((l) => l.trim()).join(' / ')}`);
     expect(text).toMatch(new RegExp(`Index (Only )?Scan Backward using ${events}_created_id `));

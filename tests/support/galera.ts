@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePorts } from './free-port.js';
 import {
-  freePorts,
   MARIADBD,
   type MariadbServer,
   mariadbQuery,

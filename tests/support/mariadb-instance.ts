@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
+import { freePort } from './free-port.js';
 
 /**
  * Throwaway MariaDB servers for topology tests (Galera nodes, Spider shards and heads): Debian's
@@ -69,25 +70,6 @@ export function mariadbUnavailable(): string | null {
     }
   }
   return null;
-}
-
-/** A free loopback port (bound at :0 and closed: it can race, as everywhere). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** `count` distinct free ports. */
-export async function freePorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) ports.add(await freePort());
-  return [...ports];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

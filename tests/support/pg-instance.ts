@@ -1,10 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe } from 'vitest';
+import { freePort } from './free-port.js';
 
 /**
  * Throwaway Postgres servers for tests that need more than one (a primary and its streaming
@@ -107,17 +108,6 @@ function toolsOrReason(bindir: string | undefined): Tools | string {
  */
 export function describeWithPgInstances(title: string, body: () => void): void {
   describe(title, body);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const live = new Map<PgWorkspace, Tools>();

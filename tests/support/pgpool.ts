@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePorts } from './mariadb-instance.js';
+import { freePorts } from './free-port.js';
 import type { PgInstance } from './pg-instance.js';
 
 /**
