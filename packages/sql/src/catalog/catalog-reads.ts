@@ -4,6 +4,7 @@ import { identifier, sql } from '../fragment/fragment.js';
 import { checkColumnLookup } from './column-lookup.js';
 import type { SqlSession } from './session.js';
 import { catalogKey, type QueryTables, type SourceTable } from './source-tables.js';
+import { uniqueIndexes } from './unique-indexes.js';
 
 // What the adapter reads from the database about itself, once per database (in the session's
 // cache): the column types and nullability of the tables a query reads, their primary keys and
@@ -171,12 +172,21 @@ export async function columnInfo(
       ...(session.spell === undefined ? {} : { spell: (name: string) => session.spell!(name) }),
     });
     for (const table of candidates) {
-      const row = (await readCatalog(session, table)).get(column);
+      const rows = await readCatalog(session, table);
+      const row = rows.get(column);
       if (row !== undefined) {
         const type = String(row.type).toLowerCase();
         const labels = typeof row.labels === 'string' ? (JSON.parse(row.labels) as string[]) : undefined;
         const kind = labels ? 'enum' : session.capabilities.columnKind(type);
-        const nullable = !unique && catalogNullable(row);
+        // The unique key is taken to hold no NULL, except where a unique index whose NULLs are not
+        // distinct covers it (Postgres 15+): one row may hold NULL there, and pages must reach it.
+        const nullable =
+          catalogNullable(row) &&
+          (!unique ||
+            (uniqueIndexes(rows)?.some(
+              (index) => index.nullsNotDistinct === true && index.columns.includes(column),
+            ) ??
+              false));
         return labels ? { kind, nullable, type, labels } : { kind, nullable, type };
       }
     }

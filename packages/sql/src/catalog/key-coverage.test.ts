@@ -55,6 +55,17 @@ describe('uniqueIndexes', () => {
     expect(uniqueIndexes(catalog('[]'))).toEqual([]);
   });
 
+  it("marks an index whose NULLs are not distinct (Postgres 15+: the catalog row's fourth element)", () => {
+    const listed = JSON.stringify([
+      ['items_code_nnd', 'code', false, true],
+      ['items_code', 'code', false, false],
+    ]);
+    expect(uniqueIndexes(catalog(listed))).toEqual([
+      { name: 'items_code_nnd', columns: ['code'], primary: false, nullsNotDistinct: true },
+      { name: 'items_code', columns: ['code'], primary: false },
+    ]);
+  });
+
   it('answers undefined where the catalog does not say (a view, a custom catalog query)', () => {
     expect(uniqueIndexes(catalog(null))).toBeUndefined();
     expect(uniqueIndexes(catalog(undefined))).toBeUndefined();
@@ -89,6 +100,13 @@ describe('uniqueKeyRefusal', () => {
     expect(refusal(['created', 'code'])).toContain(
       'unique index "items_code" does not count: "code" may be NULL',
     );
+  });
+
+  it('a unique index over a nullable column whose NULLs are not distinct counts: it holds one NULL', () => {
+    expect(
+      refusal(['created', 'code'], [], JSON.stringify([['items_code', 'code', false, true]])),
+    ).toBeUndefined();
+    expect(refusal(['code'], [], JSON.stringify([['items_code', 'code', false, true]]))).toBeUndefined();
   });
 
   it('suggests the primary key before other unique columns, and a placeholder without any', () => {

@@ -22,6 +22,8 @@ export interface KeyCoverage {
     readonly name: string;
     readonly columns: readonly string[];
     readonly primary: boolean;
+    /** Its NULLs are not distinct (Postgres 15+): a NULL key is held once, like any other. */
+    readonly nullsNotDistinct?: true;
   }[];
 }
 
@@ -65,7 +67,9 @@ export function uniqueKeyRefusal(coverage: KeyCoverage): string | undefined {
     return row === undefined || catalogNullable(row);
   };
   const within = indexes.filter((index) => index.columns.every((column) => among.has(column)));
-  if (within.some((index) => !index.columns.some(nullable))) return undefined;
+  // NULLS NOT DISTINCT (Postgres 15+): a NULL key repeats no more than any other.
+  if (within.some((index) => index.nullsNotDistinct === true || !index.columns.some(nullable)))
+    return undefined;
   const reasons = within.map((index) => {
     const column = index.columns.find(nullable)!;
     return ` (unique index "${index.name}" does not count: "${column}" may be NULL, and NULL is never equal to NULL, so rows holding it repeat)`;

@@ -23,7 +23,8 @@ export function postgresCatalogQuery(table: string, schema: string | undefined):
             union all select h.inhrelid from pg_inherits h join tree on h.inhparent = tree.oid)
           select 1 from tree join pg_class f on f.oid = tree.oid
           where f.relkind = 'f' or (c.relkind <> 'p' and f.oid <> c.oid))
-        then coalesce((select cast(json_agg(json_build_array(x.relname, k.attname, i.indisprimary)) as text)
+        then coalesce((select cast(json_agg(json_build_array(x.relname, k.attname, i.indisprimary,
+            coalesce(cast(to_jsonb(i) ->> 'indnullsnotdistinct' as boolean), false))) as text)
           from pg_index i join pg_class x on x.oid = i.indexrelid
           cross join generate_series(0, i.indnkeyatts - 1) as n
           left join pg_attribute k on k.attrelid = i.indrelid and k.attnum = i.indkey[n] and k.attnum > 0

@@ -40,16 +40,23 @@ export function postgresDateText(date: Date): string | null {
  * where `date` goes on to 5874897): its JSON text, ISO whatever the DateStyle, with the era
  * `to_char` would write (`5874897-12-31 AD`, `0044-03-15 BC`). An expression declared
  * `timestamp-text` without a catalog type gets its JSON text as it is (ISO 8601, with its offset).
- * Millisecond timestamps (`date` kind) read their epoch as text (`1704067200.001000`,
- * `Infinity`): exact, and read alike by every driver (PGlite cannot parse `infinity` or BC dates
+ * Millisecond timestamps (`date` kind) read their epoch as text (`1704067200.001`,
+ * `Infinity`), whole seconds plus `to_char`'s milliseconds: exact, and read alike by every driver (PGlite cannot parse `infinity` or BC dates
  * into a `Date`).
  * @example
  * postgresPosition(column, { kind: 'date', nullable: false, type: 'timestamp(3) with time zone' })
- * // cast(extract(epoch from "created") as text)
+ * // case when isfinite("created") then cast(cast(extract(epoch from date_trunc('second', "created")) as bigint)
+ * //   + cast(to_char("created", 'MS') as numeric) / 1e3 as text) else cast(extract(epoch from "created") as text) end
  */
 export function postgresPosition(column: SqlPart, info: ColumnInfo): SqlPart | null {
   const type = info.type ?? '';
-  if (info.kind === 'date') return sql`cast(extract(epoch from ${column}) as text)`;
+  if (info.kind === 'date') {
+    // `extract` answers numeric from Postgres 14 on, but a double on 13, which holds no
+    // millisecond past 2^42 s (the year 141,000) and rounds 294276-12-31 23:59:59.999 into the
+    // next year: whole seconds (exact in a double up to 2^53) and the milliseconds `to_char`
+    // writes (it never rounds) are exact on every major.
+    return sql`case when isfinite(${column}) then cast(cast(extract(epoch from date_trunc('second', ${column})) as bigint) + cast(to_char(${column}, 'MS') as numeric) / 1e3 as text) else cast(extract(epoch from ${column}) as text) end`;
+  }
   if (info.kind !== 'timestamp-text') return null;
   if (type.startsWith('time')) {
     if (!type.startsWith('timestamp')) return cast(column, 'text');
