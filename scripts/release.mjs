@@ -32,6 +32,7 @@ const CONSUMER = join(ROOT, 'tests', 'packaging', 'dual-consumer', 'feed.ts');
 const CONSUMED = [
   '@pagewise/core',
   '@pagewise/rest',
+  '@pagewise/sql',
   '@pagewise/kysely-adapter',
   '@pagewise/memory-adapter',
   '@pagewise/client',

@@ -95,7 +95,7 @@ describe('changesets', () => {
     expect(config).toMatchObject({ access: 'public', baseBranch: 'main' });
   });
 
-  test('a minor change to core versions all six packages together and moves their ranges on each other', async () => {
+  test('a minor change to core versions every package together and moves their ranges on each other', async () => {
     const dir = workspaceCopy({
       'core-learns.md': '---\n"@pagewise/core": minor\n---\n\nCore learns a new trick.\n',
     });
@@ -116,6 +116,8 @@ describe('changesets', () => {
       kysely: published.find((p) => p.dir === 'packages/kysely-adapter')!.manifest.peerDependencies!.kysely,
     });
     expect(adapter.devDependencies?.['@pagewise/core']).toBe(`^${next}`);
+    expect(adapter.dependencies?.['@pagewise/sql']).toBe(`^${next}`);
+    expect(manifestIn(join(dir, 'packages/sql')).peerDependencies).toEqual({ '@pagewise/core': `^${next}` });
     expect(manifestIn(join(dir, 'packages/nest')).peerDependencies?.['@pagewise/rest']).toBe(`^${next}`);
     // The private packages' manifests (workspace: ranges, no versions) are left alone.
     expect(

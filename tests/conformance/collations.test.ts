@@ -4,6 +4,7 @@ import { fromArray } from '@pagewise/memory-adapter';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseTarget, databaseTargets, describeDatabase, tableName } from '../support/databases.js';
+import { postgresMajor } from '../support/postgres-server.js';
 
 // Cursor walks under the collations users' columns carry (issue 29): every comparison that decides
 // which rows a page holds must be the database's, so each walk is checked against the database's
@@ -281,6 +282,13 @@ const COLLATIONS: Record<string, Array<[string, string]>> = {
     ['und-x-icu', 'text collate "und-x-icu"'],
     ['und-u-ks-level2 (nondeterministic)', 'text collate pw_und_level2'],
     ['und-u-ks-level1 (nondeterministic)', 'text collate pw_und_level1'],
+    // The builtin provider's collations, from 17 and 18 (in a major's project: vitest.config.ts).
+    ...((postgresMajor() ?? 0) >= 17
+      ? [['pg_c_utf8 (builtin, 17+)', 'text collate "pg_c_utf8"'] as [string, string]]
+      : []),
+    ...((postgresMajor() ?? 0) >= 18
+      ? [['pg_unicode_fast (builtin, 18+)', 'text collate "pg_unicode_fast"'] as [string, string]]
+      : []),
   ],
   // 96 characters: a row of the adapter's derived table (`withTieGroups`) then takes 392 bytes in a
   // MariaDB in-memory temporary table, so the low bytes of consecutive rows' addresses step by 136,

@@ -10,8 +10,9 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { bundle, entryPoints } from '../support/bundle.js';
 
-// The engine split (issue 30): @pagewise/core is the engine behind one entry point of at most 80
-// names, none of the web layer; @pagewise/rest re-exports it (the very same objects, so instanceof
+// The engine split (issue 30): @pagewise/core is the engine behind one entry point of at most 90
+// names (API.md's bound; 80 at the split, 83 since the integer ranges moved in from rest, issue
+// 37), none of the web layer; @pagewise/rest re-exports it (the very same objects, so instanceof
 // holds across them) beside DRF's web layer, so every name the single package exported before the
 // split still imports from @pagewise/rest; each framework binding is a subpath of rest; and a
 // bundler keeps only what is used.
@@ -224,10 +225,10 @@ const WEB_NAMES = [
 ];
 
 describe('@pagewise/core and @pagewise/rest entry points', () => {
-  it('core is one entry point of at most 80 names, none of them the web layer’s', () => {
+  it('core is one entry point of at most 90 names, none of them the web layer’s', () => {
     expect(entryPoints('core')).toEqual(['@pagewise/core']);
     const names = exportNames(source('core'));
-    expect(names.length).toBeLessThanOrEqual(80);
+    expect(names.length).toBeLessThanOrEqual(90);
     expect(names.filter((name) => WEB_NAMES.includes(name))).toEqual([]);
     for (const name of ['cursorPage', 'pageNumberPage', 'limitOffsetPage', 'paginateCursor', 'streamRows']) {
       expect(names).toContain(name);

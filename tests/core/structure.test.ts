@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 
 // The packages' layering, checked from the import statements themselves (type-only imports
 // included: a cycle through types still ties two rooms together for a reader). Packages: the engine
-// (@pagewise/core) imports no other package; DRF's web layer (@pagewise/rest) and the adapters
-// stand on the engine alone; the client stands apart. Inside a package a "room" is a folder of its
+// (@pagewise/core) imports no other package; DRF's web layer (@pagewise/rest), the SQL knowledge
+// (@pagewise/sql) and the memory adapter stand on the engine alone; the ORM adapters on the engine
+// and the SQL knowledge; the client stands apart. @pagewise/sql imports no ORM, in its tests either. Inside a package a "room" is a folder of its
 // src/; a file directly in src/ (errors.ts, settings.ts, index.ts) is a room of its own.
 
 const PACKAGES = fileURLToPath(new URL('../../packages/', import.meta.url));
@@ -102,12 +103,13 @@ function packageImports(name: string): string[] {
 }
 
 describe('the packages have layers: the engine, then the web layer and the adapters; the client apart', () => {
-  it('core imports no other package; rest and the adapters import core alone; nest imports rest alone; the client imports none', () => {
+  it('core imports no other package; rest, sql and the memory adapter import core alone; the ORM adapters core and sql; nest imports rest alone; the client imports none', () => {
     expect(packageImports('core')).toEqual([]);
     expect(packageImports('rest')).toEqual(['core']);
     // The engine reaches Nest apps through the web layer, which re-exports it: one peer to install.
     expect(packageImports('nest')).toEqual(['rest']);
-    expect(packageImports('kysely-adapter')).toEqual(['core']);
+    expect(packageImports('sql')).toEqual(['core']);
+    expect(packageImports('kysely-adapter')).toEqual(['core', 'sql']);
     expect(packageImports('memory-adapter')).toEqual(['core']);
     expect(packageImports('client')).toEqual([]);
   });
@@ -144,6 +146,98 @@ describe('the packages have layers: the engine, then the web layer and the adapt
   });
 });
 
+/** The ORMs and query builders @pagewise/sql must never import: its fragments are lowered into them by the adapters. */
+const ORM =
+  /^(kysely|drizzle-orm|@prisma\/|prisma$|typeorm|sequelize|@mikro-orm\/|mikro-orm|knex|objection|@sequelize\/)/;
+
+/** Every file under a package's folder that imports an ORM (sources and tests alike), `file -> module`. */
+function ormImports(name: string): string[] {
+  const root = join(PACKAGES, name);
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory())
+        return entry.name === 'node_modules' || entry.name === 'dist' ? [] : files(path);
+      return /\.(ts|mts|cts|js|mjs|cjs)$/.test(entry.name) ? [path] : [];
+    });
+  return files(root).flatMap((path) =>
+    ts
+      .preProcessFile(readFileSync(path, 'utf8'), true, true)
+      .importedFiles.map((i) => i.fileName)
+      .filter((module) => ORM.test(module))
+      .map((module) => `${relative(root, path).split('\\').join('/')} -> ${module}`),
+  );
+}
+
+describe('@pagewise/sql holds the SQL knowledge without an ORM', () => {
+  it('the checker finds an ORM import, however it is written', () => {
+    const found = (text: string) =>
+      ts
+        .preProcessFile(text, true, true)
+        .importedFiles.map((i) => i.fileName)
+        .filter((module) => ORM.test(module));
+    expect(
+      found(
+        [
+          "import { sql } from 'kysely';",
+          "import type { SQL } from 'drizzle-orm';",
+          "export { eq } from 'drizzle-orm/sql';",
+          "const p = await import('@prisma/client');",
+          "import 'typeorm';",
+          "import { MikroORM } from '@mikro-orm/core';",
+          "import { Model } from 'sequelize';",
+          "import { kyselyish } from './kysely-like.js';",
+        ].join('\n'),
+      ),
+    ).toEqual([
+      'kysely',
+      'drizzle-orm',
+      'drizzle-orm/sql',
+      '@prisma/client',
+      'typeorm',
+      '@mikro-orm/core',
+      'sequelize',
+    ]);
+  });
+
+  it('no file under packages/sql imports an ORM, and its manifest depends on none', () => {
+    expect(ormImports('sql')).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(PACKAGES, 'sql', 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
+    const dependencies = [
+      'dependencies',
+      'peerDependencies',
+      'devDependencies',
+      'optionalDependencies',
+    ].flatMap((field) => Object.keys(manifest[field] ?? {}));
+    expect(dependencies.filter((name) => ORM.test(name))).toEqual([]);
+  });
+
+  it('sql: the fragment type and the calendar are the bottom, every dialect stands on dialect/ and none on another', () => {
+    const edges = roomEdges(sources('sql'));
+    const folders = (room: string) =>
+      [...(edges.get(room)?.keys() ?? [])].filter((to) => to.endsWith('/')).sort();
+    expect(folders('fragment/')).toEqual([]);
+    expect(folders('calendar/')).toEqual([]);
+    for (const dialect of ['postgres/', 'mysql/', 'sqlite/']) {
+      const others = ['postgres/', 'mysql/', 'sqlite/'].filter((other) => other !== dialect);
+      expect(folders(dialect), dialect).toContain('dialect/');
+      expect(
+        folders(dialect).filter((to) => others.includes(to)),
+        dialect,
+      ).toEqual([]);
+    }
+    for (const shared of ['dialect/', 'codec/', 'catalog/', 'keyset/', 'planner/']) {
+      expect(
+        folders(shared).filter((to) => ['postgres/', 'mysql/', 'sqlite/'].includes(to)),
+        `${shared} imports a dialect`,
+      ).toEqual([]);
+    }
+  });
+});
+
 describe('no folder-level import cycles inside a package', () => {
   it('the checker finds a cycle through a type-only import and names the import', () => {
     const files = new Map([
@@ -157,7 +251,7 @@ describe('no folder-level import cycles inside a package', () => {
     ]);
   });
 
-  for (const name of ['core', 'rest', 'kysely-adapter', 'nest']) {
+  for (const name of ['core', 'rest', 'sql', 'kysely-adapter', 'nest']) {
     it(`packages/${name}/src: no two folders import each other, directly or around a loop`, () => {
       const edges = roomEdges(sources(name));
       expect(roomCycles(edges)).toEqual([]);

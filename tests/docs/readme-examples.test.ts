@@ -30,6 +30,7 @@ const PAGES = [
   'packages/core/README.md',
   'packages/rest/README.md',
   'packages/kysely-adapter/README.md',
+  'packages/sql/README.md',
   'packages/memory-adapter/README.md',
   'packages/client/README.md',
 ];

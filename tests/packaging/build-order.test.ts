@@ -37,7 +37,7 @@ beforeAll(() => {
   mkdirSync(join(modules, '@pagewise'), { recursive: true });
   cpSync(join(ROOT, 'tsconfig.base.json'), join(checkout, 'tsconfig.base.json'));
   cpSync(join(ROOT, 'scripts'), join(checkout, 'scripts'), { recursive: true });
-  for (const dir of ['core', 'kysely-adapter']) {
+  for (const dir of ['core', 'sql', 'kysely-adapter']) {
     cpSync(join(ROOT, 'packages', dir), join(checkout, 'packages', dir), {
       recursive: true,
       filter: (source) => !/[/\\](node_modules|dist)$/.test(source),
@@ -59,7 +59,7 @@ afterAll(() => {
 });
 
 describe('packing one package of a fresh checkout', () => {
-  test('npm pack of kysely-adapter builds core first, then packs both module systems', async () => {
+  test('npm pack of kysely-adapter builds core and sql first, then packs both module systems', async () => {
     expect(existsSync(join(checkout, 'packages', 'core', 'dist'))).toBe(false);
     const { stdout, stderr } = await run('npm', ['pack', '--json', '--pack-destination', scratch], {
       cwd: join(checkout, 'packages', 'kysely-adapter'),
@@ -69,10 +69,16 @@ describe('packing one package of a fresh checkout', () => {
       throw new Error(`npm pack failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
     });
     console.log(stderr.trim());
+    // The adapter compiles against sql, which compiles against core: core is built first, then sql.
     expect(stderr).toContain(
-      '@pagewise/kysely-adapter compiles against @pagewise/core, whose build is missing or stale: building it first',
+      '@pagewise/sql compiles against @pagewise/core, whose build is missing or stale: building it first',
     );
+    expect(stderr).toContain(
+      '@pagewise/kysely-adapter compiles against @pagewise/sql, whose build is missing or stale: building it first',
+    );
+    expect(stderr.indexOf('@pagewise/core: dist')).toBeLessThan(stderr.indexOf('@pagewise/sql: dist'));
     expect(existsSync(join(checkout, 'packages', 'core', 'dist', 'cjs', 'index.d.ts'))).toBe(true);
+    expect(existsSync(join(checkout, 'packages', 'sql', 'dist', 'cjs', 'index.d.ts'))).toBe(true);
     const [{ files }] = JSON.parse(stdout) as [{ files: Array<{ path: string }> }];
     expect(files.map((file) => file.path)).toEqual(
       expect.arrayContaining([

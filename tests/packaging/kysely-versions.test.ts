@@ -76,6 +76,7 @@ beforeAll(async () => {
   const release = await dryRunRelease();
   const tarballs = {
     '@pagewise/core': tarballOf(release, '@pagewise/core'),
+    '@pagewise/sql': tarballOf(release, '@pagewise/sql'),
     '@pagewise/kysely-adapter': tarballOf(release, '@pagewise/kysely-adapter'),
   };
   for (const version of VERSIONS) {

@@ -24,7 +24,7 @@ import { manifestOf, sh } from '../support/scratch-packages.js';
 
 const _run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PACKAGES = ['core', 'rest', 'kysely-adapter', 'memory-adapter', 'client'] as const;
+const PACKAGES = ['core', 'rest', 'sql', 'kysely-adapter', 'memory-adapter', 'client'] as const;
 type PackageDir = (typeof PACKAGES)[number];
 const fromTests = createRequire(join(ROOT, 'tests', 'package.json'));
 const fromRoot = createRequire(join(ROOT, 'package.json'));
@@ -126,6 +126,7 @@ beforeAll(async () => {
     dependencies: {
       '@pagewise/core': tarball('core'),
       '@pagewise/rest': tarball('rest'),
+      '@pagewise/sql': tarball('sql'),
       '@pagewise/kysely-adapter': tarball('kysely-adapter'),
       '@pagewise/memory-adapter': tarball('memory-adapter'),
       '@pagewise/client': tarball('client'),

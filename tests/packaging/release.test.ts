@@ -39,9 +39,15 @@ describe('pnpm release --dry-run', () => {
       .map((line) => /^\s+\+ (@pagewise\/[\w-]+)@.* \(dry run\)/.exec(line)?.[1])
       .filter((name) => name !== undefined);
     expect(order).toHaveLength(PACKAGES.length);
-    for (const dependent of ['@pagewise/rest', '@pagewise/kysely-adapter', '@pagewise/memory-adapter']) {
+    for (const dependent of [
+      '@pagewise/rest',
+      '@pagewise/sql',
+      '@pagewise/kysely-adapter',
+      '@pagewise/memory-adapter',
+    ]) {
       expect(order.indexOf('@pagewise/core')).toBeLessThan(order.indexOf(dependent));
     }
+    expect(order.indexOf('@pagewise/sql')).toBeLessThan(order.indexOf('@pagewise/kysely-adapter'));
     expect(order.indexOf('@pagewise/rest')).toBeLessThan(order.indexOf('@pagewise/nest'));
     console.log(`release steps (s): ${JSON.stringify(release.seconds)}`);
   });

@@ -1,9 +1,9 @@
 import type { KeyTerm, PositionValue } from '@pagewise/core';
 import { fromKysely } from '@pagewise/kysely-adapter';
-import { CompiledQuery, type LogEvent, sql } from 'kysely';
+import { type CompiledQuery, type LogEvent, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DatabaseTarget, type TestDatabase, tableName } from '../support/databases.js';
-import { explain } from './plan-suite.js';
+import { explain, explainGeneric } from './plan-suite.js';
 
 /** Thirteen monthly partitions, January 2024 to January 2025. */
 const MONTHS = 13;
@@ -150,28 +150,7 @@ export function partitionPlanCases(target: DatabaseTarget): void {
     statements.length = 0;
     await query.fetch({ order, after: [...at!.position], offset: 0, limit: PAGE + 1 });
     const statement = statements[0]!;
-    // EXPLAIN of a statement with parameters plans it with their values (a custom plan); a
-    // prepared statement reused often gets a generic one, planned without them.
-    const plan = await database.db.connection().execute(async (connection) => {
-      await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
-      await sql.raw(`prepare pw_generic as ${statement.sql}`).execute(connection);
-      try {
-        // EXECUTE's arguments are literals (a utility statement takes no parameters); these are
-        // the adapter's own bound values, read back from this table.
-        const literals = statement.parameters.map((v) =>
-          typeof v === 'number' || typeof v === 'bigint'
-            ? String(v)
-            : `'${(v instanceof Date ? v.toISOString() : String(v)).replaceAll("'", "''")}'`,
-        );
-        const { rows } = await connection.executeQuery<Record<string, unknown>>(
-          CompiledQuery.raw(`explain execute pw_generic(${literals.join(', ')})`),
-        );
-        return rows.map((r) => String(r['QUERY PLAN']));
-      } finally {
-        await sql`deallocate pw_generic`.execute(connection);
-        await sql`reset plan_cache_mode`.execute(connection);
-      }
-    });
+    const plan = await explainGeneric(database, statement);
     console.log(`EXPLAIN ${target.name} | partitioned, generic | ${plan.map((l) => l.trim()).join(' / ')}`);
     const removed = /Subplans Removed: (\d+)/.exec(plan.join('\n'));
     expect(removed).not.toBeNull();

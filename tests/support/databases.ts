@@ -7,6 +7,7 @@ import { createPool } from 'mysql2';
 import pg from 'pg';
 import { describe } from 'vitest';
 import { PGliteDialect } from './pglite-dialect.js';
+import { postgresMajor } from './postgres-server.js';
 
 /**
  * A table name unique to this file's process: test files run in parallel, and so may two whole
@@ -105,13 +106,31 @@ async function openMysql(
 
 /**
  * Where each database comes from: `PG_URL` / `MYSQL_URL` when set (a server that does not
- * answer fails the run); otherwise a testcontainers server when a Docker engine is present;
- * otherwise Postgres cases run on PGlite only and MariaDB is skipped, with the reason shown.
+ * answer fails the run); with no `PG_URL`, the npm build of Postgres that the tests start
+ * themselves (tests/support/postgres-server.global.ts sets `PG_URL` to it); otherwise a
+ * testcontainers server when a Docker engine is present; otherwise Postgres cases run on PGlite
+ * only and MariaDB is skipped, with the reason shown. In the project of one Postgres major
+ * (`postgres-<major>`, vitest.config.ts) the only target is that major's server: the other
+ * databases run in the main project.
  */
 export function databaseTargets(): DatabaseTarget[] {
   const docker = dockerAvailable();
   const pgUrl = process.env.PG_URL;
   const mysqlUrl = process.env.MYSQL_URL;
+  const postgres: DatabaseTarget = {
+    name: 'postgres',
+    skipReason:
+      pgUrl || docker
+        ? null
+        : `PG_URL is not set, the npm build of Postgres did not start (${process.env.PAGEWISE_PG_UNAVAILABLE ?? 'no reason given'}) and no Docker engine is available`,
+    open: async (log) => {
+      if (pgUrl) return openPostgres(pgUrl, log);
+      const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+      const container = await new PostgreSqlContainer('postgres:16-alpine').start();
+      return openPostgres(container.getConnectionUri(), log, async () => void (await container.stop()));
+    },
+  };
+  if (postgresMajor() !== undefined) return [postgres];
   return [
     sqliteTarget(false),
     {
@@ -122,19 +141,7 @@ export function databaseTargets(): DatabaseTarget[] {
         return { name: 'pglite', dialect: 'postgres', db, binaryCollation: 'C', close: () => db.destroy() };
       },
     },
-    {
-      name: 'postgres',
-      skipReason:
-        pgUrl || docker
-          ? null
-          : 'PG_URL is not set and no Docker engine is available (Postgres cases ran on PGlite)',
-      open: async (log) => {
-        if (pgUrl) return openPostgres(pgUrl, log);
-        const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-        const container = await new PostgreSqlContainer('postgres:16-alpine').start();
-        return openPostgres(container.getConnectionUri(), log, async () => void (await container.stop()));
-      },
-    },
+    postgres,
     {
       name: 'mariadb',
       skipReason: mysqlUrl || docker ? null : 'MYSQL_URL is not set and no Docker engine is available',
@@ -185,9 +192,11 @@ export function databaseTarget(name: DatabaseName): DatabaseTarget {
     skipReason: mysqlUrl ? null : 'MYSQL_URL is not set',
     open: (log) => openMysql(mysqlUrl!, log, undefined, true),
   };
-  return [...databaseTargets(), sqliteTarget(true), sqliteTarget(false, true), named, recorded].find(
+  const target = [...databaseTargets(), sqliteTarget(true), sqliteTarget(false, true), named, recorded].find(
     (t) => t.name === name,
-  )!;
+  );
+  if (target === undefined) throw new Error(`no ${name} target in the postgres-${postgresMajor()} project`);
+  return target;
 }
 
 /**

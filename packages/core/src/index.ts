@@ -6,6 +6,7 @@
 
 export { closestName } from './contract/closest-name.js';
 export { compareUnderTerm, kindOf, type ValueKind } from './contract/compare-values.js';
+export { INTEGER_RANGES, type IntegerRange, integerLookup } from './contract/integer-lookup.js';
 export {
   type CountResult,
   type FetchedRows,

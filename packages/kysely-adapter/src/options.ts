@@ -1,10 +1,12 @@
+import type { AdapterName, ColumnInfo, ColumnKind, DialectCapabilities, DialectName } from '@pagewise/sql';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { ColumnInfo, ColumnKind } from './column-info.js';
-import type { DialectCapabilities, DialectName } from './dialect-capabilities.js';
 import type { StatementCache } from './statement-cache.js';
 
-/** The adapter's name in `OrderedQuery.adapter` and in its errors. */
-export const ADAPTER = 'kysely';
+/** The adapter's name in `OrderedQuery.adapter` and in its errors, and the factory they suggest. */
+export const KYSELY: AdapterName = Object.freeze({ name: 'kysely', factory: 'fromKysely' });
+
+/** The adapter's name in `OrderedQuery.adapter`. */
+export const ADAPTER = KYSELY.name;
 
 // biome-ignore lint/suspicious/noExplicitAny: the adapter accepts a Kysely instance of any schema.
 export type AnyKysely = Kysely<any>;

@@ -1,3 +1,4 @@
+import { Slot } from '@pagewise/sql';
 import {
   AliasNode,
   AndNode,
@@ -20,7 +21,6 @@ import {
   ValueListNode,
   ValueNode,
 } from 'kysely';
-import { Slot } from './window-compiler.js';
 
 // Pure helpers over Kysely's operation-node trees: taking a query's values out (so its shape can
 // key the statement cache), naming columns and tables, finding the expression behind a field,

@@ -1,4 +1,18 @@
 import {
+  type AdapterName,
+  type ColumnInfo,
+  type ColumnKind,
+  capabilitiesFromProbe,
+  DIALECT_PROBE,
+  type DialectCapabilities,
+  type DialectName,
+  dialectCapabilities,
+  type Row,
+  Slot,
+  type SqlFragment,
+  type SqlSession,
+} from '@pagewise/sql';
+import {
   type CompiledQuery,
   createQueryId,
   type OperationNode,
@@ -7,24 +21,18 @@ import {
   type SelectQueryNode,
   sql,
 } from 'kysely';
-import type { ColumnInfo, ColumnKind } from './column-info.js';
-import {
-  capabilitiesFromProbe,
-  type DialectCapabilities,
-  type DialectName,
-  dialectCapabilities,
-} from './dialect-capabilities.js';
-import type { AnyBuilder, AnyKysely, KyselyQueryOptions } from './options.js';
+import { lower } from './lower.js';
+import { type AnyBuilder, type AnyKysely, KYSELY, type KyselyQueryOptions } from './options.js';
 import { asSelect, SlotFiller, swapPlugin } from './query-nodes.js';
-import type { Row } from './row.js';
 import type { CompiledTemplate, StatementCache } from './statement-cache.js';
-import { Slot } from './window-compiler.js';
 
 /**
  * What every copy made by `orderBy` shares: the options, the executor side (compiling and running
- * statements, with `db` or through the builder) and the statement cache.
+ * statements, with `db` or through the builder) and the statement cache: `@pagewise/sql`'s
+ * session of the query's database.
  */
-export class SharedState {
+export class SharedState implements SqlSession {
+  readonly adapter: AdapterName = KYSELY;
   readonly builder: AnyBuilder;
   readonly db: AnyKysely | undefined;
   readonly uniqueKey: string | null;
@@ -77,12 +85,27 @@ export class SharedState {
       else {
         // The probe is built only the first time: every later query of this database reads the cache.
         this.cache.capabilities ??= capabilitiesFromProbe(
-          this.compile(asSelect(sql`${sql.ref('p')} = ${1}`.toOperationNode())).sql,
+          this.compile(asSelect(lower(DIALECT_PROBE) as RawNode)).sql,
         );
         this.#capabilities = this.cache.capabilities;
       }
     }
     return this.#capabilities;
+  }
+
+  /** Whether the cache lives as long as `db` (without one, as long as the query). */
+  get lasting(): boolean {
+    return this.db !== undefined;
+  }
+
+  /** Runs a statement of `@pagewise/sql`'s own (a catalog read, a probe), as a derived table. */
+  read(statement: SqlFragment): Promise<Row[]> {
+    return this.run(this.compile(asSelect(lower(statement) as RawNode)), [], [], true);
+  }
+
+  /** A catalog column as a field names it (`rowField`), for messages. */
+  spell(column: string): string {
+    return this.rowField(column);
   }
 
   /**

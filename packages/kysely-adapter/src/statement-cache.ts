@@ -1,11 +1,6 @@
-import type { KeyTerm } from '@pagewise/core';
-import type { CompiledQuery, KyselyPlugin, OperationNode } from 'kysely';
-import type { PositionReader } from './column-codec.js';
-import type { ColumnInfo } from './column-info.js';
-import type { CatalogRow, DialectCapabilities, IndexColumnRow } from './dialect-capabilities.js';
+import { CatalogCache, type DialectCapabilities, type ShapePlans, shapePlans } from '@pagewise/sql';
+import type { CompiledQuery, KyselyPlugin } from 'kysely';
 import { matchesShape, parameterize } from './query-nodes.js';
-import type { PrivateColumnStripper } from './row-picker.js';
-import type { Segment } from './window-compiler.js';
 
 /** A statement compiled once, whose `Slot` parameters are filled per run. */
 export interface CompiledTemplate {
@@ -14,107 +9,11 @@ export interface CompiledTemplate {
   readonly query: CompiledQuery['query'];
 }
 
-/** How the adapter reads and compares one ordering field. */
-export interface FieldPlan {
-  /** The ordering term's field, as messages name it. */
-  readonly field: string;
-  readonly expr: OperationNode;
-  /** Row property holding the raw value (the field, or a private alias the adapter selected). */
-  readonly readKey: string;
-  /** What the adapter selects as `readKey`, when rows do not carry the position as it is. */
-  readonly select: OperationNode | null;
-  /**
-   * A private column with the exact text of integers the driver rounds (`exactIntegerText`),
-   * selected only by a page that holds a rounded one.
-   */
-  readonly exact: { readonly key: string; readonly expr: OperationNode } | null;
-  /** The position is read from the text the driver recorded on the value (`recordedText`). */
-  readonly recorded: boolean;
-  readonly info: ColumnInfo;
-}
-
-/** The index a plan's keyset statements name (`FORCE INDEX`). */
-export interface IndexHint {
-  readonly index: string;
-  /** The table, as the index catalog keys it (`schema.table`). */
-  readonly table: string;
-  /** `schema.table index`, as `StatementCache.goneIndexes` holds it once the index is gone. */
-  readonly key: string;
-}
-
-/** How one ordering is read and split into segments on one query shape. */
-export interface OrderPlan {
-  readonly fields: readonly FieldPlan[];
-  /** The first field whose type no cursor can bound exactly (`unsupported`), or -1. */
-  readonly refused: number;
-  /**
-   * Why the unique key cannot tell every two rows apart in this ordering (`uniqueKeyRefusal`: no
-   * primary key or unique index covers it), the message keyset windows are refused with; `null`
-   * when one does or the catalog cannot know.
-   */
-  readonly notUnique: string | null;
-  readonly nullable: readonly boolean[];
-  readonly exprs: readonly OperationNode[];
-  /** The index keyset statements name (`indexQuery`); `null` to leave them to the optimizer. */
-  readonly indexHint: IndexHint | null;
-  /**
-   * The dialect's capabilities as this plan's statements use them: `rowValueLeadingBound` off
-   * where every table of the query is an ordinary one (`plainTables`).
-   */
-  readonly capabilities: DialectCapabilities;
-  /** Whether a position is read from recorded text (`FieldPlan.recorded`). */
-  readonly recorded: boolean;
-  /** Whether rows carry private columns to strip (besides the exact text of rounded integers). */
-  readonly added: boolean;
-  /**
-   * Whether positions can tie (no term is unique: DRF's offset scheme), so rows carry the tie
-   * groups the database ranks them in (`withTieGroups`).
-   */
-  readonly ties: boolean;
-  /** Row keys of the integer fields whose values the driver may round (see `FieldPlan.exact`). */
-  readonly exactFields: readonly string[];
-  /**
-   * Whether segments are split at ties and read as arms of one statement (`mergedSegments`,
-   * and a query without set operations of its own).
-   */
-  readonly merged: boolean;
-  /** The terms as a compound's ORDER BY names them: the selected expression, or the private alias. */
-  readonly keys: readonly OperationNode[];
-  /** The statements of a window per pattern of NULL bound values: each a run of segments. */
-  readonly segments: Map<string, Segment[][]>;
-  /** The window statements of this plan: keyset ones by NULL pattern, offset, exact text, written LIMIT and segment; offset ones by `o|`. */
-  readonly windows: Map<string, CompiledTemplate>;
-  /** The LIMITs keyset statements write as numbers (`literalLimit`), at most `MAX_WRITTEN_LIMITS`. */
-  readonly writtenLimits: Set<number>;
-  /** Copies rows without the private columns (`added`, or integers' exact text). */
-  readonly stripper: PrivateColumnStripper;
-  /** Reads a row's position, all its fields in one call (`positionReader` of `fields`). */
-  readonly readPosition: PositionReader;
-}
-
-/** Compiled statements and ordering plans of one query shape. */
-export interface ShapeCache {
+/** Compiled statements and ordering plans (`@pagewise/sql`'s `ShapePlans`) of one query shape. */
+export interface ShapeCache extends ShapePlans<CompiledTemplate> {
   /** The shape's text: the parameterized statement as JSON, which is also its key here. */
   readonly key: string;
   readonly templates: Map<string, CompiledTemplate>;
-  /** Plans by the ordering's text and the plan options (`SharedState.planKey`). */
-  readonly plans: Map<string, Promise<OrderPlan>>;
-  /**
-   * The same plans found by a frozen ordering array (the one a paginator keeps per ordering),
-   * then by `planKey`: no ordering written out as text per page.
-   */
-  readonly frozenPlans: WeakMap<readonly KeyTerm[], Map<string, OrderPlan | Promise<OrderPlan>>>;
-  /**
-   * The last plan resolved for a frozen ordering, with its terms and `planKey`: a paginator made
-   * per request (as views make them) keys a new frozen ordering with the same terms on every
-   * page, which then finds this plan by its terms instead of writing them out and remembering
-   * one more array. Replaced by any other ordering; it holds nothing of a request.
-   */
-  recentFrozen: {
-    readonly order: readonly KeyTerm[];
-    readonly planKey: string;
-    readonly plan: OrderPlan;
-  } | null;
   /**
    * This shape reordered by `orderBy`, by the terms' text: an ordering filter reorders the same
    * query on every request, and the copy's statement is then neither rebuilt nor written out.
@@ -156,8 +55,8 @@ const OWN_CACHE = Symbol('pagewise statement cache');
 
 /**
  * What is worth keeping between requests, per database: the recognised dialect, catalog reads
- * (a second round trip per page otherwise) and compiled statements per query shape (the
- * statement without its values). A table altered while the process runs keeps its old column
+ * (a second round trip per page otherwise; `@pagewise/sql`'s `CatalogCache`) and compiled
+ * statements per query shape (the statement without its values). A table altered while the process runs keeps its old column
  * kinds; `columns` overrides them, and a new `StatementCache` forgets them.
  *
  * `fromKysely(builder, { db })` uses the cache of `db` (one per Kysely instance, shared by its
@@ -167,21 +66,7 @@ const OWN_CACHE = Symbol('pagewise statement cache');
  * const statementCache = new StatementCache();
  * fromKysely(db.selectFrom('articles').selectAll(), { db, statementCache });
  */
-export class StatementCache {
-  /** @internal the dialect recognised from a compiled probe */
-  capabilities: DialectCapabilities | undefined;
-  /** @internal whether the driver returns integers beyond 2^53 exactly (as bigints), probed once */
-  integersExact: Promise<boolean> | undefined;
-  /** @internal whether the driver records the exact text of values (`recordedText`), probed once */
-  textRecorded: Promise<boolean> | undefined;
-  /** @internal `SharedState.planKey` of queries without `columns` and `dialect`, per unique key */
-  readonly defaultPlanKeys = new Map<string | null, string>();
-  /** @internal catalog reads per `schema.table` */
-  readonly catalogs = new Map<string, Promise<ReadonlyMap<string, CatalogRow>>>();
-  /** @internal index columns per `schema.table` (`indexQuery`) */
-  readonly indexes = new Map<string, Promise<readonly IndexColumnRow[]>>();
-  /** @internal `schema.table index` of the indexes a statement named and the table no longer had */
-  readonly goneIndexes = new Set<string>();
+export class StatementCache extends CatalogCache {
   /** Fields as a set of plugins renames them (`SharedState.treeField`), per set (a Kysely instance's). */
   readonly #treeFields = new WeakMap<readonly KyselyPlugin[], Map<string, string>>();
   readonly #shapes = new Map<string, ShapeCache>();
@@ -203,14 +88,7 @@ export class StatementCache {
     let cache = this.#shapes.get(key);
     if (cache === undefined) {
       if (this.#shapes.size >= MAX_SHAPES) this.#shapes.clear();
-      cache = {
-        key,
-        templates: new Map(),
-        plans: new Map(),
-        frozenPlans: new WeakMap(),
-        recentFrozen: null,
-        reordered: new Map(),
-      };
+      cache = { key, templates: new Map(), ...shapePlans<CompiledTemplate>(), reordered: new Map() };
       this.#shapes.set(key, cache);
     }
     return cache;

@@ -26,7 +26,6 @@ export {
   type PaginationClass,
   type SerializerContext,
 } from './list-view.js';
-export { INTEGER_RANGES, type IntegerRange, integerLookup } from './lookup-value.js';
 export {
   type FilterBackend,
   type FilterView,

@@ -1,0 +1,135 @@
+import {
+  type KeysetStatement,
+  type OrderItem,
+  Slot,
+  type SqlLiteral,
+  TIE_COLUMN,
+  TIE_TABLE,
+} from '@pagewise/sql';
+import {
+  AliasNode,
+  AndNode,
+  FromNode,
+  IdentifierNode,
+  LimitNode,
+  OffsetNode,
+  type OperationNode,
+  ParensNode,
+  RawNode,
+  SelectionNode,
+  SelectQueryNode,
+  SetOperationNode,
+  TableNode,
+  ValueNode,
+  WhereNode,
+} from 'kysely';
+import { lower, lowerOrderItems } from './lower.js';
+
+// `@pagewise/sql`'s statements as Kysely select nodes, built from the query's own tree: its WHERE
+// extended, its ORDER BY, LIMIT and OFFSET replaced, private columns selected beside its own, its
+// table read through a named index, arms joined by `union all`, a derived table ranked.
+
+/** ANDs `predicates` onto the query's own WHERE, parenthesised so an OR in either cannot leak. */
+export function withWhere(query: SelectQueryNode, predicates: readonly OperationNode[]): SelectQueryNode {
+  const parts = [...(query.where ? [ParensNode.create(query.where.where)] : []), ...predicates];
+  if (parts.length === 0) return query;
+  const combined = parts
+    .slice(1)
+    .reduce<OperationNode>((left, right) => AndNode.create(left, right), parts[0]!);
+  return { ...query, where: WhereNode.create(combined) };
+}
+
+/**
+ * LIMIT (and OFFSET): a slot, so one compiled statement serves every page, or a number Pagewise
+ * wrote (`literalLimit`; whole numbers only).
+ */
+export function withLimit(
+  query: SelectQueryNode,
+  limit: Slot | SqlLiteral,
+  offset: Slot | null,
+): SelectQueryNode {
+  const limited = SelectQueryNode.cloneWithLimit(query, LimitNode.create(lower(limit)));
+  return offset === null
+    ? limited
+    : SelectQueryNode.cloneWithOffset(limited, OffsetNode.create(lower(offset)));
+}
+
+/**
+ * `statement` read with each row's tie group: `dense_rank()` over the ordering's columns, so rows
+ * share a group exactly when the database compares their positions equal (its collation's
+ * equality: 'a' and 'A ' under a case-insensitive PAD SPACE one). The ranking runs over the
+ * statement's own rows only, as a derived table, which keeps its index range and LIMIT; `keys`
+ * name the ordering's columns of its result and `items` order it again.
+ *
+ * @example
+ * // select "w".*, dense_rank() over (order by "title") as "__pagewise_tie"
+ * //   from (select ... order by "title" limit $2) as "w" order by "title"
+ */
+export function withTieGroups(
+  statement: SelectQueryNode,
+  keys: readonly OperationNode[],
+  items: readonly OrderItem[],
+): SelectQueryNode {
+  const fragments = ['dense_rank() over (order by ', ...keys.slice(1).map(() => ', '), ')'];
+  const rank = RawNode.create(fragments, keys);
+  const { with: head, ...body } = statement;
+  const derived = AliasNode.create(body as SelectQueryNode, IdentifierNode.create(TIE_TABLE));
+  const outer = SelectQueryNode.cloneWithSelections(SelectQueryNode.createFrom([derived]), [
+    SelectionNode.createSelectAllFromTable(TableNode.create(TIE_TABLE)),
+    SelectionNode.create(AliasNode.create(rank, IdentifierNode.create(TIE_COLUMN))),
+  ]);
+  const ordered = SelectQueryNode.cloneWithOrderByItems(outer, lowerOrderItems(items));
+  return head === undefined ? ordered : { ...ordered, with: head };
+}
+
+/**
+ * `base` reading its one table through `index` (`indexQuery`): `from t as a force index (i)`.
+ *
+ * @example
+ * // select * from `items` force index (`items_score_id`) where `score` is null and `id` < ? ...
+ */
+export function withIndexHint(base: SelectQueryNode, index: string): SelectQueryNode {
+  const table = base.from!.froms[0]!;
+  const hinted = RawNode.create(['', ' force index (', ')'], [table, IdentifierNode.create(index)]);
+  return { ...base, from: FromNode.create([hinted]) };
+}
+
+/**
+ * A keyset statement (`KeysetStatement`, in the order its fields say) over `core`, the query
+ * without ORDER BY, LIMIT and OFFSET.
+ *
+ * @example
+ * keysetNode(core, segmentStatement(...))
+ * // select * from "t" where "created" <= $1 and ("created", "id") < ($2, $3) order by "created" desc, "id" desc limit $4
+ */
+export function keysetNode(core: SelectQueryNode, statement: KeysetStatement): SelectQueryNode {
+  const extra = statement.selections.map((s) =>
+    SelectionNode.create(AliasNode.create(lower(s.expr), IdentifierNode.create(s.alias))),
+  );
+  const selected = extra.length > 0 ? SelectQueryNode.cloneWithSelections(core, extra) : core;
+  const hinted = statement.indexHint === null ? selected : withIndexHint(selected, statement.indexHint);
+  const base = statement.stop === null ? hinted : withWhere(hinted, [lower(statement.stop)]);
+  const arms = statement.arms.map((arm) => withWhere(base, arm.map(lower)));
+  const items = lowerOrderItems(statement.orderBy);
+  let node: SelectQueryNode;
+  if (arms.length === 1) {
+    const filtered = arms[0]!;
+    node = items.length > 0 ? SelectQueryNode.cloneWithOrderByItems(filtered, items) : filtered;
+  } else {
+    const head: SelectQueryNode = {
+      ...arms[0]!,
+      setOperations: arms
+        .slice(1)
+        .map(({ with: _head, ...arm }) => SetOperationNode.create('union', arm, true)),
+    };
+    node = SelectQueryNode.cloneWithOrderByItems(head, items);
+  }
+  const limited = withLimit(node, statement.limit, statement.offset);
+  const ties = statement.tieGroups;
+  return ties === null ? limited : withTieGroups(limited, ties.keys.map(lower), ties.orderBy);
+}
+
+/** A plain slot as a Kysely value node. */
+export function slotNode(index: number): OperationNode {
+  return ValueNode.create(new Slot(index));
+}

@@ -1,0 +1,39 @@
+import { baseCapabilities, type DialectCapabilities } from '../dialect/capabilities.js';
+import type { SqlPart } from '../fragment/fragment.js';
+import { postgresCatalogQuery, postgresEstimate } from './catalog.js';
+import { postgresKind } from './column-kinds.js';
+import { POSTGRES_MIN_MS, postgresDateFromText, postgresDateText, postgresPosition } from './positions.js';
+import { postgresRecordedText } from './recorded-text.js';
+import { postgresTemporalText } from './temporal-text.js';
+
+/**
+ * PostgreSQL (and PGlite): row values seek, NULL sorts high, counts can be estimated.
+ * @example
+ * ({ ...postgresCapabilities, estimateCount: false }) // a Postgres that estimates no counts
+ */
+export const postgresCapabilities: DialectCapabilities = Object.freeze({
+  ...baseCapabilities,
+  name: 'postgres',
+  rowValueSeek: true,
+  literalLimit: true,
+  negatedTies: true,
+  rowValueLeadingBound: true,
+  nativeNulls: 'high',
+  nullsOrderingSyntax: true,
+  indexNullsOrder: true,
+  textRejectsNul: true,
+  catalogQuery: postgresCatalogQuery,
+  columnKind: postgresKind,
+  exactTimestampText: (column: SqlPart, type: string) =>
+    postgresPosition(column, { kind: 'timestamp-text', nullable: true, type }) ?? column,
+  positionExpression: postgresPosition,
+  recordedText: postgresRecordedText,
+  floatInfinity: true,
+  floatNaN: true,
+  dateParameter: postgresDateText,
+  dateFromText: postgresDateFromText,
+  temporalText: postgresTemporalText,
+  estimateCount: true,
+  minDateMs: POSTGRES_MIN_MS,
+  readEstimate: postgresEstimate,
+});

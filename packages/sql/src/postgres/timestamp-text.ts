@@ -1,0 +1,23 @@
+import { civilFromDays } from '../calendar/civil-days.js';
+
+// The text `to_char` in UTC with its era writes for a Postgres timestamp: the exact position of a
+// timestamp, whichever way a page read it (a `to_char` column, recorded text, epoch seconds).
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * The `timestamp-text` position of an instant (what `to_char` in UTC with its era writes): the
+ * day `days` from 1970-01-01 plus `seconds` (any whole number: the days it spans move the date),
+ * and the fraction's digits, to six; `+00` after the time of a `timestamptz` (`zoned`).
+ *
+ * @example
+ * utcTimestampText(0, -1, '5', true) // '1969-12-31 23:59:59.500000+00 AD'
+ */
+export function utcTimestampText(days: number, seconds: number, fraction: string, zoned: boolean): string {
+  const [year, month, day] = civilFromDays(days + Math.floor(seconds / 86400));
+  const time = ((seconds % 86400) + 86400) % 86400;
+  const bc = year < 1;
+  const shown = String(bc ? 1 - year : year).padStart(4, '0');
+  const clock = `${two(Math.floor(time / 3600))}:${two(Math.floor(time / 60) % 60)}:${two(time % 60)}`;
+  return `${shown}-${two(month)}-${two(day)} ${clock}.${fraction.padEnd(6, '0')}${zoned ? '+00' : ''} ${bc ? 'BC' : 'AD'}`;
+}
