@@ -208,12 +208,6 @@ async function createCollated(
     .execute(db);
   await sql.raw(`create index ${q(`${table}_title`)} on ${q(table)} (${q('title')})`).execute(db);
   await db.insertInto(table).values(ROWS).execute();
-  // InnoDB recounts a table's statistics in the background once a tenth of its rows changed, so a
-  // fresh table's plan (the title index, or a scan and a sort that may order ties otherwise) could
-  // change in the middle of a walk; DRF's offset scheme needs ties in one order throughout. Counted
-  // now, they stay. (The likely cause of two failures seen under a load of 10-15, where a walk
-  // without a unique key saw 95 of 114 rows; not reproduced on demand.)
-  if (dialect === 'mysql') await sql.raw(`analyze table ${q(table)}`).execute(db);
 }
 
 function sqlCollated(db: Db, table: string, dialect: 'postgres' | 'mysql' | 'sqlite'): Collated {
@@ -240,14 +234,33 @@ function sqlCollated(db: Db, table: string, dialect: 'postgres' | 'mysql' | 'sql
     },
     // DRF's offset scheme counts on ties coming back in one order from one statement to the next;
     // the index on `title` keeps them in row order (Postgres: a plan that uses it, never a sort).
-    stable: (walk) =>
-      dialect === 'postgres'
-        ? db.transaction().execute(async (trx) => {
-            await sql`set local enable_seqscan = off`.execute(trx);
-            await sql`set local enable_sort = off`.execute(trx);
-            return walk(fromKysely(builder(trx), { db: trx, uniqueKey: null }) as OrderedQuery<Row>);
-          })
-        : walk(fromKysely(builder(db), { db, uniqueKey: null }) as OrderedQuery<Row>),
+    stable: (walk) => {
+      const positioned = (d: Db) => fromKysely(builder(d), { db: d, uniqueKey: null }) as OrderedQuery<Row>;
+      if (dialect === 'postgres') {
+        return db.transaction().execute(async (trx) => {
+          await sql`set local enable_seqscan = off`.execute(trx);
+          await sql`set local enable_sort = off`.execute(trx);
+          return walk(positioned(trx));
+        });
+      }
+      if (dialect === 'sqlite') return walk(positioned(db));
+      // MariaDB reads the index in row order too, but the adapter ranks each page's rows in a derived
+      // table and sorts them again by `title` (`withTieGroups`). That sort breaks ties by the derived
+      // table's row reference: for an in-memory (MEMORY) temporary table, the row's address, compared
+      // byte by byte, least significant byte first, so tied rows come back in an order that depends
+      // on where the server's allocator put them, even on a quiet server (a defect of that statement,
+      // not of the plan: this setting stands in for its fix). With its temporary tables on disk
+      // (Aria), a row's reference is its place in the file, written high byte first: the order the
+      // index gave. One connection for the walk, since the setting is a session's.
+      return db.connection().execute(async (conn) => {
+        await sql`set session tmp_table_size = 0`.execute(conn);
+        try {
+          return await walk(positioned(conn));
+        } finally {
+          await sql`set session tmp_table_size = default`.execute(conn);
+        }
+      });
+    },
   };
 }
 
@@ -277,13 +290,18 @@ const COLLATIONS: Record<string, Array<[string, string]>> = {
       ? [['pg_unicode_fast (builtin, 18+)', 'text collate "pg_unicode_fast"'] as [string, string]]
       : []),
   ],
+  // 96 characters: a row of the adapter's derived table (`withTieGroups`) then takes 392 bytes in a
+  // MariaDB in-memory temporary table, so the low bytes of consecutive rows' addresses step by 136,
+  // and a sort that breaks ties by address, least significant byte first, returns six tied rows as
+  // 1, 3, 5, 2, 4, 6 (or 2, 4, 6, 1, 3, 5) on every connection. At 64 characters (264 bytes, a step
+  // of 8) only the connections whose rows straddle a 256-byte boundary did: the walks were flaky.
   mariadb: [
-    ['utf8mb4_general_ci (default)', 'varchar(64) character set utf8mb4 collate utf8mb4_general_ci'],
-    ['utf8mb4_unicode_ci', 'varchar(64) character set utf8mb4 collate utf8mb4_unicode_ci'],
-    ['utf8mb4_unicode_520_ci', 'varchar(64) character set utf8mb4 collate utf8mb4_unicode_520_ci'],
-    ['utf8mb4_uca1400_ai_ci', 'varchar(64) character set utf8mb4 collate utf8mb4_uca1400_ai_ci'],
-    ['utf8mb4_bin (PAD SPACE)', 'varchar(64) character set utf8mb4 collate utf8mb4_bin'],
-    ['utf8mb4_nopad_bin (NO PAD)', 'varchar(64) character set utf8mb4 collate utf8mb4_nopad_bin'],
+    ['utf8mb4_general_ci (default)', 'varchar(96) character set utf8mb4 collate utf8mb4_general_ci'],
+    ['utf8mb4_unicode_ci', 'varchar(96) character set utf8mb4 collate utf8mb4_unicode_ci'],
+    ['utf8mb4_unicode_520_ci', 'varchar(96) character set utf8mb4 collate utf8mb4_unicode_520_ci'],
+    ['utf8mb4_uca1400_ai_ci', 'varchar(96) character set utf8mb4 collate utf8mb4_uca1400_ai_ci'],
+    ['utf8mb4_bin (PAD SPACE)', 'varchar(96) character set utf8mb4 collate utf8mb4_bin'],
+    ['utf8mb4_nopad_bin (NO PAD)', 'varchar(96) character set utf8mb4 collate utf8mb4_nopad_bin'],
   ],
 };
 
