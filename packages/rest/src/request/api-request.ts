@@ -44,6 +44,13 @@ export interface FromHttpInit extends TrustedOriginOptions {
    */
   protocol?: 'http' | 'https';
   /**
+   * The `Host` the connection received, when the binding reads it from the runtime's own request
+   * (a Node `IncomingMessage` behind a Fetch runtime): `null` when the client sent none (HTTP/1.0),
+   * which is a 400 as in `fromNode`, where the runtime would have filled in its listening address.
+   * @default undefined (`fromFetch`: the `Host` header, else the host of `request.url`)
+   */
+  host?: string | null;
+  /**
    * The body when a framework has already consumed the stream (Express `req.body`, Fastify
    * `request.body`). @default read from the request
    */
@@ -306,7 +313,7 @@ export class ApiRequest {
     const url = new URL(request.url);
     const origin = trustedOrigin(
       {
-        host: request.headers.get('host') ?? url.host,
+        host: init.host !== undefined ? init.host : (request.headers.get('host') ?? url.host),
         protocol: init.protocol ?? (url.protocol === 'https:' ? 'https' : 'http'),
         forwardedHost: request.headers.get('x-forwarded-host'),
         forwardedProto: request.headers.get('x-forwarded-proto'),

@@ -1,12 +1,13 @@
-// Issue 36 §1 on @pagewise/nest: a chunked write body (no Content-Length) that a view reads with
+// Requests only a raw socket sends, on @pagewise/nest (issue 36). §2: an HTTP/1.0 request with no
+// Host is a 400, as on every other binding (tests/http/no-host.test.ts). §1: a chunked write body (no Content-Length) that a view reads with
 // readRequestData is refused at the 1 MiB cap while it is read, on both of Nest's platforms
 // (the platform's own parsers cap what they parse; a text/plain body reaches Pagewise's reader
 // on Express).
 import type { AddressInfo } from 'node:net';
-import { Controller, type INestApplication, Module, Post } from '@nestjs/common';
+import { Controller, Get, type INestApplication, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { PageRequest, PagewiseModule } from '@pagewise/nest';
+import { PageRequest, PageUrl, PagewiseModule } from '@pagewise/nest';
 import { type ApiRequest, ApiResponse, readRequestData } from '@pagewise/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, unterminatedChunks } from '../http/raw-socket.js';
@@ -16,6 +17,11 @@ class EchoController {
   @Post()
   async echo(@PageRequest() request: ApiRequest) {
     return new ApiResponse({ received: await readRequestData(request) });
+  }
+
+  @Get('here')
+  here(@PageUrl() url: URL) {
+    return { url: url.href };
   }
 }
 
@@ -46,6 +52,13 @@ for (const platform of PLATFORMS) {
     const head = (type: string) =>
       `POST /echo HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: ${type}\r\n` +
       'Transfer-Encoding: chunked\r\n\r\n';
+
+    it('HTTP/1.0 with no Host: 400, as every binding answers it', async () => {
+      const answer = await rawRequest(port, 'GET /echo/here HTTP/1.0\r\n\r\n');
+      expect(answer.status, answer.head + answer.body).toBe(400);
+      const named = await rawRequest(port, `GET /echo/here HTTP/1.0\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      expect(JSON.parse(named.body)).toEqual({ url: `http://127.0.0.1:${port}/echo/here` });
+    });
 
     it('413 while the rest of the body is still on its way (Pagewise reads it on Express)', async () => {
       const answer = await rawRequest(port, head('text/plain'), {
