@@ -6,7 +6,7 @@ import {
   type NestInterceptor,
   Optional,
 } from '@nestjs/common';
-import { patchVaryHeaders } from '@pagewise/rest';
+import { patchVaryHeaders, toWire } from '@pagewise/rest';
 import { map, type Observable } from 'rxjs';
 import { bindRequestOptions, versionRequest } from './page-request.js';
 import { asApiResponse } from './page-response.js';
@@ -67,7 +67,15 @@ function answer(value: unknown, response: PlatformResponse): unknown {
   }
   const cookies = apiResponse.headers.getSetCookie();
   if (cookies.length > 0) response.set('set-cookie', cookies);
-  return apiResponse.data;
+  // The body as every other binding writes it (`toWire`): JSON text, in which a string is a JSON
+  // string (never HTML) and a bigint a decimal string, or a string sent as it is under the
+  // Content-Type the response gave it. Nest sends text as it is; handing it the data instead
+  // would send a string as text/html and fail on a bigint after the headers above were set.
+  const wire = toWire(apiResponse, 'GET');
+  const type = wire.headers.get('content-type');
+  if (type === null) return undefined;
+  response.set('content-type', type);
+  return wire.body;
 }
 
 // Nest's decorators applied as calls: the package compiles without `experimentalDecorators`, and
