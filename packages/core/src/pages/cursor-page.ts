@@ -3,6 +3,7 @@ import type { KeyTerm, OrderingInput } from '../contract/ordering.js';
 import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { keysetPage } from '../cursor/cursor-window.js';
+import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
 import { pageSizeOf } from './page-size.js';
 import { PageValue } from './page-value.js';
@@ -36,6 +37,12 @@ export interface CursorPageOptions {
   invalidCursorMessage?: string;
   /** Longest cursor accepted and minted, in characters. @default DEFAULT_MAX_CURSOR_LENGTH (4096) */
   maxCursorLength?: number;
+  /**
+   * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
+   * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
+   * client chooses the host in every link. @default null (`url`'s origin, trusted as given)
+   */
+  publicOrigin?: string | null;
 }
 
 /**
@@ -110,7 +117,7 @@ export async function cursorPage<Row>(
   url: string | URL,
   options: CursorPageOptions,
 ): Promise<CursorPage<Row>> {
-  const { params, links } = requestUrl(url);
+  const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
   const {
