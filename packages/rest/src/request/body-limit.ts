@@ -16,6 +16,16 @@ export class PayloadTooLarge extends ApiError {
   }
 }
 
+/**
+ * 400 for a body whose client went away before sending all of it.
+ * @example throw new IncompleteBody();
+ */
+export class IncompleteBody extends ApiError {
+  constructor() {
+    super('The request body ended before it was complete.', { status: 400, code: 'incomplete_body' });
+  }
+}
+
 /** Decodes chunks as UTF-8 and counts their bytes, refusing the chunk that goes past `maxBytes`. */
 class CappedText {
   readonly #decoder = new TextDecoder();
@@ -69,6 +79,7 @@ interface NodeReadable {
   on(event: 'error', listener: (error: unknown) => void): unknown;
   removeListener(event: string, listener: (...args: never[]) => void): unknown;
   resume?(): unknown;
+  readonly readableEnded?: boolean;
 }
 
 function isNodeReadable(stream: unknown): stream is NodeReadable {
@@ -87,6 +98,8 @@ function isNodeReadable(stream: unknown): stream is NodeReadable {
  */
 export function readNodeBody(stream: unknown, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
   if (!isNodeReadable(stream)) return readIterable(stream as AsyncIterable<unknown>, maxBytes);
+  // Read already (by a parser before the view): nothing more will come.
+  if (stream.readableEnded === true) return Promise.resolve('');
   return new Promise((resolve, reject) => {
     const text = new CappedText(maxBytes);
     const detach = () => {
@@ -106,8 +119,11 @@ export function readNodeBody(stream: unknown, maxBytes = Number.POSITIVE_INFINIT
       detach();
       resolve(text.end());
     };
-    // A client gone before the end: what arrived is all there is (as the async iterator answers).
-    const onClose = onEnd;
+    // A client gone before the end: a truncated body is no body (it might still parse).
+    const onClose = () => {
+      detach();
+      reject(new IncompleteBody());
+    };
     const onError = (error: unknown) => {
       detach();
       reject(error);
