@@ -58,6 +58,12 @@ export class PaginationInterceptor implements NestInterceptor {
 function answer(value: unknown, response: PlatformResponse): unknown {
   const apiResponse = asApiResponse(value);
   if (apiResponse === null) return value;
+  // The body as every other binding writes it (`toWire`): JSON text, in which a string is a JSON
+  // string (never HTML) and a bigint a decimal string, or a string sent as it is under the
+  // Content-Type the response gave it. Nest sends text as it is; handing it the data instead
+  // would send a string as text/html and fail on a bigint. Made first: a body that cannot be
+  // written fails before any header of this response is set.
+  const wire = toWire(apiResponse, 'GET');
   response.status(apiResponse.status);
   for (const [name, headerValue] of apiResponse.headers) {
     if (name === 'set-cookie') continue;
@@ -67,11 +73,6 @@ function answer(value: unknown, response: PlatformResponse): unknown {
   }
   const cookies = apiResponse.headers.getSetCookie();
   if (cookies.length > 0) response.set('set-cookie', cookies);
-  // The body as every other binding writes it (`toWire`): JSON text, in which a string is a JSON
-  // string (never HTML) and a bigint a decimal string, or a string sent as it is under the
-  // Content-Type the response gave it. Nest sends text as it is; handing it the data instead
-  // would send a string as text/html and fail on a bigint after the headers above were set.
-  const wire = toWire(apiResponse, 'GET');
   const type = wire.headers.get('content-type');
   if (type === null) return undefined;
   response.set('content-type', type);
