@@ -175,14 +175,9 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
     super();
     assignOptions(this, options);
-    signingKey(this.cursorSecret);
+    // A subclass field is set after this runs: the engine checks it before the page's statement.
+    if (this.cursorSecret !== null) signingKey(this.cursorSecret);
     if (new.target === CursorPagination) this.seal();
-  }
-
-  /** Also checks the secret a subclass field set (after the constructor above ran). */
-  protected override seal(): void {
-    if (!Object.isFrozen(this)) signingKey(this.cursorSecret);
-    super.seal();
   }
 
   /**
