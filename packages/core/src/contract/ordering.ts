@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError, hasErrorKind } from '../errors.js';
 
 /** Sort direction of one ordering term. */
 export type SortDirection = 'asc' | 'desc';
@@ -153,6 +153,36 @@ export function resolveKeyOrder(query: KeyedQuery, ordering: OrderingInput | nul
         ? query.ordering
         : parseOrdering(DEFAULT_CURSOR_ORDERING);
   return keyOrder(terms, query);
+}
+
+/**
+ * `error` as a page answers it: when no ordering was given anywhere (no `ordering`, no order of
+ * the query's own) and the adapter refused DRF's default `'-created'` (a field these rows lack),
+ * a `ConfigurationError` saying that no ordering was given and how to give one, the adapter's
+ * error as its `cause`; any other error as it is.
+ *
+ * @example
+ * try { await query.fetch(spec) } catch (error) { throw withoutOrdering(error, query, options.ordering) }
+ */
+export function withoutOrdering(
+  error: unknown,
+  query: KeyedQuery,
+  ordering: OrderingInput | null | undefined,
+): unknown {
+  if (ordering !== undefined && ordering !== null) return error;
+  if (query.ordering.length > 0 || !hasErrorKind(error, 'ConfigurationError')) return error;
+  const defaulted = DEFAULT_CURSOR_ORDERING.replace(/^-/, '');
+  if (!(error as Error).message.includes(`"${defaulted}"`)) return error;
+  const example = query.uniqueKey ?? 'id';
+  const explained = new ConfigurationError(
+    'No ordering was given: the options have no `ordering` and the query has no order of its own, ' +
+      `so DRF's default '${DEFAULT_CURSOR_ORDERING}' was tried, and these rows have no field "${defaulted}". ` +
+      `Give one: pass \`ordering\` in the options (e.g. { ordering: '-${example}' }), or order the ` +
+      `query itself (a Kysely builder's ` +
+      `.orderBy('${example}'); fromArray(rows, { ordering: ['${example}'] })).`,
+  );
+  (explained as { cause?: unknown }).cause = error;
+  return explained;
 }
 
 /** An ordering frozen, terms and all: adapters recognise an ordering they planned without writing it out. */

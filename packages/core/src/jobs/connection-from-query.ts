@@ -1,5 +1,5 @@
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
-import { invertOrdering, resolveKeyOrder } from '../contract/ordering.js';
+import { invertOrdering, resolveKeyOrder, withoutOrdering } from '../contract/ordering.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { fetchWindow, readCursor } from '../cursor/cursor-window.js';
@@ -92,6 +92,10 @@ export async function connectionFromQuery<Row>(
   const after = boundOf(readCursor(args.after, order, read));
   const before = boundOf(readCursor(args.before, order, read));
 
+  const fetch = (window: Parameters<OrderedQuery<Row>['fetch']>[0]) =>
+    fetchWindow(query, window).catch((error: unknown) => {
+      throw withoutOrdering(error, query, options.ordering);
+    });
   let rows: ReadonlyArray<WindowRow<Row>>;
   let hasNextPage: boolean;
   let hasPreviousPage: boolean;
@@ -99,7 +103,7 @@ export async function connectionFromQuery<Row>(
   if (last !== null && first === null) {
     // Backward: the `last + 1` rows just before `before`, read in reverse; the extra one is the
     // look-ahead that says whether edges remain before them.
-    const fetched = await fetchWindow(query, {
+    const fetched = await fetch({
       order: invertOrdering(order),
       after: before,
       before: after,
@@ -113,7 +117,7 @@ export async function connectionFromQuery<Row>(
     // Forward: `first` (or `maxPageSize`) rows after `after`; with `last` as well, enough rows to
     // know whether more than `last` edges lie between the cursors.
     const take = first ?? maxPageSize;
-    const fetched = await fetchWindow(query, {
+    const fetched = await fetch({
       order,
       after,
       before,

@@ -4,6 +4,7 @@ import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { keysetPage } from '../cursor/cursor-window.js';
 import { requestUrl } from '../url/query-string.js';
+import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
 import { pageSizeOf } from './page-size.js';
 import { PageValue } from './page-value.js';
 import type { CursorPaginated } from './paginated.js';
@@ -36,6 +37,11 @@ export interface CursorPageOptions {
   invalidCursorMessage?: string;
   /** Longest cursor accepted and minted, in characters. @default DEFAULT_MAX_CURSOR_LENGTH (4096) */
   maxCursorLength?: number;
+  /**
+   * Receives `PaginationWarning` (a client-chosen size without `maxPageSize`), once per hook (once
+   * per options object without one). @default emitWarning
+   */
+  onWarning?: WarningHook;
 }
 
 /**
@@ -113,6 +119,10 @@ export async function cursorPage<Row>(
   const { params, links } = requestUrl(url);
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
+  if (options.pageSizeQueryParam && (options.maxPageSize ?? null) === null) {
+    const chooser = `pageSizeQueryParam '${options.pageSizeQueryParam}'`;
+    warnUnbounded('cursorPage', chooser, 'maxPageSize', warnOnce(options));
+  }
   const {
     rows,
     order,
