@@ -1,5 +1,10 @@
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
-import { invertOrdering, resolveKeyOrder, withoutOrdering } from '../contract/ordering.js';
+import {
+  invertOrdering,
+  type OrderingCheck,
+  resolveKeyOrder,
+  withoutOrdering,
+} from '../contract/ordering.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { fetchWindow, readCursor } from '../cursor/cursor-window.js';
@@ -67,10 +72,10 @@ function boundOf(cursor: Cursor | null): readonly PositionValue[] | null {
  * });
  * // { edges: [{ node, cursor }], pageInfo: { hasNextPage, hasPreviousPage, startCursor, endCursor } }
  */
-export async function connectionFromQuery<Row>(
+export async function connectionFromQuery<Row, const Options extends ConnectionOptions = ConnectionOptions>(
   query: OrderedQuery<Row>,
   args: ConnectionArguments,
-  options: ConnectionOptions = {},
+  options: Options & OrderingCheck<Row, Options> = {} as Options & OrderingCheck<Row, Options>,
 ): Promise<Connection<Row>> {
   const maxPageSize = options.maxPageSize ?? 100;
   if (!Number.isSafeInteger(maxPageSize) || maxPageSize < 1) {

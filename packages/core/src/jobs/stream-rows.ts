@@ -1,5 +1,5 @@
 import type { OrderedQuery, PositionValue } from '../contract/ordered-query.js';
-import { resolveKeyOrder, withoutOrdering } from '../contract/ordering.js';
+import { type OrderingCheck, resolveKeyOrder, withoutOrdering } from '../contract/ordering.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { readCursor } from '../cursor/cursor-window.js';
 import { ConfigurationError, NotFound } from '../errors.js';
@@ -39,9 +39,9 @@ export interface StreamRowsOptions extends CursorOrderingOptions {
  * // select * from "articles" order by "id" asc limit $1          -- 1001
  * // select * from "articles" where "id" > $1 order by "id" asc limit $2
  */
-export async function* streamRows<Row>(
+export async function* streamRows<Row, const Options extends StreamRowsOptions = StreamRowsOptions>(
   query: OrderedQuery<Row>,
-  options: StreamRowsOptions = {},
+  options: Options & OrderingCheck<Row, Options> = {} as Options & OrderingCheck<Row, Options>,
 ): AsyncIterable<Row> {
   const batchSize = options.batchSize ?? 1000;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) {

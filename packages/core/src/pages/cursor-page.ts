@@ -1,5 +1,5 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
-import type { KeyTerm, OrderingInput } from '../contract/ordering.js';
+import type { KeyTerm, OrderingCheck, OrderingInput } from '../contract/ordering.js';
 import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { keysetPage } from '../cursor/cursor-window.js';
@@ -20,7 +20,8 @@ export interface CursorPageOptions {
   pageSize: number;
   /**
    * Field names with an optional `-`, or terms with `nulls`; the query's unique key is appended as
-   * the tiebreaker. @default the query's own ordering, else '-created'
+   * the tiebreaker. Written in the call, it is checked against the query's row type: a field the
+   * rows lack is a compile error. @default the query's own ordering, else '-created'
    */
   ordering?: OrderingInput | null;
   /** @default 'cursor' */
@@ -111,10 +112,10 @@ class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
  *   return c.json(page.body(page.rows.map(serialize)), 200, page.headers);
  * });
  */
-export async function cursorPage<Row>(
+export async function cursorPage<Row, const Options extends CursorPageOptions = CursorPageOptions>(
   query: OrderedQuery<Row>,
   url: string | URL,
-  options: CursorPageOptions,
+  options: Options & OrderingCheck<Row, Options>,
 ): Promise<CursorPage<Row>> {
   const { params, links } = requestUrl(url);
   const param = options.cursorQueryParam ?? 'cursor';
