@@ -4,6 +4,7 @@ import {
   ApiSettings,
   emitWarning,
   LimitOffsetPagination,
+  ListView,
   PageNumberPagination,
   Paginator,
   UnorderedObjectListWarning,
@@ -62,6 +63,17 @@ describe('warning hook', () => {
     for (let i = 0; i < 5; i += 1) await pagination.paginateQueryset(unordered(), request());
     expect(seen).toEqual([expect.any(UnorderedObjectListWarning)]);
     expect((seen[0] as Error).message).toContain('.orderBy(');
+  });
+
+  it('a view (a paginator per request) warns of its unordered query once, not on every request', async () => {
+    const seen: unknown[] = [];
+    const settings = new ApiSettings({ onWarning: (warning) => seen.push(warning) });
+    class Numbered extends PageNumberPagination {
+      override pageSize = 3;
+    }
+    const view = ListView.asView({ queryset: unordered(), paginationClass: Numbered, settings });
+    for (let i = 0; i < 4; i += 1) await view(new ApiRequest({ url: 'http://localhost/?page=2' }));
+    expect(seen.filter((w) => w instanceof UnorderedObjectListWarning)).toHaveLength(1);
   });
 
   it('the host paginator takes its own hook', () => {

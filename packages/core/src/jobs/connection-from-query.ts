@@ -1,6 +1,7 @@
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
 import {
   invertOrdering,
+  type KeyTerm,
   type OrderingCheck,
   resolveKeyOrder,
   withoutOrdering,
@@ -56,15 +57,37 @@ function boundOf(cursor: Cursor | null): readonly PositionValue[] | null {
 }
 
 /**
+ * Whether the database holds a row beyond the edges on the side of a cursor: before the page of
+ * `after` (`toward` is the inverted order) or after the page of `before` (`toward` is the order),
+ * one statement of one row. The edge nearest the cursor (`nearest`) is the first row past it, so
+ * the rows beyond that edge are the cursor's own row, if it still exists, and every row beyond
+ * it: a cursor of a row since deleted, with nothing beyond, answers false. With no edge, the rows
+ * strictly beyond the cursor (the spec's "elements prior to after").
+ */
+async function holdsBeyond(
+  fetch: (
+    window: Parameters<OrderedQuery<unknown>['fetch']>[0],
+  ) => Promise<ReadonlyArray<WindowRow<unknown>>>,
+  toward: readonly KeyTerm[],
+  cursor: readonly PositionValue[],
+  nearest: readonly PositionValue[] | null,
+): Promise<boolean> {
+  const from = nearest ?? cursor;
+  const beyond = await fetch({ order: toward, after: from, before: null, offset: 0, limit: 1 });
+  return beyond.length > 0;
+}
+
+/**
  * A Relay connection (the GraphQL Cursor Connections spec) over any adapter query, by keyset: one
- * statement per call, `hasNextPage`/`hasPreviousPage` from a look-ahead row, never a count.
+ * statement per call (two when a cursor's far side is asked about), `hasNextPage`/`hasPreviousPage`
+ * from a look-ahead row or a one-row look beyond the cursor, never a count.
  *
  * Follows the spec's algorithm: the cursors bound the edges, then `first` keeps the first ones
  * and `last` the last ones. Neither: the first `maxPageSize` edges; a larger `first`/`last` is
  * clamped to it; a negative one is a `ValidationError` (400); a bad `after`/`before` rejects with
  * `NotFound` (`Invalid cursor`). As the spec allows, `hasPreviousPage` is `true` with
- * `first`/`after` when `after` names a row (that row comes before), and `hasNextPage` likewise
- * with `last`/`before`. Cursors are `CursorPagination` tokens for the same ordering and secret.
+ * `first`/`after` when the database holds a row before the edges (a second statement of one row,
+ * only when `after` is given), and `hasNextPage` likewise with `last`/`before`. Cursors are `CursorPagination` tokens for the same ordering and secret.
  *
  * @example
  * const connection = await connectionFromQuery(fromKysely(db.selectFrom('articles').selectAll(), { db }), args, {
@@ -117,7 +140,7 @@ export async function connectionFromQuery<Row, const Options extends ConnectionO
     });
     rows = fetched.slice(0, last).reverse();
     hasPreviousPage = fetched.length > last;
-    hasNextPage = before !== null;
+    hasNextPage = before !== null && (await holdsBeyond(fetch, order, before, rows.at(-1)?.position ?? null));
   } else {
     // Forward: `first` (or `maxPageSize`) rows after `after`; with `last` as well, enough rows to
     // know whether more than `last` edges lie between the cursors.
@@ -132,7 +155,11 @@ export async function connectionFromQuery<Row, const Options extends ConnectionO
     const kept = fetched.slice(0, take);
     rows = last === null ? kept : kept.slice(Math.max(0, kept.length - last));
     hasNextPage = fetched.length > take;
-    hasPreviousPage = last === null ? after !== null : fetched.length > last;
+    hasPreviousPage =
+      last === null
+        ? after !== null &&
+          (await holdsBeyond(fetch, invertOrdering(order), after, rows[0]?.position ?? null))
+        : fetched.length > last;
   }
 
   const codec = { order, secret, maxLength: DEFAULT_MAX_CURSOR_LENGTH };

@@ -122,7 +122,7 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
       // keeps to it, and does not warn of a missing maxLimit, which is DRF's default here.
       maxLimit: this.maxLimit ?? limit,
       maxOffset: this.maxOffset,
-      onWarning: this.settings.onWarning,
+      onWarning: this.engineWarnings(),
     });
     return page!;
   }
