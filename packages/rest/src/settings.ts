@@ -1,4 +1,5 @@
 import { ConfigurationError, emitWarning, type WarningHook } from '@pagewise/core';
+import { type DefaultVersionFunction, isVersionBundle, type VersionBundle } from './version-bundle.js';
 import { parseLifecycleMap, type VersionLifecycleMap } from './version-lifecycle.js';
 
 /** What `new ApiSettings()` takes. Every key is optional; omitted keys take DRF's defaults. */
@@ -9,10 +10,18 @@ export interface ApiSettingsOptions {
   pageSize?: number | null;
   /** Versioning class used by views that do not set their own. @default null */
   defaultVersioningClass?: (new (options?: { settings?: ApiSettings }) => unknown) | null;
-  /** @default null */
-  defaultVersion?: string | null;
-  /** @default null (every version allowed) */
+  /**
+   * The version of a request naming none; a function of the request (the version an API key was
+   * created on) is resolved per request by the views. @default null (with a bundle, its newest)
+   */
+  defaultVersion?: string | null | DefaultVersionFunction;
+  /** @default null (every version allowed; with a bundle, its versions) */
   allowedVersions?: readonly string[] | null;
+  /**
+   * Versions as code for the views that do not set their own: each view is written for the
+   * newest version and serves every other through the bundle's changes. @default null
+   */
+  versionBundle?: VersionBundle | null;
   /** @default 'version' */
   versionParam?: string;
   /**
@@ -56,7 +65,8 @@ export class ApiSettings {
   readonly defaultPaginationClass: ApiSettingsOptions['defaultPaginationClass'];
   readonly pageSize: number | null;
   readonly defaultVersioningClass: ApiSettingsOptions['defaultVersioningClass'];
-  readonly defaultVersion: string | null;
+  readonly defaultVersion: string | null | DefaultVersionFunction;
+  readonly versionBundle: VersionBundle | null;
   readonly allowedVersions: readonly string[] | null;
   readonly versionParam: string;
   readonly lifecycle: VersionLifecycleMap | null;
@@ -81,6 +91,10 @@ export class ApiSettings {
     this.pageSize = options.pageSize ?? null;
     this.defaultVersioningClass = options.defaultVersioningClass ?? null;
     this.defaultVersion = options.defaultVersion ?? null;
+    const bundle = options.versionBundle ?? null;
+    if (bundle !== null && !isVersionBundle(bundle))
+      throw new ConfigurationError('versionBundle must be made by versionBundle()');
+    this.versionBundle = bundle;
     this.allowedVersions = options.allowedVersions ? Object.freeze([...options.allowedVersions]) : null;
     this.versionParam = options.versionParam ?? 'version';
     this.lifecycle = parseLifecycleMap(options.lifecycle).lifecycle;

@@ -13,9 +13,9 @@ export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Where a view's versioning scheme reads the version, as the document shows it: a path
  * parameter, the route's namespace, a query parameter, the `Accept` media type parameter or the
- * host (as servers); `null` for a custom scheme the document cannot show.
+ * host (as servers), or a request header of its own; `null` for a custom scheme the document cannot show.
  */
-export type VersionLocation = 'path' | 'namespace' | 'query' | 'accept' | 'host' | null;
+export type VersionLocation = 'path' | 'namespace' | 'query' | 'accept' | 'host' | 'header' | null;
 
 /** A view's versioning scheme, as the document needs it. */
 export interface SchemaVersioning {
