@@ -1,6 +1,12 @@
 import { ConfigurationError } from '@pagewise/core';
-import type { JsonSchema, OpenApiVersion } from './openapi/schema-types.js';
 import type { ApiRequest } from './request/api-request.js';
+
+// The OpenAPI room reads bundles, so the two schema types are written here structurally (the
+// same as `openapi/schema-types.ts`'s) rather than imported back from it.
+/** A JSON Schema object, as `schema` converters get and answer it. */
+type JsonSchema = { readonly [key: string]: unknown };
+/** The OpenAPI dialect of a document. */
+type OpenApiVersion = '3.0' | '3.1';
 
 /**
  * A default version worked out per request, e.g. the version an API key was created on; `null`
@@ -60,6 +66,11 @@ export interface VersionChangeOptions {
    * of `results`). Item converters never see the envelope; only this hook does.
    */
   readonly envelope?: (body: never, context: VersionChangeContext) => unknown;
+  /**
+   * Converts the JSON Schema of a list's whole body one version back, as `envelope` converts the
+   * body: the document of the version before shows its envelope.
+   */
+  readonly envelopeSchema?: (schema: JsonSchema, context: VersionSchemaContext) => JsonSchema;
 }
 
 const CHANGE = Symbol.for('@pagewise/rest.versionChange');
@@ -70,7 +81,7 @@ export interface VersionChange extends VersionChangeOptions {
   readonly [CHANGE]: true;
 }
 
-const HOOKS = ['response', 'request', 'schema', 'envelope'] as const;
+const HOOKS = ['response', 'request', 'schema', 'envelope', 'envelopeSchema'] as const;
 
 /**
  * How the version before differs from the version this change belongs to (Stripe's version
@@ -300,6 +311,14 @@ export class VersionBundle {
     let value = schema;
     for (const change of this.#chain(context.version))
       if (change.schema) value = change.schema(value, context);
+    return value;
+  }
+
+  /** The newest version's list body schema (the envelope) as `context.version` shows it. */
+  convertEnvelopeSchema(schema: JsonSchema, context: VersionSchemaContext): JsonSchema {
+    let value = schema;
+    for (const change of this.#chain(context.version))
+      if (change.envelopeSchema) value = change.envelopeSchema(value, context);
     return value;
   }
 }

@@ -1,3 +1,4 @@
+import type { VersionBundle } from '../version-bundle.js';
 import type { ViewSchema } from './schema-source.js';
 import type { JsonSchema, OpenApiParameter } from './schema-types.js';
 
@@ -29,6 +30,11 @@ export interface SchemaVersioning {
   readonly routeVersion: string | null;
   /** Whether operations of `version` are deprecated (the scheme's `lifecycle`). */
   readonly deprecated: (version: string) => boolean;
+  /**
+   * The scheme's version bundle: each version's item and request-body schemas are the newest
+   * ones through the chain's `schema` changes. @default null
+   */
+  readonly versionBundle?: VersionBundle | null;
 }
 
 /** One operation of a view on one route: a method and the action answering it. */

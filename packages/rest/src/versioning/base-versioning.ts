@@ -248,6 +248,7 @@ export class BaseVersioning {
       defaultVersion: this.defaultVersion,
       routeVersion,
       deprecated: (version) => Boolean(lifecycle?.[version]?.deprecated),
+      versionBundle: this.versionBundle,
     };
   }
 

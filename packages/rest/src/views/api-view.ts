@@ -6,7 +6,7 @@ import {
   type RenderContext,
   type Renderer,
 } from '../http/renderers.js';
-import type { ViewSchema } from '../openapi/schema-source.js';
+import { isPerVersionSchema, type ViewSchema } from '../openapi/schema-source.js';
 import {
   type DescribedOperation,
   describeWith,
@@ -244,10 +244,17 @@ export class ApiView {
    * new Health().describeSchema({ namespace: null }).operations.map((op) => op.method) // ['get']
    */
   describeSchema(context: ViewSchemaContext): ViewDescription {
+    const scheme = this.makeVersioningScheme();
+    if (scheme?.versionBundle && isPerVersionSchema(this.schema)) {
+      throw new ConfigurationError(
+        `${this.constructor.name}: a perVersion schema beside a version bundle; give the newest version's ` +
+          'schema and let the bundle convert it (versionChange({ schema }))',
+      );
+    }
     return {
       title: this.viewName(),
       description: this.viewDescription(),
-      versioning: this.makeVersioningScheme()?.schemaVersioning(context.namespace) ?? null,
+      versioning: scheme?.schemaVersioning(context.namespace) ?? null,
       operations: this.handledMethods().map((method) =>
         this.describeOperation(method.toLowerCase() as OperationMethod),
       ),
