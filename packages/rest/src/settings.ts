@@ -1,5 +1,6 @@
 import { ConfigurationError, emitWarning, type WarningHook } from '@pagewise/core';
-import { type DefaultVersionFunction, isVersionBundle, type VersionBundle } from './version-bundle.js';
+// Types only: a paginator bundles the settings, and needs none of the versioning code.
+import type { DefaultVersionFunction, VersionBundle } from './version-bundle.js';
 import { parseLifecycleMap, type VersionLifecycleMap } from './version-lifecycle.js';
 
 /** What `new ApiSettings()` takes. Every key is optional; omitted keys take DRF's defaults. */
@@ -91,10 +92,7 @@ export class ApiSettings {
     this.pageSize = options.pageSize ?? null;
     this.defaultVersioningClass = options.defaultVersioningClass ?? null;
     this.defaultVersion = options.defaultVersion ?? null;
-    const bundle = options.versionBundle ?? null;
-    if (bundle !== null && !isVersionBundle(bundle))
-      throw new ConfigurationError('versionBundle must be made by versionBundle()');
-    this.versionBundle = bundle;
+    this.versionBundle = options.versionBundle ?? null;
     this.allowedVersions = options.allowedVersions ? Object.freeze([...options.allowedVersions]) : null;
     this.versionParam = options.versionParam ?? 'version';
     this.lifecycle = parseLifecycleMap(options.lifecycle).lifecycle;
