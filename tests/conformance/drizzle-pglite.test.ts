@@ -1,0 +1,18 @@
+import { describeDatabase, tableName } from '../support/databases.js';
+import { drizzleTarget } from '../support/drizzle-databases.js';
+import { conformanceCases } from './conformance-suite.js';
+import { drizzleBackend } from './drizzle-backend.js';
+import { slicedBuilderCases } from './sliced-builder-cases.js';
+
+// The conformance cases of the Kysely adapter, run on the Drizzle adapter over drizzle-orm's own
+// driver: the same pages and the same links (cursor tokens) as the memory reference, so as Kysely's.
+const target = drizzleTarget('pglite');
+
+describeDatabase(target, 'conformance (drizzle)', () => {
+  conformanceCases(`drizzle-${target.name}`, async () =>
+    drizzleBackend(await target.open(), tableName('pw_dz_conf_pglite')),
+  );
+  slicedBuilderCases(`drizzle-${target.name}`, async () =>
+    drizzleBackend(await target.open(), tableName('pw_dz_conf_pglite_slice')),
+  );
+});
