@@ -15,7 +15,9 @@ const posts = sqliteTable('posts', {
 
 it('rows are typed as the select builder types them', async () => {
   const sqlite = new Database(':memory:');
-  sqlite.exec('create table posts (id integer primary key, title text not null, created_at integer not null)');
+  sqlite.exec(
+    'create table posts (id integer primary key, title text not null, created_at integer not null)',
+  );
   sqlite.prepare('insert into posts values (1, ?, ?)').run('a', Date.UTC(2024, 4, 1));
   const db = drizzle(sqlite);
   const full = fromDrizzle(db.select().from(posts), { db });
