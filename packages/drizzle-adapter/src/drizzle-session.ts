@@ -43,8 +43,19 @@ interface SessionLike {
   prepareQuery(query: { sql: string; params: unknown[] }, ...rest: unknown[]): PreparedLike;
 }
 
-/** Where each database's catalog reads are kept: on its session, which lives as long as the db. */
-const CACHES = new WeakMap<object, CatalogCache>();
+/** Where a database's catalog reads are kept: on its session, which lives and dies with the db. */
+const OWN_CACHE = Symbol('pagewise catalog cache');
+
+/** The catalog cache of a Drizzle session, made the first time; a frozen session's queries each keep their own. */
+function cacheOf(session: SessionLike): CatalogCache {
+  const owner = session as unknown as { [OWN_CACHE]?: CatalogCache };
+  const own = owner[OWN_CACHE];
+  if (own !== undefined) return own;
+  const cache = new CatalogCache();
+  if (Object.isExtensible(owner))
+    Object.defineProperty(owner, OWN_CACHE, { value: cache, enumerable: false });
+  return cache;
+}
 
 /** The family of a Drizzle dialect, recognised with Drizzle's `is()` (two copies of drizzle-orm agree). */
 function familyOf(dialect: unknown): Family | undefined {
@@ -98,12 +109,7 @@ export class DrizzleSession implements SqlSession {
     this.#family = family;
     this.dialect = dialect;
     this.capabilities = CAPABILITIES[family];
-    let cache = CACHES.get(session);
-    if (cache === undefined) {
-      cache = new CatalogCache();
-      CACHES.set(session, cache);
-    }
-    this.cache = cache;
+    this.cache = cacheOf(session);
     this.uniqueKey = uniqueKey;
     this.columns = columns;
     this.planKey = JSON.stringify([uniqueKey, columns]);
