@@ -1,6 +1,9 @@
 import { fromDrizzle } from '@pagewise/drizzle-adapter';
 import type { OrderedQuery } from '@pagewise/rest';
 import { asc } from 'drizzle-orm';
+import { int, customType as mysqlCustomType, mysqlTable } from 'drizzle-orm/mysql-core';
+import { customType as pgCustomType, integer as pgInteger, pgTable } from 'drizzle-orm/pg-core';
+import { integer, customType as sqliteCustomType, sqliteTable } from 'drizzle-orm/sqlite-core';
 import type { DrizzleTestDatabase } from '../support/drizzle-databases.js';
 import { drizzleTable } from '../support/drizzle-tables.js';
 import { createTable, type Dataset, dropTable } from '../support/tables.js';
@@ -42,4 +45,27 @@ export function drizzleBackend(database: DrizzleTestDatabase, prefix: string): C
       await database.close();
     },
   };
+}
+
+/**
+ * The Drizzle query of a type matrix table (`id integer primary key, v <type>`): `v` a custom
+ * column that hands rows the driver's values, whatever the type, so the matrix checks positions
+ * (read by the adapter from the database column) and not a Drizzle mode.
+ */
+export function drizzleMatrixQuery(
+  database: DrizzleTestDatabase,
+  table: string,
+): OrderedQuery<Record<string, unknown>> {
+  const db = database.drizzle;
+  const raw = { dataType: () => 'v' };
+  const schema =
+    database.dialect === 'postgres'
+      ? pgTable(table, { id: pgInteger('id').primaryKey(), v: pgCustomType<{ data: unknown }>(raw)('v') })
+      : database.dialect === 'mysql'
+        ? mysqlTable(table, { id: int('id').primaryKey(), v: mysqlCustomType<{ data: unknown }>(raw)('v') })
+        : sqliteTable(table, {
+            id: integer('id').primaryKey(),
+            v: sqliteCustomType<{ data: unknown }>(raw)('v'),
+          });
+  return fromDrizzle(db.select().from(schema) as never, { db }) as OrderedQuery<Record<string, unknown>>;
 }
