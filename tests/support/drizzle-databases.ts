@@ -27,6 +27,8 @@ export interface DrizzleTestDatabase extends TestDatabase {
 /** Every statement Drizzle logged, for the plan checks. */
 export interface StatementLog {
   readonly statements: string[];
+  /** Each statement's parameters, when kept. */
+  readonly parameters?: unknown[][];
 }
 
 /** A Drizzle backend that may or may not be available, as `describeDatabase` takes it. */
@@ -46,7 +48,12 @@ export function drizzleTarget(name: DrizzleDatabaseName): DrizzleTarget {
 }
 
 async function openDrizzle(name: DrizzleDatabaseName, logged?: StatementLog): Promise<DrizzleTestDatabase> {
-  const logger: Logger | undefined = logged && { logQuery: (query) => void logged.statements.push(query) };
+  const logger: Logger | undefined = logged && {
+    logQuery: (query, params) => {
+      logged.statements.push(query);
+      logged.parameters?.push(params);
+    },
+  };
   const options = logger ? { logger } : {};
   if (name === 'sqlite') {
     const raw = new Database(':memory:');
