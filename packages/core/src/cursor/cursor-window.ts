@@ -23,7 +23,7 @@ import {
   encodeCursors,
   samePosition,
 } from './cursor-codec.js';
-import type { CursorSecret } from './cursor-signature.js';
+import { type CursorSecret, signingKey } from './cursor-signature.js';
 
 // The keyset machinery the page functions share (`cursorPage`, `paginateCursor`, `streamRows`,
 // `connectionFromQuery`), so their tokens and pages are the same ones.
@@ -46,6 +46,9 @@ export function readCursor(
   order: readonly KeyTerm[],
   options: CursorReadOptions,
 ): Cursor | null {
+  // Every page function reads its token first: a secret that could sign nothing fails here, before
+  // any statement runs, even on a first page that has no token.
+  signingKey(options.secret);
   if (token === null || token === undefined || token === '') return null;
   try {
     return decodeCursor(token, {

@@ -3,6 +3,7 @@ import type { KeyTerm, OrderingCheck, OrderingInput } from '../contract/ordering
 import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { keysetPage } from '../cursor/cursor-window.js';
+import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
 import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
 import { pageSizeOf } from './page-size.js';
@@ -43,6 +44,12 @@ export interface CursorPageOptions {
    * per options object without one). @default emitWarning
    */
   onWarning?: WarningHook;
+  /**
+   * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
+   * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
+   * client chooses the host in every link. @default null (`url`'s origin, trusted as given)
+   */
+  publicOrigin?: string | null;
 }
 
 /**
@@ -117,7 +124,7 @@ export async function cursorPage<Row, const Options extends CursorPageOptions = 
   url: string | URL,
   options: Options & OrderingCheck<Row, Options>,
 ): Promise<CursorPage<Row>> {
-  const { params, links } = requestUrl(url);
+  const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
   if (options.pageSizeQueryParam && (options.maxPageSize ?? null) === null) {

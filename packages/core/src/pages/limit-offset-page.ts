@@ -1,5 +1,6 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import { parsePythonBigInt, positiveIntOr } from '../url/positive-int.js';
+import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
 import { type WarningHook, warnIfUnordered, warnOnce, warnUnbounded } from '../warnings.js';
 import { offsetTooLarge } from './max-offset.js';
@@ -29,6 +30,12 @@ export interface LimitOffsetPageOptions {
    * warning once per hook (once per options object without one). @default emitWarning
    */
   onWarning?: WarningHook;
+  /**
+   * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
+   * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
+   * client chooses the host in every link. @default null (`url`'s origin, trusted as given)
+   */
+  publicOrigin?: string | null;
 }
 
 /**
@@ -106,7 +113,7 @@ export async function limitOffsetPage<Row>(
   url: string | URL,
   options: LimitOffsetPageOptions = {},
 ): Promise<OffsetPage<Row> | null> {
-  const { params, links } = requestUrl(url);
+  const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const limitParam = options.limitQueryParam ?? 'limit';
   const offsetParam = options.offsetQueryParam ?? 'offset';
   const limit = requestedLimit(params, limitParam, options.maxLimit, options.defaultLimit ?? null);

@@ -1,5 +1,6 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import { ConfigurationError, NotFound } from '../errors.js';
+import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
 import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
 import { CountCache } from './count-cache.js';
@@ -59,6 +60,12 @@ export interface PageNumberPageOptions {
     perPage: number,
     options?: NumberedPagesOptions,
   ) => NumberedPages<unknown>;
+  /**
+   * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
+   * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
+   * client chooses the host in every link. @default null (`url`'s origin, trusted as given)
+   */
+  publicOrigin?: string | null;
 }
 
 /**
@@ -185,7 +192,7 @@ export async function pageNumberPage<Row>(
   url: string | URL,
   options: PageNumberPageOptions,
 ): Promise<NumberedPage<Row>> {
-  const { params, links } = requestUrl(url);
+  const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const pageSize = pageSizeOf('pageNumberPage', params, options);
   const mode = options.count ?? 'exact';
   const pageParam = options.pageQueryParam ?? 'page';

@@ -378,7 +378,7 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
 
   /** DRF's `RetrieveModelMixin.retrieve`. */
   async retrieve(request: ApiRequest): Promise<ApiResponse> {
-    return new ApiResponse(this.serialize(await this.getObject(request), request));
+    return new ApiResponse(this.versionItem(this.serialize(await this.getObject(request), request), request));
   }
 
   /**
@@ -401,7 +401,9 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
         non_field_errors: [`Invalid data. Expected a dictionary, but got ${datatype}.`],
       });
     }
-    let values = data as WriteValues;
+    // An older version's body as the newest version reads it: validation (and its field errors)
+    // speaks the newest version's field names.
+    let values = this.versionRequestBody(data as WriteValues, request);
     if (this.writableFields !== null) {
       const errors: Record<string, string[]> = {};
       const picked: Record<string, unknown> = {};
@@ -438,7 +440,7 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
 
   /** The 2xx answer of a write: the row serialized, with `Location` when it has a `url`. */
   #written(row: Row, request: ApiRequest, status: number): ApiResponse {
-    const data = this.serialize(row, request);
+    const data = this.versionItem(this.serialize(row, request), request);
     const url = (data as { url?: unknown } | null)?.url;
     return new ApiResponse(data, {
       status,
