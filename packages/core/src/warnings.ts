@@ -92,16 +92,12 @@ export function warnOnce(options: { readonly onWarning?: WarningHook | undefined
   const warn = options.onWarning ?? emitWarning;
   const holder: object = options.onWarning ?? options;
   return (warning, warningOptions) => {
-    const text = typeof warning === 'string' ? warning : `${warning.name}: ${warning.message}`;
-    let told = TOLD.get(holder);
-    if (told === undefined) {
-      told = new Set();
-      TOLD.set(holder, told);
-    }
+    const text = String(warning);
+    const told = TOLD.get(holder) ?? new Set<string>();
+    TOLD.set(holder, told);
     if (told.has(text) || told.size >= MAX_TOLD) return;
     told.add(text);
-    if (warningOptions === undefined) warn(warning);
-    else warn(warning, warningOptions);
+    warn(warning, warningOptions);
   };
 }
 
@@ -115,8 +111,8 @@ export function warnOnce(options: { readonly onWarning?: WarningHook | undefined
 export function warnUnbounded(fn: string, chooser: string, maximum: string, warn: WarningHook): void {
   warn(
     new PaginationWarning(
-      `${fn}: ${chooser} lets a client choose any page size, and nothing bounds it (${maximum} is not ` +
-        `set): one request can list every row. Set ${maximum}, e.g. { ${maximum}: 100 }.`,
+      `${fn}: ${chooser} lets a client choose any page size, and ${maximum} is not set: one ` +
+        `request can list every row. Set it, e.g. { ${maximum}: 100 }.`,
     ),
   );
 }

@@ -224,15 +224,12 @@ export function withoutOrdering(
 ): unknown {
   if (ordering !== undefined && ordering !== null) return error;
   if (query.ordering.length > 0 || !hasErrorKind(error, 'ConfigurationError')) return error;
-  const defaulted = DEFAULT_CURSOR_ORDERING.replace(/^-/, '');
+  const defaulted = DEFAULT_CURSOR_ORDERING.slice(1);
   if (!(error as Error).message.includes(`"${defaulted}"`)) return error;
-  const example = query.uniqueKey ?? 'id';
+  const key = query.uniqueKey ?? 'id';
   const explained = new ConfigurationError(
-    'No ordering was given: the options have no `ordering` and the query has no order of its own, ' +
-      `so DRF's default '${DEFAULT_CURSOR_ORDERING}' was tried, and these rows have no field "${defaulted}". ` +
-      `Give one: pass \`ordering\` in the options (e.g. { ordering: '-${example}' }), or order the ` +
-      `query itself (a Kysely builder's ` +
-      `.orderBy('${example}'); fromArray(rows, { ordering: ['${example}'] })).`,
+    `No ordering was given, and DRF's default '${DEFAULT_CURSOR_ORDERING}' is no field of these rows. ` +
+      `Give one: { ordering: '-${key}' } in the options, or .orderBy('${key}') on the query.`,
   );
   (explained as { cause?: unknown }).cause = error;
   return explained;

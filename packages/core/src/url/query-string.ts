@@ -350,15 +350,12 @@ function absoluteUrl(url: string): URL {
   try {
     return new URL(url);
   } catch {
-    // Explained below.
+    throw new ConfigurationError(
+      `A page's URL must be the request's absolute URL, got ${JSON.stringify(url.slice(0, 200))}. Hono: ` +
+        "c.req.url; Express: new URL(req.originalUrl, 'https://api.example.org'); Fastify: new URL(request.url, " +
+        "'https://api.example.org').",
+    );
   }
-  const shown = url.length > 200 ? `${JSON.stringify(url.slice(0, 200))}...` : JSON.stringify(url);
-  throw new ConfigurationError(
-    `The URL of a page must be the request's absolute URL (scheme and host: the links are made from ` +
-      `it), got ${shown}. Hono: c.req.url; Express: new URL(req.originalUrl, 'https://api.example.org'); ` +
-      `Fastify: new URL(request.url, 'https://api.example.org'); a fetch handler: request.url. A fixed ` +
-      "origin, as in the Express and Fastify examples, keeps a client's Host header out of the links.",
-  );
 }
 
 /**
