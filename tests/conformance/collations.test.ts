@@ -242,7 +242,8 @@ function sqlCollated(db: Db, table: string, dialect: 'postgres' | 'mysql' | 'sql
       return new Map(rows.map((r) => [Number(r.id), Number(r.g)]));
     },
     // DRF's offset scheme counts on ties coming back in one order from one statement to the next;
-    // the index on `title` keeps them in row order (Postgres: a plan that uses it, never a sort).
+    // the index on `title` keeps them in row order (Postgres: a plan that uses it, never a sort;
+    // MariaDB: the adapter's FORCE INDEX, and its look-ahead row read apart, `resortKeepsTies`).
     stable: (walk) => {
       const positioned = (d: Db) => fromKysely(builder(d), { db: d, uniqueKey: null }) as OrderedQuery<Row>;
       if (dialect === 'postgres') {
@@ -252,23 +253,7 @@ function sqlCollated(db: Db, table: string, dialect: 'postgres' | 'mysql' | 'sql
           return walk(positioned(trx));
         });
       }
-      if (dialect === 'sqlite') return walk(positioned(db));
-      // MariaDB reads the index in row order too, but the adapter ranks each page's rows in a derived
-      // table and sorts them again by `title` (`withTieGroups`). That sort breaks ties by the derived
-      // table's row reference: for an in-memory (MEMORY) temporary table, the row's address, compared
-      // byte by byte, least significant byte first, so tied rows come back in an order that depends
-      // on where the server's allocator put them, even on a quiet server (a defect of that statement,
-      // not of the plan: this setting stands in for its fix). With its temporary tables on disk
-      // (Aria), a row's reference is its place in the file, written high byte first: the order the
-      // index gave. One connection for the walk, since the setting is a session's.
-      return db.connection().execute(async (conn) => {
-        await sql`set session tmp_table_size = 0`.execute(conn);
-        try {
-          return await walk(positioned(conn));
-        } finally {
-          await sql`set session tmp_table_size = default`.execute(conn);
-        }
-      });
+      return walk(positioned(db));
     },
   };
 }

@@ -40,7 +40,7 @@ export {
   encodeCursor,
   orderingFingerprint,
 } from './cursor/cursor-codec.js';
-export type { CursorSecret } from './cursor/cursor-signature.js';
+export { type CursorSecret, signingKey } from './cursor/cursor-signature.js';
 export {
   ApiError,
   ConfigurationError,

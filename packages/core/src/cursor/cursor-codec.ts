@@ -216,7 +216,7 @@ function cursorJson(cursor: Cursor, fingerprint: string): string {
 /** The token of a cursor's encoded payload: signed when a secret is set, checked for length. */
 function tokenOf(cursor: Cursor, payload: string, options: CursorCodecOptions): string {
   // No secret (the common case) asks the signature nothing.
-  const key = options.secret ? signingKey(options.secret) : null;
+  const key = options.secret == null ? null : signingKey(options.secret);
   const token = key !== null ? `${payload}.${signPayload(payload, key)}` : payload;
   const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
   // A link the same server would refuse ends the walk silently; fail where the fix is known.
@@ -288,7 +288,7 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
   if (signature?.includes('.') || !BASE64URL.test(payload)) {
     throw new CursorDecodeError('not a cursor token');
   }
-  if (options.secret && signingKey(options.secret) !== null) {
+  if (options.secret != null && signingKey(options.secret) !== null) {
     if (signature === undefined || !BASE64URL.test(signature)) throw new CursorDecodeError('unsigned');
     if (!verifySignature(payload, signature, options.secret!)) throw new CursorDecodeError('bad signature');
   } else if (signature !== undefined) {

@@ -7,7 +7,13 @@ import {
   type WindowRow,
   type WindowSpec,
 } from '../contract/ordered-query.js';
-import { frozenKeyOrder, frozenReverse, type KeyTerm, type OrderingInput } from '../contract/ordering.js';
+import {
+  frozenKeyOrder,
+  frozenReverse,
+  type KeyTerm,
+  type OrderingInput,
+  withoutOrdering,
+} from '../contract/ordering.js';
 import { NotFound } from '../errors.js';
 import {
   type Cursor,
@@ -17,7 +23,7 @@ import {
   encodeCursors,
   samePosition,
 } from './cursor-codec.js';
-import type { CursorSecret } from './cursor-signature.js';
+import { type CursorSecret, signingKey } from './cursor-signature.js';
 
 // The keyset machinery the page functions share (`cursorPage`, `paginateCursor`, `streamRows`,
 // `connectionFromQuery`), so their tokens and pages are the same ones.
@@ -40,6 +46,9 @@ export function readCursor(
   order: readonly KeyTerm[],
   options: CursorReadOptions,
 ): Cursor | null {
+  // Every page function reads its token first: a secret that could sign nothing fails here, before
+  // any statement runs, even on a first page that has no token.
+  signingKey(options.secret);
   if (token === null || token === undefined || token === '') return null;
   try {
     return decodeCursor(token, {
@@ -357,7 +366,11 @@ export async function keysetPage<Row>(
   try {
     answer = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
   } catch (error) {
-    throw notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor');
+    throw withoutOrdering(
+      notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor'),
+      query,
+      options.ordering,
+    );
   }
   const window = cursorWindowOf(query, order, cursor, options.pageSize, answer);
   const [nextCursor, previousCursor] = linkCursors(window);

@@ -9,6 +9,7 @@ import {
   type OrderingInput,
   type OrderTerm,
   parseOrdering,
+  signingKey,
   type TypedOrdering,
 } from '@pagewise/core';
 import {
@@ -174,7 +175,14 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
     super();
     assignOptions(this, options);
+    signingKey(this.cursorSecret);
     if (new.target === CursorPagination) this.seal();
+  }
+
+  /** Also checks the secret a subclass field set (after the constructor above ran). */
+  protected override seal(): void {
+    if (!Object.isFrozen(this)) signingKey(this.cursorSecret);
+    super.seal();
   }
 
   /**
