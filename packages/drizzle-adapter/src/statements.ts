@@ -1,4 +1,5 @@
 import {
+  AHEAD_COLUMN,
   type KeysetStatement,
   LOOKUP_SLICE,
   lookupPredicate,
@@ -81,26 +82,31 @@ export function keysetSql(
   const where = statement.stop === null ? core.where : withWhere(core.where, [lower(statement.stop)]);
   const items = lowerOrderItems(statement.orderBy);
   const arms = statement.arms.map((arm) => withWhere(where, arm.map(lower)));
-  let text: SQL;
-  if (arms.length === 1) {
-    text = build(dialect, base, {
-      ...hint,
-      fields,
-      where: arms[0],
-      orderBy: items,
-      limit: lower(statement.limit),
-      offset: statement.offset === null ? undefined : lower(statement.offset),
-    });
-  } else {
+  const limited = (limit: SQL, offset: SQL | undefined): SQL => {
+    if (arms.length === 1)
+      return build(dialect, base, { ...hint, fields, where: arms[0], orderBy: items, limit, offset });
     const selects = arms.map((armWhere, i) =>
       build(dialect, base, { ...hint, fields, where: armWhere, ...(i > 0 ? { withList: undefined } : {}) }),
     );
-    const offset = statement.offset === null ? sql`` : sql` offset ${lower(statement.offset)}`;
-    text = sql`${sql.join(selects, sql.raw(' union all '))} order by ${sql.join(items, sql.raw(', '))} limit ${lower(statement.limit)}${offset}`;
+    const skip = offset === undefined ? sql`` : sql` offset ${offset}`;
+    return sql`${sql.join(selects, sql.raw(' union all '))} order by ${sql.join(items, sql.raw(', '))} limit ${limit}${skip}`;
+  };
+  const offset = statement.offset === null ? undefined : lower(statement.offset);
+  const ahead = ties?.lookAhead ?? null;
+  let text: SQL;
+  if (ahead === null) text = limited(lower(statement.limit), offset);
+  else {
+    // The look-ahead row read apart (`TieGroups.lookAhead`): a sort of the ranked rows cannot move it into the page.
+    const arm = (inner: SQL, alias: string, flag: number) =>
+      sql`select ${sql.identifier(alias)}.*, ${sql.raw(String(flag))} as ${sql.identifier(AHEAD_COLUMN)} from (${inner}) as ${sql.identifier(alias)}`;
+    const page = arm(limited(lower(ahead.limit), offset), 'a', 0);
+    const next = arm(limited(lower(ahead.aheadLimit), lower(ahead.aheadOffset)), 'b', 1);
+    text = sql`${page} union all ${next}`;
   }
   if (ties === null) return { sql: text, fields, extra: [] };
   const head = hoisted ? (dialect.buildWithCTE?.(withList) ?? sql``) : sql``;
-  return { sql: tieGroups(head, text, ties.keys, ties.orderBy), fields, extra: [TIE_COLUMN] };
+  const extra = ahead === null ? [TIE_COLUMN] : [AHEAD_COLUMN, TIE_COLUMN];
+  return { sql: tieGroups(head, text, ties.keys, ties.orderBy), fields, extra };
 }
 
 /**
