@@ -11,7 +11,9 @@ import {
   apiView,
   CursorPagination,
   HeaderVersioning,
+  ListView,
   ModelViewSet,
+  PageNumberPagination,
   QueryParameterVersioning,
   Routes,
   SimpleRouter,
@@ -117,6 +119,21 @@ function routes(): Routes {
   register('path-article', { versioningClass: URLPathVersioning, settings: SETTINGS }).addTo(
     table,
     '/path/:version',
+  );
+  class ThreePerPage extends PageNumberPagination {
+    override pageSize = 3;
+  }
+  table.add(
+    '/paged/:version/articles/',
+    'paged-list',
+    ListView.asView({
+      queryset: fromArray(ROWS),
+      paginationClass: ThreePerPage,
+      versionBundle: BUNDLE,
+      versioningClass: URLPathVersioning.withOptions({
+        lifecycle: { '2025-06-01': { deprecated: '2025-07-01', link: 'https://example.org/upgrade' } },
+      }),
+    }),
   );
   return table
     .add(
@@ -252,6 +269,29 @@ describeBindings('versions as code', (binding) => {
       expect(answer.headers.get('vary')).toContain('Stripe-Version');
       const refused = await call('/stripe/articles/', { 'stripe-version': 'nope' });
       expect(refused.json()).toEqual({ detail: 'Invalid version in "Stripe-Version" header.' });
+    });
+  });
+
+  describe('Link headers under every version', () => {
+    it('the pagination links keep the version the client named; a deprecated version adds its own link', async () => {
+      const links = [];
+      for (const version of ['2026-01-10', '2025-12-25', '2025-06-01']) {
+        const answer = await call(`/paged/${version}/articles/`);
+        expect(answer.status).toBe(200);
+        links.push(answer.headers.get('link')?.replace(get().server.origin, 'ORIGIN') ?? null);
+        expect(page(answer).next).toBe(`${get().server.origin}/paged/${version}/articles/?page=2`);
+      }
+      expect(links).toEqual([
+        '<ORIGIN/paged/2026-01-10/articles/?page=2>; rel="next"',
+        '<ORIGIN/paged/2025-12-25/articles/?page=2>; rel="next"',
+        '<ORIGIN/paged/2025-06-01/articles/?page=2>; rel="next", <https://example.org/upgrade>; rel="deprecation"',
+      ]);
+      const refused = await call('/paged/2025-01-01/articles/');
+      expect([refused.status, refused.headers.get('link'), refused.headers.get('api-version')]).toEqual([
+        404,
+        null,
+        null,
+      ]);
     });
   });
 
