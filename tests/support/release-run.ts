@@ -82,11 +82,11 @@ export async function dryRunRelease(): Promise<ReleaseReport> {
     const script = [
       "const { execFile } = require('node:child_process');",
       "const { writeFileSync } = require('node:fs');",
-      "const [node, release, out, logFile, finished] = process.argv.slice(1);",
+      'const [node, release, out, logFile, finished] = process.argv.slice(1);',
       "execFile(node, [release, '--dry-run', '--out', out], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {",
-      "  writeFileSync(logFile, `${stdout}${stderr}` || (error ? error.message : ''));",
+      "  writeFileSync(logFile, stdout + stderr || (error ? error.message : ''));",
       "  writeFileSync(finished, '');",
-      "});",
+      '});',
     ].join('\n');
     const child = spawn(
       process.execPath,
@@ -100,7 +100,8 @@ export async function dryRunRelease(): Promise<ReleaseReport> {
     if (Date.now() > deadline) throw new Error(`no release report in ${dir} after 15 minutes`);
     await sleep(500);
   }
-  if (ranHere) console.log(`pnpm release --dry-run, run for this test run:\n${readFileSync(logFile, 'utf8')}`);
+  if (ranHere)
+    console.log(`pnpm release --dry-run, run for this test run:\n${readFileSync(logFile, 'utf8')}`);
   const log = readFileSync(logFile, 'utf8');
   const reportFile = join(out, 'release-report.json');
   if (!existsSync(reportFile)) throw new Error(`the release wrote no report:\n${log}`);

@@ -71,19 +71,29 @@ export class PaginationWarning extends Error {
 }
 
 /**
- * The warnings already passed on, by text, per holder: the hook they went to, or the options
- * object of a page function without one. Keyed weakly, so a holder and its texts go together; it
- * holds no request's data, only which mistakes of the configuration were told.
+ * Where a holder (the hook the warnings go to, or the options object of a page function without
+ * one) keeps the texts it was told, as `@pagewise/rest`'s paginator classes keep that they warned:
+ * on the holder itself, a non-enumerable symbol property, so nothing is kept at module level and a
+ * holder and its texts go together. It holds no request's data, only which mistakes of the
+ * configuration were told.
  */
-const TOLD = new WeakMap<object, Set<string>>();
+const TOLD = Symbol('pagewise.toldWarnings');
 /** Distinct warnings told per holder (queries on many tables under one options object); later ones are dropped. */
 const MAX_TOLD = 64;
 
+/** The holder's told texts, made on first use; `undefined` for a holder that cannot take one (frozen). */
+function toldOf(holder: { [TOLD]?: Set<string> }): Set<string> | undefined {
+  if (!Object.hasOwn(holder, TOLD) && Object.isExtensible(holder)) {
+    Object.defineProperty(holder, TOLD, { value: new Set<string>() });
+  }
+  return holder[TOLD];
+}
+
 /**
  * `options.onWarning` (else `emitWarning`) telling each distinct warning once: page functions are
- * called per request, and a configuration's mistake is news once, not on every request. Keyed on
+ * called per request, and a configuration's mistake is news once, not on every request. Kept on
  * the hook when one is given (one destination, however many option objects lead to it), else on
- * the options object.
+ * the options object; a frozen options object without a hook cannot keep it, and is told each time.
  *
  * @example
  * const warn = warnOnce(options); warn(new PaginationWarning('...')); warn(new PaginationWarning('...')); // told once
@@ -93,10 +103,9 @@ export function warnOnce(options: { readonly onWarning?: WarningHook | undefined
   const holder: object = options.onWarning ?? options;
   return (warning, warningOptions) => {
     const text = String(warning);
-    const told = TOLD.get(holder) ?? new Set<string>();
-    TOLD.set(holder, told);
-    if (told.has(text) || told.size >= MAX_TOLD) return;
-    told.add(text);
+    const told = toldOf(holder);
+    if (told?.has(text) || (told?.size ?? 0) >= MAX_TOLD) return;
+    told?.add(text);
     warn(warning, warningOptions);
   };
 }

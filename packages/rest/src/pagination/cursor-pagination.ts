@@ -175,14 +175,10 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
     super();
     assignOptions(this, options);
-    signingKey(this.cursorSecret);
+    // Refused here, not at the first request (a secret a subclass field sets is refused at its
+    // first page, by the engine). Without one there is nothing to check.
+    if (this.cursorSecret !== null && this.cursorSecret !== undefined) signingKey(this.cursorSecret);
     if (new.target === CursorPagination) this.seal();
-  }
-
-  /** Also checks the secret a subclass field set (after the constructor above ran). */
-  protected override seal(): void {
-    if (!Object.isFrozen(this)) signingKey(this.cursorSecret);
-    super.seal();
   }
 
   /**

@@ -164,7 +164,11 @@ export class ListView<Row = unknown, S extends ViewSchema = ViewSchema>
     const page = await this.paginateQueryset(query, request);
     // Under a version bundle each item is converted, never the envelope or its links (unless a
     // change has an `envelope` hook).
-    const item = (row: Row) => this.versionItem(this.serialize(row, request), request);
+    // Without one the rows are serialized as they are, with no call per row into the bundle's code.
+    const converts = this.servingBundle !== null && request.version !== null;
+    const item = converts
+      ? (row: Row) => this.versionItem(this.serialize(row, request), request)
+      : (row: Row) => this.serialize(row, request);
     if (page !== null) return this.versionEnvelope(this.getPaginatedResponse(page.map(item)), request);
     const rows = await this.fetchAll(query);
     return this.versionEnvelope(new ApiResponse(rows.map(item)), request);
