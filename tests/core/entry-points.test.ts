@@ -329,14 +329,16 @@ describe('bundles', () => {
     await annotate(`CursorPagination alone: ${bytes} bytes minified, ${modules.length} modules`);
   });
 
-  it('the cursor engine alone is at most 25 KB minified and pulls in no web module', async ({ annotate }) => {
+  // 25 KB until issue 36: `publicOrigin`, and warnings and errors that say how to fix the mistake
+  // (unbounded page sizes, no ordering, relative URLs), brought it to 25.7 KB.
+  it('the cursor engine alone is at most 26 KB minified and pulls in no web module', async ({ annotate }) => {
     const { bytes, modules } = await bundle(
       "export { cursorPage, paginateCursor, streamRows, connectionFromQuery } from '@pagewise/core';",
       { minify: true },
     );
     const own = modules.filter((path) => !path.includes('node_modules'));
     expect(own.every((path) => ENGINE.test(path))).toBe(true);
-    expect(bytes).toBeLessThanOrEqual(25 * 1024);
+    expect(bytes).toBeLessThanOrEqual(26 * 1024);
     await annotate(`the cursor engine alone: ${bytes} bytes minified, ${modules.length} modules`);
   });
 

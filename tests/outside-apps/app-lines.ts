@@ -20,6 +20,12 @@ export const APPS: readonly AppEntry[] = [
     needed: 'nothing: Hono\'s default error handler answers `Invalid cursor` as 404 `{"detail"}`',
   },
   {
+    app: 'Hono + Drizzle + Postgres',
+    files: ['hono-drizzle-postgres.ts'],
+    needed:
+      "nothing: a Drizzle schema instead of Kysely's interface; positions exact under Drizzle's `Date` mode",
+  },
+  {
     app: 'Express 5 + SQLite',
     files: ['express-sqlite.ts'],
     needed: "an error handler for DRF's body (Express 5 sends the 404 as an HTML page); the URL from `req`",

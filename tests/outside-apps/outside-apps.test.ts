@@ -176,6 +176,12 @@ const FEEDS: readonly Feed[] = [
     database: () => databases.postgres!,
     skipReason: null,
   },
+  {
+    name: 'Hono + Drizzle + Postgres',
+    file: 'hono-drizzle-postgres.ts',
+    database: () => databases.postgres!,
+    skipReason: null,
+  },
   { name: 'NestJS 12 + SQLite', file: 'nest-sqlite.ts', database: () => databases.sqlite!, skipReason: null },
 ];
 const SERVERS = [

@@ -16,7 +16,16 @@ import { childEnv, manifestOf, sh } from '../support/scratch-packages.js';
 const run = promisify(execFile);
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const APPS = fileURLToPath(new URL('apps/', import.meta.url));
-const PACKED = ['core', 'rest', 'sql', 'kysely-adapter', 'memory-adapter', 'client', 'nest'] as const;
+const PACKED = [
+  'core',
+  'rest',
+  'sql',
+  'kysely-adapter',
+  'drizzle-adapter',
+  'memory-adapter',
+  'client',
+  'nest',
+] as const;
 type PackageDir = (typeof PACKED)[number];
 
 /** The app file expected to fail tsc: it is compiled on its own, never with the others. */
@@ -49,6 +58,7 @@ const FRAMEWORKS = [
   '@nestjs/platform-express',
   '@tanstack/query-core',
   'better-sqlite3',
+  'drizzle-orm',
   'express',
   'fastify',
   'graphql',

@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { inject } from 'vitest';
 
 // One `pnpm release --dry-run` per test run (scripts/release.mjs): it builds and packs every
@@ -17,7 +16,6 @@ declare module 'vitest' {
   }
 }
 
-const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ReleasedPackage {
@@ -79,33 +77,31 @@ export async function dryRunRelease(): Promise<ReleaseReport> {
     // Another test file runs it.
   }
   if (ranHere) {
-    let log: string;
-    try {
-      const { stdout, stderr } = await run(
-        process.execPath,
-        [join(ROOT, 'scripts', 'release.mjs'), '--dry-run', '--out', out],
-        { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-      );
-      log = stdout + stderr;
-    } catch (error) {
-      // Exit code 1: a step failed, and the report says which.
-      const {
-        stdout = '',
-        stderr = '',
-        message,
-      } = error as { stdout?: string; stderr?: string; message: string };
-      log = `${stdout}${stderr}` || message;
-    }
-    writeFileSync(logFile, log);
-    writeFileSync(finished, '');
-    console.log(`pnpm release --dry-run, run for this test run:\n${log}`);
-  } else {
-    const deadline = Date.now() + 15 * 60_000;
-    while (!existsSync(finished)) {
-      if (Date.now() > deadline) throw new Error(`no release report in ${dir} after 15 minutes`);
-      await sleep(500);
-    }
+    // A process of its own, not this file's child: a test file that times out (or is torn down)
+    // must not take the release with it, or every file waiting for the report waits in vain.
+    const script = [
+      "const { execFile } = require('node:child_process');",
+      "const { writeFileSync } = require('node:fs');",
+      'const [node, release, out, logFile, finished] = process.argv.slice(1);',
+      "execFile(node, [release, '--dry-run', '--out', out], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {",
+      "  writeFileSync(logFile, stdout + stderr || (error ? error.message : ''));",
+      "  writeFileSync(finished, '');",
+      '});',
+    ].join('\n');
+    const child = spawn(
+      process.execPath,
+      ['-e', script, process.execPath, join(ROOT, 'scripts', 'release.mjs'), out, logFile, finished],
+      { cwd: ROOT, detached: true, stdio: 'ignore' },
+    );
+    child.unref();
   }
+  const deadline = Date.now() + 15 * 60_000;
+  while (!existsSync(finished)) {
+    if (Date.now() > deadline) throw new Error(`no release report in ${dir} after 15 minutes`);
+    await sleep(500);
+  }
+  if (ranHere)
+    console.log(`pnpm release --dry-run, run for this test run:\n${readFileSync(logFile, 'utf8')}`);
   const log = readFileSync(logFile, 'utf8');
   const reportFile = join(out, 'release-report.json');
   if (!existsSync(reportFile)) throw new Error(`the release wrote no report:\n${log}`);

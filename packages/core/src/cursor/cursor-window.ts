@@ -7,7 +7,13 @@ import {
   type WindowRow,
   type WindowSpec,
 } from '../contract/ordered-query.js';
-import { frozenKeyOrder, frozenReverse, type KeyTerm, type OrderingInput } from '../contract/ordering.js';
+import {
+  frozenKeyOrder,
+  frozenReverse,
+  type KeyTerm,
+  type OrderingInput,
+  withoutOrdering,
+} from '../contract/ordering.js';
 import { NotFound } from '../errors.js';
 import {
   type Cursor,
@@ -360,7 +366,11 @@ export async function keysetPage<Row>(
   try {
     answer = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
   } catch (error) {
-    throw notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor');
+    throw withoutOrdering(
+      notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor'),
+      query,
+      options.ordering,
+    );
   }
   const window = cursorWindowOf(query, order, cursor, options.pageSize, answer);
   const [nextCursor, previousCursor] = linkCursors(window);

@@ -1,10 +1,11 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
-import type { KeyTerm, OrderingInput } from '../contract/ordering.js';
+import type { KeyTerm, OrderingCheck, OrderingInput } from '../contract/ordering.js';
 import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { keysetPage } from '../cursor/cursor-window.js';
 import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
+import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
 import { pageSizeOf } from './page-size.js';
 import { PageValue } from './page-value.js';
 import type { CursorPaginated } from './paginated.js';
@@ -20,7 +21,8 @@ export interface CursorPageOptions {
   pageSize: number;
   /**
    * Field names with an optional `-`, or terms with `nulls`; the query's unique key is appended as
-   * the tiebreaker. @default the query's own ordering, else '-created'
+   * the tiebreaker. Written in the call, it is checked against the query's row type: a field the
+   * rows lack is a compile error. @default the query's own ordering, else '-created'
    */
   ordering?: OrderingInput | null;
   /** @default 'cursor' */
@@ -37,6 +39,11 @@ export interface CursorPageOptions {
   invalidCursorMessage?: string;
   /** Longest cursor accepted and minted, in characters. @default DEFAULT_MAX_CURSOR_LENGTH (4096) */
   maxCursorLength?: number;
+  /**
+   * Receives `PaginationWarning` (a client-chosen size without `maxPageSize`), once per hook (once
+   * per options object without one). @default emitWarning
+   */
+  onWarning?: WarningHook;
   /**
    * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
    * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
@@ -113,14 +120,18 @@ class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
  *   return c.json(page.body(page.rows.map(serialize)), 200, page.headers);
  * });
  */
-export async function cursorPage<Row>(
+export async function cursorPage<Row, const Options extends CursorPageOptions = CursorPageOptions>(
   query: OrderedQuery<Row>,
   url: string | URL,
-  options: CursorPageOptions,
+  options: Options & OrderingCheck<Row, Options>,
 ): Promise<CursorPage<Row>> {
   const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
+  if (options.pageSizeQueryParam && (options.maxPageSize ?? null) === null) {
+    const chooser = `pageSizeQueryParam '${options.pageSizeQueryParam}'`;
+    warnUnbounded('cursorPage', chooser, 'maxPageSize', warnOnce(options));
+  }
   const {
     rows,
     order,

@@ -2,7 +2,7 @@ import type { OrderedQuery } from '../contract/ordered-query.js';
 import { ConfigurationError, NotFound } from '../errors.js';
 import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
-import type { WarningHook } from '../warnings.js';
+import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
 import { CountCache } from './count-cache.js';
 import { offsetTooLarge } from './max-offset.js';
 import { type CountMode, InvalidPage, NumberedPages, type NumberedPagesOptions } from './numbered-pages.js';
@@ -45,7 +45,11 @@ export interface PageNumberPageOptions {
   maxOffset?: number | null;
   /** 404 detail; DRF's `{page_number}` and `{message}` are replaced. @default 'Invalid page.' */
   invalidPageMessage?: string;
-  /** Receives `UnorderedObjectListWarning`. @default emitWarning */
+  /**
+   * Receives `UnorderedObjectListWarning` and `PaginationWarning` (a client-chosen size without
+   * `maxPageSize`), each distinct warning once per hook (once per options object without one).
+   * @default emitWarning
+   */
   onWarning?: WarningHook;
   /**
    * Splits the query into pages: `NumberedPages` or a subclass overriding `count()` (DRF's custom
@@ -194,10 +198,19 @@ export async function pageNumberPage<Row>(
   const mode = options.count ?? 'exact';
   const pageParam = options.pageQueryParam ?? 'page';
   const Pages = options.paginatorClass ?? NumberedPages;
+  const warn = warnOnce(options);
+  if (options.pageSizeQueryParam && (options.maxPageSize ?? null) === null) {
+    warnUnbounded(
+      'pageNumberPage',
+      `pageSizeQueryParam '${options.pageSizeQueryParam}'`,
+      'maxPageSize',
+      warn,
+    );
+  }
   const paginator = new Pages(query, pageSize, {
     count: mode,
     countCache: countCacheOf(options),
-    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    onWarning: warn,
   }) as NumberedPages<Row>;
   // Nothing waits for an estimate before fetching the page: ask for both at once (a second
   // connection, not a second round trip). The promise is cached; its errors surface when awaited.

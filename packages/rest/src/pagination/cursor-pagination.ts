@@ -175,8 +175,9 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
     super();
     assignOptions(this, options);
-    // A subclass field is set after this runs: the engine checks it before the page's statement.
-    if (this.cursorSecret !== null) signingKey(this.cursorSecret);
+    // Refused here, not at the first request (a secret a subclass field sets is refused at its
+    // first page, by the engine). Without one there is nothing to check.
+    if (this.cursorSecret !== null && this.cursorSecret !== undefined) signingKey(this.cursorSecret);
     if (new.target === CursorPagination) this.seal();
   }
 

@@ -141,7 +141,7 @@ export class PageNumberPagination extends ClientSizedStyle<PageNumberPage<unknow
       countCache: this.#countCache(),
       maxOffset: this.maxOffset,
       invalidPageMessage: this.invalidPageMessage,
-      onWarning: this.settings.onWarning,
+      onWarning: this.engineWarnings(),
       paginatorClass: this.hostPaginatorClass,
     });
   }
