@@ -42,6 +42,16 @@ describe('publicOrigin on the page functions', () => {
     );
   });
 
+  it('with it, a path alone (Express req.originalUrl, Fastify request.url) is a URL on that origin', async () => {
+    const page = await cursorPage(query(), '/api/items/?page_size=2', {
+      pageSize: 2,
+      ordering: 'id',
+      pageSizeQueryParam: 'page_size',
+      publicOrigin,
+    });
+    expect(page.next).toMatch(/^https:\/\/api\.example\.org\/api\/items\/\?cursor=[^&]+&page_size=2$/);
+  });
+
   it('refuses a public origin that is not an absolute http(s) URL', async () => {
     for (const bad of ['api.example.org', '/api', 'ftp://api.example.org', '']) {
       await expect(pageNumberPage(query(), FROM_HOST, { pageSize: 2, publicOrigin: bad })).rejects.toThrow(

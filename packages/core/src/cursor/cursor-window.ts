@@ -48,7 +48,7 @@ export function readCursor(
 ): Cursor | null {
   // Every page function reads its token first: a secret that could sign nothing fails here, before
   // any statement runs, even on a first page that has no token.
-  signingKey(options.secret);
+  if (options.secret != null) signingKey(options.secret);
   if (token === null || token === undefined || token === '') return null;
   try {
     return decodeCursor(token, {

@@ -47,7 +47,8 @@ export interface CursorPageOptions {
   /**
    * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
    * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
-   * client chooses the host in every link. @default null (`url`'s origin, trusted as given)
+   * client chooses the host in every link. With it, `url` may be a path alone (Express's
+   * `req.originalUrl`). @default null (`url`'s origin, trusted as given)
    */
   publicOrigin?: string | null;
 }

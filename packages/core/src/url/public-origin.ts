@@ -3,7 +3,8 @@ import { ConfigurationError } from '../errors.js';
 /**
  * `url` moved onto `publicOrigin` (its scheme, host and port; a path there is ignored, as in
  * `@pagewise/rest`'s bindings): the path and query stay the request's, so no link can name a host
- * the request made up. Without a public origin, `url` as it is.
+ * the request made up. `url` may then be a path alone (`/articles/?cursor=x`). Without a public
+ * origin, `url` as it is.
  *
  * @example
  * onPublicOrigin('http://evil.example/articles/?cursor=x', 'https://api.example.org')
@@ -22,6 +23,7 @@ export function onPublicOrigin(url: string | URL, publicOrigin: string | null | 
       `publicOrigin must be an absolute http(s) URL such as 'https://api.example.org' (got ${JSON.stringify(publicOrigin)})`,
     );
   }
-  const { pathname, search, hash } = typeof url === 'string' ? new URL(url) : url;
+  // A path (`req.originalUrl` in Express, `request.url` in Fastify) is read on the public origin.
+  const { pathname, search, hash } = typeof url === 'string' ? new URL(url, origin) : url;
   return origin.origin + pathname + search + hash;
 }

@@ -51,8 +51,8 @@ class CappedText {
 /**
  * A Web `Request`'s body as text, read chunk by chunk and refused with `PayloadTooLarge` as soon as
  * it goes past `maxBytes`, so a chunked body of any length holds at most the cap in memory. What
- * is left is not read: the reader's lock is released, and the runtime discards the rest (closing
- * the stream would close the connection before the 413 is written).
+ * is left is read and dropped beside the answer (cancelling the stream would close the connection
+ * before the 413 is written, and leaving it unread would stall the connection).
  *
  * @example
  * const text = await readFetchBody(request, 1_048_576);
@@ -66,9 +66,22 @@ export async function readFetchBody(request: Request, maxBytes = Number.POSITIVE
     const { done, value } = await reader.read();
     if (done) return text.end();
     if (!text.add(value)) {
-      reader.releaseLock();
+      void discardRest(reader);
       throw new PayloadTooLarge(maxBytes);
     }
+  }
+}
+
+/**
+ * Reads what is left of a body and drops it, beside the 413: the connection is then free for the
+ * client's next request, as Node's own server leaves it once a request stream flows to no one.
+ * A runtime that refuses reads after the answer ends it here, which is as good.
+ */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    for (;;) if ((await reader.read()).done) return;
+  } catch {
+    // The client went away, or the runtime closed the stream: nothing left to drop.
   }
 }
 
