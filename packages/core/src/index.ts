@@ -37,10 +37,14 @@ export {
   CursorDecodeError,
   DEFAULT_MAX_CURSOR_LENGTH,
   decodeCursor,
+  decodeCursorAsync,
   encodeCursor,
+  encodeCursorAsync,
   orderingFingerprint,
 } from './cursor/cursor-codec.js';
+export type { CursorEncryptionKey } from './cursor/cursor-encryption.js';
 export type { CursorSecret } from './cursor/cursor-signature.js';
+export { type CursorProtection, cursorProtection } from './cursor/cursor-window.js';
 export {
   ApiError,
   ConfigurationError,

@@ -1,8 +1,9 @@
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
 import { invertOrdering, resolveKeyOrder } from '../contract/ordering.js';
-import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from '../cursor/cursor-codec.js';
+import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH } from '../cursor/cursor-codec.js';
+import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import { fetchWindow, readCursor } from '../cursor/cursor-window.js';
+import { cursorProtection, fetchWindow, mintCursors, readCursorAsync } from '../cursor/cursor-window.js';
 import { ConfigurationError, NotFound } from '../errors.js';
 import { type CursorOrderingOptions, checkCount } from './paginate-cursor.js';
 
@@ -18,6 +19,17 @@ export interface ConnectionArguments {
 export interface ConnectionOptions extends CursorOrderingOptions {
   /** Signs cursors with HMAC-SHA256, as `CursorPagination`'s option (a list: the first signs, every one verifies). @default null */
   cursorSecret?: CursorSecret | null;
+  /**
+   * Encrypts cursors with AES-256-GCM (Web Crypto): unreadable and tamper-proof. A key is 32
+   * characters or more; a list rotates keys (the first encrypts, every one decrypts). Where it is
+   * set, plain and signed cursors are `Invalid cursor`. @default null
+   */
+  cursorEncryptionKey?: CursorEncryptionKey | null;
+  /**
+   * Milliseconds a cursor stays valid; older ones are `Invalid cursor`. Needs `cursorSecret` or
+   * `cursorEncryptionKey`, else `ConfigurationError`. @default null (never expire)
+   */
+  cursorTtl?: number | null;
   /** Edges when neither `first` nor `last` is given, and the clamp of both. @default 100 */
   maxPageSize?: number;
 }
@@ -87,10 +99,14 @@ export async function connectionFromQuery<Row>(
         'could not name its row; give the adapter one (e.g. fromKysely(query, { uniqueKey: "id" })).',
     );
   }
-  const secret = options.cursorSecret ?? null;
-  const read = { secret, offsetCutoff: null };
-  const after = boundOf(readCursor(args.after, order, read));
-  const before = boundOf(readCursor(args.before, order, read));
+  const protection = cursorProtection(options);
+  const read = { ...protection, offsetCutoff: null };
+  const [afterCursor, beforeCursor] = await Promise.all([
+    readCursorAsync(args.after, order, read),
+    readCursorAsync(args.before, order, read),
+  ]);
+  const after = boundOf(afterCursor);
+  const before = boundOf(beforeCursor);
 
   let rows: ReadonlyArray<WindowRow<Row>>;
   let hasNextPage: boolean;
@@ -126,13 +142,13 @@ export async function connectionFromQuery<Row>(
     hasPreviousPage = last === null ? after !== null : fetched.length > last;
   }
 
-  const codec = { order, secret, maxLength: DEFAULT_MAX_CURSOR_LENGTH };
-  const edges = rows.map((r) =>
-    Object.freeze({
-      node: r.row,
-      cursor: encodeCursor({ offset: 0, reverse: false, position: r.position }, codec),
-    }),
+  const cursors = await mintCursors(
+    rows.map((r) => ({ offset: 0, reverse: false, position: r.position })),
+    order,
+    protection,
+    DEFAULT_MAX_CURSOR_LENGTH,
   );
+  const edges = rows.map((r, i) => Object.freeze({ node: r.row, cursor: cursors[i]! }));
   return Object.freeze({
     edges: Object.freeze(edges),
     pageInfo: Object.freeze({

@@ -1,7 +1,8 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import type { OrderingInput } from '../contract/ordering.js';
+import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import { keysetPage } from '../cursor/cursor-window.js';
+import { cursorProtection, keysetPage } from '../cursor/cursor-window.js';
 import { ValidationError } from '../errors.js';
 
 /** Options shared by the page functions that run without a request. */
@@ -21,6 +22,17 @@ export interface PaginateCursorOptions extends CursorOrderingOptions {
   cursor?: string | null;
   /** Signs tokens with HMAC-SHA256, as `CursorPagination`'s option (a list: the first signs, every one verifies). @default null */
   cursorSecret?: CursorSecret | null;
+  /**
+   * Encrypts cursors with AES-256-GCM (Web Crypto): unreadable and tamper-proof. A key is 32
+   * characters or more; a list rotates keys (the first encrypts, every one decrypts). Where it is
+   * set, plain and signed cursors are `Invalid cursor`. @default null
+   */
+  cursorEncryptionKey?: CursorEncryptionKey | null;
+  /**
+   * Milliseconds a cursor stays valid; older ones are `Invalid cursor`. Needs `cursorSecret` or
+   * `cursorEncryptionKey`, else `ConfigurationError`. @default null (never expire)
+   */
+  cursorTtl?: number | null;
   /** Largest residual offset a token may carry (only used without a unique key). @default 1000 */
   offsetCutoff?: number | null;
 }
@@ -64,7 +76,7 @@ export async function paginateCursor<Row>(
     pageSize: checkCount('pageSize', options.pageSize, 1),
     ordering: options.ordering,
     token: options.cursor,
-    secret: options.cursorSecret ?? null,
+    ...cursorProtection(options),
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
   });
   return Object.freeze({

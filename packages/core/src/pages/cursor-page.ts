@@ -1,8 +1,9 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import type { KeyTerm, OrderingInput } from '../contract/ordering.js';
 import type { Cursor } from '../cursor/cursor-codec.js';
+import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import { keysetPage } from '../cursor/cursor-window.js';
+import { cursorProtection, keysetPage } from '../cursor/cursor-window.js';
 import { requestUrl } from '../url/query-string.js';
 import { pageSizeOf } from './page-size.js';
 import { PageValue } from './page-value.js';
@@ -32,6 +33,17 @@ export interface CursorPageOptions {
   offsetCutoff?: number | null;
   /** Signs cursors with HMAC-SHA256 (a list: the first signs, every one verifies). @default null */
   cursorSecret?: CursorSecret | null;
+  /**
+   * Encrypts cursors with AES-256-GCM (Web Crypto): unreadable and tamper-proof. A key is 32
+   * characters or more; a list rotates keys (the first encrypts, every one decrypts). Where it is
+   * set, plain and signed cursors are `Invalid cursor`. @default null
+   */
+  cursorEncryptionKey?: CursorEncryptionKey | null;
+  /**
+   * Milliseconds a cursor stays valid; older ones are `Invalid cursor`. Needs `cursorSecret` or
+   * `cursorEncryptionKey`, else `ConfigurationError`. @default null (never expire)
+   */
+  cursorTtl?: number | null;
   /** 404 detail for a cursor that cannot be used. @default 'Invalid cursor' */
   invalidCursorMessage?: string;
   /** Longest cursor accepted and minted, in characters. @default DEFAULT_MAX_CURSOR_LENGTH (4096) */
@@ -113,6 +125,7 @@ export async function cursorPage<Row>(
   const { params, links } = requestUrl(url);
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
+  const protection = cursorProtection(options);
   const {
     rows,
     order,
@@ -123,7 +136,7 @@ export async function cursorPage<Row>(
     pageSize,
     ordering: options.ordering,
     token: params.get(param) ?? null,
-    secret: options.cursorSecret ?? null,
+    ...protection,
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
     maxLength: options.maxCursorLength,
     invalidMessage: options.invalidCursorMessage,

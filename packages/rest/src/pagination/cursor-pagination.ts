@@ -1,8 +1,10 @@
 import {
+  type CursorEncryptionKey,
   type CursorPage,
   type CursorPaginated,
   type CursorSecret,
   cursorPage,
+  cursorProtection,
   DEFAULT_MAX_CURSOR_LENGTH,
   type KeyTerm,
   type OrderedQuery,
@@ -59,6 +61,20 @@ export interface CursorPaginationOptions<Row = unknown>
    * the first signs, every one verifies. @default null
    */
   cursorSecret?: CursorSecret | null;
+  /**
+   * Encrypts cursors with AES-256-GCM (Web Crypto): their positions are unreadable and any change
+   * is `404 Invalid cursor`. A key is 32 characters or more, else `ConfigurationError`; a list
+   * rotates keys (the first encrypts, every one decrypts). Where it is set, plain and signed
+   * cursors are `404 Invalid cursor`; with `cursorSecret` as well, cursors are encrypted.
+   * @default null
+   */
+  cursorEncryptionKey?: CursorEncryptionKey | null;
+  /**
+   * Milliseconds a cursor stays valid after its page was served; older ones are `404 Invalid
+   * cursor`. Needs `cursorSecret` or `cursorEncryptionKey`: else `ConfigurationError` at
+   * construction. @default null (never expire)
+   */
+  cursorTtl?: number | null;
   /**
    * Longest cursor accepted, in characters: longer ones are `404 Invalid cursor` before decoding.
    * A page whose next or previous cursor would be longer (a long string in the position) throws
@@ -158,6 +174,8 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   override template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
   invalidCursorMessage = 'Invalid cursor';
   cursorSecret: CursorSecret | null = null;
+  cursorEncryptionKey: CursorEncryptionKey | null = null;
+  cursorTtl: number | null = null;
   maxCursorLength = DEFAULT_MAX_CURSOR_LENGTH;
   /**
    * The key order of the last page and what it was keyed from. A request asking for the same
@@ -175,6 +193,13 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
     super();
     assignOptions(this, options);
     if (new.target === CursorPagination) this.seal();
+  }
+
+  /** Checks how cursors are protected (a short key, a lifetime nothing protects), then freezes. */
+  protected override seal(): void {
+    if (Object.isFrozen(this)) return;
+    cursorProtection(this);
+    super.seal();
   }
 
   /**
@@ -227,6 +252,8 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
       cursorQueryParam: this.cursorQueryParam,
       offsetCutoff: this.offsetCutoff,
       cursorSecret: this.cursorSecret,
+      cursorEncryptionKey: this.cursorEncryptionKey,
+      cursorTtl: this.cursorTtl,
       invalidCursorMessage: this.invalidCursorMessage,
       maxCursorLength: this.maxCursorLength,
     });
