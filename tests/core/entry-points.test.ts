@@ -331,7 +331,7 @@ describe('bundles', () => {
     await annotate(`CursorPagination alone: ${bytes} bytes minified, ${modules.length} modules`);
   });
 
-  it('the cursor engine alone is at most 34 KB minified and pulls in no web module', async ({ annotate }) => {
+  it('the cursor engine alone is at most 38 KB minified and pulls in no web module', async ({ annotate }) => {
     const { bytes, modules } = await bundle(
       "export { cursorPage, paginateCursor, streamRows, connectionFromQuery } from '@pagewise/core';",
       { minify: true },
@@ -339,8 +339,8 @@ describe('bundles', () => {
     const own = modules.filter((path) => !path.includes('node_modules'));
     expect(own.every((path) => ENGINE.test(path))).toBe(true);
     // 25 KB before @noble/hashes' HMAC-SHA256 (about 3 KB) took the place of the hand-written one
-    // and encrypted, expiring cursors came (about 3.5 KB).
-    expect(bytes).toBeLessThanOrEqual(34 * 1024);
+    // and encrypted, expiring cursors (about 3.5 KB) and counts on cursor pages (about 3.5 KB) came.
+    expect(bytes).toBeLessThanOrEqual(38 * 1024);
     await annotate(`the cursor engine alone: ${bytes} bytes minified, ${modules.length} modules`);
   });
 

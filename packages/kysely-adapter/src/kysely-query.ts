@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  type CountOptions,
   type CountResult,
   type FetchedRows,
   fetchedRowsOf,
@@ -25,6 +26,7 @@ import {
   orderByItems,
   type QueryClauses,
   type QueryTables,
+  type Row,
   readKeysetWindow,
   refuseKeysetOnSlice,
   Slot,
@@ -237,19 +239,46 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * await query.count({ estimate: true }) // Postgres:
    * // explain (format json) select ... ; { value: <Plan Rows>, exact: false }
    */
-  async count(options: { estimate?: boolean } = {}): Promise<CountResult> {
+  async count(options: CountOptions = {}): Promise<CountResult> {
     const source = this.#source;
     const shared = source.session;
     const templates = source.shape.templates;
-    if (options.estimate && shared.capabilities.estimateCount) {
-      const explain = shared.template(templates, 'estimate', () => estimateNode(source.core));
-      const rows = await shared.run(explain, [], source.base, true);
-      const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
-      if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
+    if (options.estimate) {
+      const estimate = await this.#estimate();
+      if (estimate !== null) return estimate;
     }
     const counted = shared.template(templates, 'count', () => countNode(source.core));
+    const timeout = shared.capabilities.statementTimeout;
+    if (!options.estimate && options.timeoutMs !== undefined && timeout !== null && shared.lasting) {
+      try {
+        const rows = await shared.runBounded(counted, source.base, timeout, options.timeoutMs);
+        return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
+      } catch (error) {
+        if (!timeout.timedOut(error)) throw error;
+        // The server cancelled the count at the limit: the planner's estimate instead.
+        const estimate = await this.#estimate(timeout.readEstimate);
+        if (estimate !== null) return estimate;
+        throw error;
+      }
+    }
     const rows = await shared.run(counted, [], source.base, true);
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
+  }
+
+  /**
+   * The planner's estimate of the rows (`explain (format json)`), `null` where the dialect has
+   * none: read by `readRows` (a statement timeout's own reader) when given, else from the first
+   * row by the dialect's `readEstimate` where it estimates counts.
+   */
+  async #estimate(readRows?: (rows: readonly Row[]) => number | null): Promise<CountResult | null> {
+    const source = this.#source;
+    const shared = source.session;
+    const { estimateCount, readEstimate } = shared.capabilities;
+    if (readRows === undefined && !estimateCount) return null;
+    const explain = shared.template(source.shape.templates, 'estimate', () => estimateNode(source.core));
+    const rows = await shared.run(explain, [], source.base, true);
+    const estimate = readRows !== undefined ? readRows(rows) : rows[0] ? readEstimate(rows[0]) : null;
+    return estimate === null ? null : { value: sliceCount(this.#slice, estimate), exact: false };
   }
 
   /** What a count cache keys this query's count on: its statement's shape and values (`countKey`). */

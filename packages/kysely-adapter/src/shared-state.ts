@@ -11,6 +11,7 @@ import {
   Slot,
   type SqlFragment,
   type SqlSession,
+  type StatementTimeout,
 } from '@pagewise/sql';
 import {
   type CompiledQuery,
@@ -101,6 +102,40 @@ export class SharedState implements SqlSession {
   /** Runs a statement of `@pagewise/sql`'s own (a catalog read, a probe), as a derived table. */
   read(statement: SqlFragment): Promise<Row[]> {
     return this.run(this.compile(asSelect(lower(statement) as RawNode)), [], [], true);
+  }
+
+  /**
+   * Runs one of the adapter's own reads (raw, as `run` with `raw`) with its time bounded on the
+   * server by `timeout`: after `timeout.setting` in a transaction of its own, or behind
+   * `timeout.prefix`. Throws what the driver throws when the server cancels it (`timeout.timedOut`).
+   * Needs `db`; without it the statement runs unbounded.
+   */
+  async runBounded(
+    template: CompiledTemplate,
+    base: readonly unknown[],
+    timeout: StatementTimeout,
+    ms: number,
+  ): Promise<Row[]> {
+    const db = this.db;
+    if (db === undefined) return this.run(template, [], base, true);
+    const parameters = template.parameters.map((p) =>
+      p instanceof Slot ? (p.base ? base[p.index] : undefined) : p,
+    );
+    const compiled: CompiledQuery<Row> = {
+      query: template.query,
+      queryId: createQueryId(),
+      sql: timeout.prefix ? `${timeout.prefix(ms)} ${template.sql}` : template.sql,
+      parameters,
+    };
+    if (timeout.setting === undefined) {
+      return (await db.getExecutor().withoutPlugins().executeQuery(compiled)).rows;
+    }
+    const setting = this.compile(asSelect(lower(timeout.setting(ms)) as RawNode));
+    return db.transaction().execute(async (trx) => {
+      const executor = trx.getExecutor().withoutPlugins();
+      await executor.executeQuery({ ...setting, queryId: createQueryId() } as CompiledQuery);
+      return (await executor.executeQuery(compiled)).rows;
+    });
   }
 
   /** A catalog column as a field names it (`rowField`), for messages. */

@@ -1,3 +1,4 @@
+import type { CachedCountResult } from '../contract/count-cache.js';
 import {
   type FetchedRows,
   fetchedRowsOf,
@@ -413,6 +414,11 @@ export interface KeysetPageOptions {
   readonly maxLength?: number | undefined;
   /** 404 detail for a token that cannot be used. @default 'Invalid cursor' */
   readonly invalidMessage?: string | undefined;
+  /**
+   * Takes the page's count, called once the page's statement is on its way (never before it, and
+   * never awaited before the page's rows are): the count runs beside the page. @default null (no count)
+   */
+  readonly count?: (() => Promise<CachedCountResult>) | null | undefined;
 }
 
 /** One keyset page as tokens: its rows, the cursor it was asked for, and its neighbours' tokens. */
@@ -422,7 +428,12 @@ export interface KeysetPage<Row> {
   readonly cursor: Cursor | null;
   readonly next: string | null;
   readonly previous: string | null;
+  /** What `options.count` answered; `null` without one. */
+  readonly counted: CachedCountResult | null;
 }
+
+/** A count whose page failed is not waited for; its own failure then goes unreported. */
+function ignore(): void {}
 
 /**
  * The page a token points at, as tokens (`paginateCursor`'s and `cursorPage`'s work): the key
@@ -445,8 +456,14 @@ export async function keysetPage<Row>(
   const spec = cursorWindowSpec(order, cursor, options.pageSize);
   // The page waits on the adapter's promise itself (`fetchWindow` inlined): no async hop between.
   let answer: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>;
+  let counting: Promise<CachedCountResult> | null = null;
   try {
-    answer = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
+    const pending = query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec);
+    if (options.count) {
+      counting = options.count();
+      counting.catch(ignore);
+    }
+    answer = await pending;
   } catch (error) {
     throw notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor');
   }
@@ -460,5 +477,6 @@ export async function keysetPage<Row>(
         ttl: options.ttl,
         maxLength,
       });
-  return { rows: window.rows, order, cursor, next, previous };
+  const counted = counting === null ? null : await counting;
+  return { rows: window.rows, order, cursor, next, previous, counted };
 }

@@ -1,5 +1,14 @@
+import type { CachedCountResult } from '../contract/count-cache.js';
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
 import { invertOrdering, resolveKeyOrder } from '../contract/ordering.js';
+import {
+  type CountMode,
+  countCacheOf,
+  countModeOf,
+  countTimeoutOf,
+  type PageCountOptions,
+  takeCount,
+} from '../contract/page-count.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH } from '../cursor/cursor-codec.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
@@ -16,7 +25,13 @@ export interface ConnectionArguments {
 }
 
 /** Options of `connectionFromQuery`. */
-export interface ConnectionOptions extends CursorOrderingOptions {
+export interface ConnectionOptions extends CursorOrderingOptions, PageCountOptions {
+  /**
+   * `totalCount` on the connection (`exact` or `estimated`), taken beside the edges' statement.
+   * On GraphQL, ask for it only when the query selects `totalCount` (`selectsField(info,
+   * 'totalCount')`). @default 'none' (no `totalCount`)
+   */
+  count?: CountMode;
   /** Signs cursors with HMAC-SHA256, as `CursorPagination`'s option (a list: the first signs, every one verifies). @default null */
   cursorSecret?: CursorSecret | null;
   /**
@@ -52,6 +67,8 @@ export interface PageInfo {
 export interface Connection<Row> {
   readonly edges: ReadonlyArray<Edge<Row>>;
   readonly pageInfo: PageInfo;
+  /** The rows of the whole connection (every edge, not only this page's), only with a `count` option. */
+  readonly totalCount?: number;
 }
 
 /** The position a Relay cursor stands on; the direction a token was minted for does not matter. */
@@ -107,6 +124,18 @@ export async function connectionFromQuery<Row>(
   ]);
   const after = boundOf(afterCursor);
   const before = boundOf(beforeCursor);
+  const mode = countModeOf('connectionFromQuery', options.count, 'none');
+  const cache = countCacheOf('connectionFromQuery', options, mode);
+  const timeout = countTimeoutOf('connectionFromQuery', options);
+  // The count goes out once the edges' statement has: beside it, never before it.
+  let counting: Promise<CachedCountResult> | null = null;
+  const countBeside = <T>(fetching: Promise<T>): Promise<T> => {
+    if (mode !== 'none') {
+      counting = takeCount(query, mode, cache, timeout);
+      counting.catch(() => {});
+    }
+    return fetching;
+  };
 
   let rows: ReadonlyArray<WindowRow<Row>>;
   let hasNextPage: boolean;
@@ -115,13 +144,15 @@ export async function connectionFromQuery<Row>(
   if (last !== null && first === null) {
     // Backward: the `last + 1` rows just before `before`, read in reverse; the extra one is the
     // look-ahead that says whether edges remain before them.
-    const fetched = await fetchWindow(query, {
-      order: invertOrdering(order),
-      after: before,
-      before: after,
-      offset: 0,
-      limit: last + 1,
-    });
+    const fetched = await countBeside(
+      fetchWindow(query, {
+        order: invertOrdering(order),
+        after: before,
+        before: after,
+        offset: 0,
+        limit: last + 1,
+      }),
+    );
     rows = fetched.slice(0, last).reverse();
     hasPreviousPage = fetched.length > last;
     hasNextPage = before !== null;
@@ -129,13 +160,9 @@ export async function connectionFromQuery<Row>(
     // Forward: `first` (or `maxPageSize`) rows after `after`; with `last` as well, enough rows to
     // know whether more than `last` edges lie between the cursors.
     const take = first ?? maxPageSize;
-    const fetched = await fetchWindow(query, {
-      order,
-      after,
-      before,
-      offset: 0,
-      limit: Math.max(take, last ?? 0) + 1,
-    });
+    const fetched = await countBeside(
+      fetchWindow(query, { order, after, before, offset: 0, limit: Math.max(take, last ?? 0) + 1 }),
+    );
     const kept = fetched.slice(0, take);
     rows = last === null ? kept : kept.slice(Math.max(0, kept.length - last));
     hasNextPage = fetched.length > take;
@@ -149,13 +176,13 @@ export async function connectionFromQuery<Row>(
     DEFAULT_MAX_CURSOR_LENGTH,
   );
   const edges = rows.map((r, i) => Object.freeze({ node: r.row, cursor: cursors[i]! }));
-  return Object.freeze({
-    edges: Object.freeze(edges),
-    pageInfo: Object.freeze({
-      hasNextPage,
-      hasPreviousPage,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    }),
+  const pageInfo = Object.freeze({
+    hasNextPage,
+    hasPreviousPage,
+    startCursor: edges[0]?.cursor ?? null,
+    endCursor: edges.at(-1)?.cursor ?? null,
   });
+  const counted = counting === null ? null : await (counting as Promise<CachedCountResult>);
+  if (counted === null) return Object.freeze({ edges: Object.freeze(edges), pageInfo });
+  return Object.freeze({ edges: Object.freeze(edges), pageInfo, totalCount: counted.value });
 }

@@ -1,5 +1,14 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import type { OrderingInput } from '../contract/ordering.js';
+import {
+  type CountMode,
+  countCacheOf,
+  countFieldsOf,
+  countModeOf,
+  countTimeoutOf,
+  type PageCountOptions,
+  takeCount,
+} from '../contract/page-count.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { cursorProtection, keysetPage } from '../cursor/cursor-window.js';
@@ -15,7 +24,12 @@ export interface CursorOrderingOptions {
 }
 
 /** Options of `paginateCursor`. */
-export interface PaginateCursorOptions extends CursorOrderingOptions {
+export interface PaginateCursorOptions extends CursorOrderingOptions, PageCountOptions {
+  /**
+   * A total beside the page (`exact` or `estimated`), taken beside its one keyset statement: the
+   * result then has `count` and `countMode`. @default 'none'
+   */
+  count?: CountMode;
   /** Rows per page: a positive integer. */
   pageSize: number;
   /** A token from an earlier result's `nextCursor`/`previousCursor`; absent or `null`: the first page. */
@@ -44,6 +58,12 @@ export interface CursorResult<Row> {
   readonly nextCursor: string | null;
   /** Token of the previous page, `null` on the first. */
   readonly previousCursor: string | null;
+  /** The total, only with a `count` option (an estimate when `countMode` says so). */
+  readonly count?: number;
+  /** How the total was found, only with a `count` option. */
+  readonly countMode?: 'exact' | 'estimated';
+  /** Milliseconds since a count cache took the count, only when one answered. */
+  readonly countAgeMs?: number;
 }
 
 /** A count a client may have chosen: a non-negative (or positive) integer, else `400`. */
@@ -72,16 +92,24 @@ export async function paginateCursor<Row>(
   query: OrderedQuery<Row>,
   options: PaginateCursorOptions,
 ): Promise<CursorResult<Row>> {
+  const mode = countModeOf('paginateCursor', options.count, 'none');
+  const cache = countCacheOf('paginateCursor', options, mode);
+  const timeout = countTimeoutOf('paginateCursor', options);
   const page = await keysetPage(query, {
     pageSize: checkCount('pageSize', options.pageSize, 1),
     ordering: options.ordering,
     token: options.cursor,
     ...cursorProtection(options),
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
+    count: mode === 'none' ? null : () => takeCount(query, mode, cache, timeout),
   });
+  const result = { results: Object.freeze(page.rows), nextCursor: page.next, previousCursor: page.previous };
+  if (page.counted === null) return Object.freeze(result);
+  const { count, countMode, countAgeMs } = countFieldsOf(page.counted);
   return Object.freeze({
-    results: Object.freeze(page.rows),
-    nextCursor: page.next,
-    previousCursor: page.previous,
+    ...result,
+    count: count!,
+    countMode: countMode as 'exact' | 'estimated',
+    ...(countAgeMs === null ? {} : { countAgeMs }),
   });
 }

@@ -1,5 +1,16 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import type { KeyTerm, OrderingInput } from '../contract/ordering.js';
+import {
+  type CountMode,
+  countCacheOf,
+  countFieldsOf,
+  countKeys,
+  countModeOf,
+  countTimeoutOf,
+  type PageCountFields,
+  type PageCountOptions,
+  takeCount,
+} from '../contract/page-count.js';
 import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
@@ -15,7 +26,7 @@ import type { CursorPaginated } from './paginated.js';
  * @example
  * const feed: CursorPageOptions = { pageSize: 50, ordering: '-published_at', cursorSecret: process.env.CURSOR_SECRET };
  */
-export interface CursorPageOptions {
+export interface CursorPageOptions extends PageCountOptions {
   /** Rows per page: a positive integer. */
   pageSize: number;
   /**
@@ -48,6 +59,13 @@ export interface CursorPageOptions {
   invalidCursorMessage?: string;
   /** Longest cursor accepted and minted, in characters. @default DEFAULT_MAX_CURSOR_LENGTH (4096) */
   maxCursorLength?: number;
+  /**
+   * A total beside the page: `exact` counts, `estimated` asks the adapter for an estimate; the
+   * count runs beside the page's one keyset statement, never before it. The body is then
+   * `{ count, next, previous, results }` (with `countMode` / `countAge` as page numbers have
+   * them). @default 'none' (no count: `{ next, previous, results }`)
+   */
+  count?: CountMode;
 }
 
 /**
@@ -75,6 +93,12 @@ export interface CursorPage<Row> {
   readonly order: readonly KeyTerm[];
   /** The cursor this page was asked for, decoded; `null` for the first page. */
   readonly cursor: Cursor | null;
+  /** The total, with `count` configured (an estimate when `countMode` says so); else `null`. */
+  readonly count: number | null;
+  /** How the total was found; `'none'` without a count. */
+  readonly countMode: CountMode;
+  /** Milliseconds since a count cache took the count; `null` when it was taken for this request. */
+  readonly countAgeMs: number | null;
 }
 
 /** A cursor page value (see `PageValue`). */
@@ -82,6 +106,9 @@ class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
   declare pageSize: number;
   declare order: readonly KeyTerm[];
   declare cursor: Cursor | null;
+  declare count: number | null;
+  declare countMode: CountMode;
+  declare countAgeMs: number | null;
 
   constructor(
     rows: Row[],
@@ -90,16 +117,22 @@ class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
     pageSize: number,
     order: readonly KeyTerm[],
     cursor: Cursor | null,
+    counted: PageCountFields,
   ) {
     super(rows, next, previous);
     this.pageSize = pageSize;
     this.order = order;
     this.cursor = cursor;
+    this.count = counted.count;
+    this.countMode = counted.countMode;
+    this.countAgeMs = counted.countAgeMs;
     Object.freeze(this);
   }
 
   body<T>(data: readonly T[]): CursorPaginated<T> {
-    return { next: this.next, previous: this.previous, results: data as T[] };
+    const { next, previous } = this;
+    if (this.countMode === 'none') return { next, previous, results: data as T[] };
+    return { ...countKeys(this), next, previous, results: data as T[] } as CursorPaginated<T>;
   }
 }
 
@@ -126,12 +159,16 @@ export async function cursorPage<Row>(
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
   const protection = cursorProtection(options);
+  const mode = countModeOf('cursorPage', options.count, 'none');
+  const cache = countCacheOf('cursorPage', options, mode);
+  const timeout = countTimeoutOf('cursorPage', options);
   const {
     rows,
     order,
     cursor,
     next: nextToken,
     previous: previousToken,
+    counted,
   } = await keysetPage(query, {
     pageSize,
     ordering: options.ordering,
@@ -140,10 +177,11 @@ export async function cursorPage<Row>(
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
     maxLength: options.maxCursorLength,
     invalidMessage: options.invalidCursorMessage,
+    count: mode === 'none' ? null : () => takeCount(query, mode, cache, timeout),
   });
   const [next, previous] = links.withEach(param, [nextToken ?? undefined, previousToken ?? undefined]) as [
     string | null,
     string | null,
   ];
-  return new CursorPageValue(rows, next, previous, pageSize, order, cursor);
+  return new CursorPageValue(rows, next, previous, pageSize, order, cursor, countFieldsOf(counted));
 }
