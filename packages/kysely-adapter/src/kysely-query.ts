@@ -240,18 +240,16 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * // explain (format json) select ... ; { value: <Plan Rows>, exact: false }
    */
   async count(options: CountOptions = {}): Promise<CountResult> {
-    const source = this.#source;
-    const shared = source.session;
-    const templates = source.shape.templates;
+    const { shared, core, base, templates } = this.#counted();
     if (options.estimate) {
       const estimate = await this.#estimate();
       if (estimate !== null) return estimate;
     }
-    const counted = shared.template(templates, 'count', () => countNode(source.core));
+    const counted = shared.template(templates, 'count', () => countNode(core));
     const timeout = shared.capabilities.statementTimeout;
     if (!options.estimate && options.timeoutMs !== undefined && timeout !== null && shared.lasting) {
       try {
-        const rows = await shared.runBounded(counted, source.base, timeout, options.timeoutMs);
+        const rows = await shared.runBounded(counted, base, timeout, options.timeoutMs);
         return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
       } catch (error) {
         if (!timeout.timedOut(error)) throw error;
@@ -261,8 +259,18 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         throw error;
       }
     }
-    const rows = await shared.run(counted, [], source.base, true);
+    const rows = await shared.run(counted, [], base, true);
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
+  }
+
+  /** What counts count: `countQuery`'s statement where the options give one, else the query's own. */
+  #counted() {
+    const source = this.#source;
+    const shared = source.session;
+    const other = shared.countSource;
+    if (other !== null)
+      return { shared, core: other.core, base: [] as readonly unknown[], templates: other.templates };
+    return { shared, core: source.core, base: source.base, templates: source.shape.templates };
   }
 
   /**
@@ -271,12 +279,11 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * row by the dialect's `readEstimate` where it estimates counts.
    */
   async #estimate(readRows?: (rows: readonly Row[]) => number | null): Promise<CountResult | null> {
-    const source = this.#source;
-    const shared = source.session;
+    const { shared, core, base, templates } = this.#counted();
     const { estimateCount, readEstimate } = shared.capabilities;
     if (readRows === undefined && !estimateCount) return null;
-    const explain = shared.template(source.shape.templates, 'estimate', () => estimateNode(source.core));
-    const rows = await shared.run(explain, [], source.base, true);
+    const explain = shared.template(templates, 'estimate', () => estimateNode(core));
+    const rows = await shared.run(explain, [], base, true);
     const estimate = readRows !== undefined ? readRows(rows) : rows[0] ? readEstimate(rows[0]) : null;
     return estimate === null ? null : { value: sliceCount(this.#slice, estimate), exact: false };
   }
@@ -284,6 +291,9 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   /** What a count cache keys this query's count on: its statement's shape and values (`countKey`). */
   countKey(): string {
     const source = this.#source;
+    const other = source.session.countSource;
+    // The page query's shape and values too: its own LIMIT/OFFSET bounds the total.
+    if (other !== null) return countKey(other.key, source.shape.key, source.base);
     return countKey(source.session.planKey, source.shape.key, source.base);
   }
 
