@@ -35,7 +35,9 @@ async function countModes(): Promise<void> {
   });
   try {
     await sql`create table ${sql.table(TABLE)} (id integer primary key, score integer not null)`.execute(db);
-    await sql`insert into ${sql.table(TABLE)} select g, g % 1000 from generate_series(1, ${ROWS}) g`.execute(db);
+    await sql`insert into ${sql.table(TABLE)} select g, g % 1000 from generate_series(1, ${ROWS}) g`.execute(
+      db,
+    );
     await sql`analyze ${sql.table(TABLE)}`.execute(db);
     const query = () => fromKysely(db.selectFrom(TABLE).selectAll(), { db });
     const url = 'http://bench/items';
@@ -46,9 +48,16 @@ async function countModes(): Promise<void> {
       'estimated, cached': { pageSize: 20, ordering: 'id', count: 'estimated' as const, countCache: cache },
       exact: { pageSize: 20, ordering: 'id', count: 'exact' as const },
       'exact, cached': { pageSize: 20, ordering: 'id', count: 'exact' as const, countCache: cache },
-      'exact, countTimeout 50 ms': { pageSize: 20, ordering: 'id', count: 'exact' as const, countTimeout: 50 },
+      'exact, countTimeout 50 ms': {
+        pageSize: 20,
+        ordering: 'id',
+        count: 'exact' as const,
+        countTimeout: 50,
+      },
     };
-    console.log(`| count mode (Postgres, ${ROWS.toLocaleString('en')} rows, page 20) | median ms per page | countMode |`);
+    console.log(
+      `| count mode (Postgres, ${ROWS.toLocaleString('en')} rows, page 20) | median ms per page | countMode |`,
+    );
     console.log('| --- | ---: | --- |');
     for (const [name, options] of Object.entries(modes)) {
       const page = await cursorPage(query(), url, options);
@@ -62,7 +71,10 @@ async function countModes(): Promise<void> {
 }
 
 async function cursorCosts(): Promise<void> {
-  const rows = Array.from({ length: 1000 }, (_, i) => ({ id: i + 1, created: new Date(1.7e12 + (i >> 2) * 1000) }));
+  const rows = Array.from({ length: 1000 }, (_, i) => ({
+    id: i + 1,
+    created: new Date(1.7e12 + (i >> 2) * 1000),
+  }));
   const query = fromArray(rows, { uniqueKey: 'id' });
   const protections = {
     plain: {},

@@ -67,6 +67,35 @@ export function countTimeoutOf(name: string, options: PageCountOptions): number 
   return timeout;
 }
 
+/** How a page function counts, its options checked: the mode, the cache and the timeout. */
+export interface CountPlan {
+  readonly mode: CountMode;
+  readonly cache: CountCache | null;
+  readonly timeout: number | null;
+  /** Takes the count (see `takeCount`); `null` with `count: 'none'`. */
+  readonly take: (() => Promise<CachedCountResult>) | null;
+}
+
+/**
+ * `count`, `countCacheTtl` / `countCache` and `countTimeout` of `options`, checked, with the
+ * thunk that takes the count of `query` (`null` when nothing is counted).
+ *
+ * @example
+ * const { take } = countPlan('cursorPage', query, options, 'none');
+ */
+export function countPlan(
+  name: string,
+  query: OrderedQuery<unknown>,
+  options: PageCountOptions,
+  fallback: CountMode,
+): CountPlan {
+  const mode = countModeOf(name, options.count, fallback);
+  const cache = countCacheOf(name, options, mode);
+  const timeout = countTimeoutOf(name, options);
+  const take = mode === 'none' ? null : () => takeCount(query, mode, cache, timeout);
+  return { mode, cache, timeout, take };
+}
+
 /** `count` checked: one of the three modes. */
 export function countModeOf(name: string, mode: CountMode | undefined, fallback: CountMode): CountMode {
   const chosen = mode ?? fallback;

@@ -52,8 +52,9 @@ export function cursorProtection(options: {
     encryptionKey: options.cursorEncryptionKey ?? null,
     ttl: options.cursorTtl ?? null,
   };
-  encryptionKeys(protection.encryptionKey);
-  checkTtl(protection);
+  // Checked where set only: the common page (neither set) enters neither file.
+  if (protection.encryptionKey !== null) encryptionKeys(protection.encryptionKey);
+  if (protection.ttl !== null) checkTtl(protection);
   return protection;
 }
 

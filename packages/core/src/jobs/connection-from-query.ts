@@ -1,14 +1,7 @@
 import type { CachedCountResult } from '../contract/count-cache.js';
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
 import { invertOrdering, resolveKeyOrder } from '../contract/ordering.js';
-import {
-  type CountMode,
-  countCacheOf,
-  countModeOf,
-  countTimeoutOf,
-  type PageCountOptions,
-  takeCount,
-} from '../contract/page-count.js';
+import { type CountMode, countPlan, type PageCountOptions } from '../contract/page-count.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH } from '../cursor/cursor-codec.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
@@ -124,15 +117,14 @@ export async function connectionFromQuery<Row>(
   ]);
   const after = boundOf(afterCursor);
   const before = boundOf(beforeCursor);
-  const mode = countModeOf('connectionFromQuery', options.count, 'none');
-  const cache = countCacheOf('connectionFromQuery', options, mode);
-  const timeout = countTimeoutOf('connectionFromQuery', options);
+  const { take } = countPlan('connectionFromQuery', query, options, 'none');
   // The count goes out once the edges' statement has: beside it, never before it.
   let counting: Promise<CachedCountResult> | null = null;
   const countBeside = <T>(fetching: Promise<T>): Promise<T> => {
-    if (mode !== 'none') {
-      counting = takeCount(query, mode, cache, timeout);
-      counting.catch(() => {});
+    if (take !== null) {
+      const started = take();
+      started.catch(() => {});
+      counting = started;
     }
     return fetching;
   };

@@ -1,14 +1,6 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import type { OrderingInput } from '../contract/ordering.js';
-import {
-  type CountMode,
-  countCacheOf,
-  countFieldsOf,
-  countModeOf,
-  countTimeoutOf,
-  type PageCountOptions,
-  takeCount,
-} from '../contract/page-count.js';
+import { type CountMode, countFieldsOf, countPlan, type PageCountOptions } from '../contract/page-count.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { cursorProtection, keysetPage } from '../cursor/cursor-window.js';
@@ -92,16 +84,14 @@ export async function paginateCursor<Row>(
   query: OrderedQuery<Row>,
   options: PaginateCursorOptions,
 ): Promise<CursorResult<Row>> {
-  const mode = countModeOf('paginateCursor', options.count, 'none');
-  const cache = countCacheOf('paginateCursor', options, mode);
-  const timeout = countTimeoutOf('paginateCursor', options);
+  const counting = countPlan('paginateCursor', query, options, 'none');
   const page = await keysetPage(query, {
     pageSize: checkCount('pageSize', options.pageSize, 1),
     ordering: options.ordering,
     token: options.cursor,
     ...cursorProtection(options),
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
-    count: mode === 'none' ? null : () => takeCount(query, mode, cache, timeout),
+    count: counting.take,
   });
   const result = { results: Object.freeze(page.rows), nextCursor: page.next, previousCursor: page.previous };
   if (page.counted === null) return Object.freeze(result);

@@ -2,15 +2,16 @@ import type { OrderedQuery } from '../contract/ordered-query.js';
 import type { KeyTerm, OrderingInput } from '../contract/ordering.js';
 import {
   type CountMode,
-  countCacheOf,
   countFieldsOf,
   countKeys,
-  countModeOf,
-  countTimeoutOf,
+  countPlan,
   type PageCountFields,
   type PageCountOptions,
-  takeCount,
 } from '../contract/page-count.js';
+
+/** A page's count fields without a count. */
+const NO_COUNT: PageCountFields = Object.freeze({ count: null, countMode: 'none', countAgeMs: null });
+
 import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
@@ -158,10 +159,15 @@ export async function cursorPage<Row>(
   const { params, links } = requestUrl(url);
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
-  const protection = cursorProtection(options);
-  const mode = countModeOf('cursorPage', options.count, 'none');
-  const cache = countCacheOf('cursorPage', options, mode);
-  const timeout = countTimeoutOf('cursorPage', options);
+  // Neither file is entered for the common page: no encryption, no lifetime, no count.
+  const protection =
+    options.cursorEncryptionKey == null && options.cursorTtl == null
+      ? { secret: options.cursorSecret ?? null }
+      : cursorProtection(options);
+  const counting =
+    options.count === undefined || options.count === 'none'
+      ? null
+      : countPlan('cursorPage', query, options, 'none');
   const {
     rows,
     order,
@@ -177,11 +183,12 @@ export async function cursorPage<Row>(
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
     maxLength: options.maxCursorLength,
     invalidMessage: options.invalidCursorMessage,
-    count: mode === 'none' ? null : () => takeCount(query, mode, cache, timeout),
+    count: counting?.take ?? null,
   });
   const [next, previous] = links.withEach(param, [nextToken ?? undefined, previousToken ?? undefined]) as [
     string | null,
     string | null,
   ];
-  return new CursorPageValue(rows, next, previous, pageSize, order, cursor, countFieldsOf(counted));
+  const fields = counted === null ? NO_COUNT : countFieldsOf(counted);
+  return new CursorPageValue(rows, next, previous, pageSize, order, cursor, fields);
 }

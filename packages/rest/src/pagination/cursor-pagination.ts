@@ -216,15 +216,13 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
     super();
     assignOptions(this, options);
-    if (new.target === CursorPagination) this.seal();
-  }
-
-  /** Checks how cursors are protected (a short key, a lifetime nothing protects), then freezes. */
-  protected override seal(): void {
-    if (Object.isFrozen(this)) return;
-    cursorProtection(this);
-    super.seal();
-    this.#countCache();
+    if (new.target === CursorPagination) {
+      // A short key, a lifetime nothing protects or a bad count cache fail here, at construction
+      // (a subclass's own fields, at its first page: the engine checks them).
+      cursorProtection(this);
+      this.seal();
+      this.#countCache();
+    }
   }
 
   /** `countCache`, else the one `countCacheTtl` asks for (a bad TTL is refused at construction). */
