@@ -1,9 +1,18 @@
 import { connectionFromQuery, type OrderedQuery, type OrderingInput, paginateCursor } from '@pagewise/core';
+import { fromDrizzle } from '@pagewise/drizzle-adapter';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
+import { int, mysqlTable, varchar } from 'drizzle-orm/mysql-core';
+import { integer as pgInteger, pgTable, text as pgText } from 'drizzle-orm/pg-core';
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseTarget, databaseTargets, describeDatabase, tableName } from '../support/databases.js';
+import {
+  type DrizzleDatabaseName,
+  type DrizzleTestDatabase,
+  drizzleTarget,
+} from '../support/drizzle-databases.js';
 import { postgresMajor } from '../support/postgres-server.js';
 
 // Cursor walks under the collations users' columns carry (issue 29): every comparison that decides
@@ -233,7 +242,8 @@ function sqlCollated(db: Db, table: string, dialect: 'postgres' | 'mysql' | 'sql
       return new Map(rows.map((r) => [Number(r.id), Number(r.g)]));
     },
     // DRF's offset scheme counts on ties coming back in one order from one statement to the next;
-    // the index on `title` keeps them in row order (Postgres: a plan that uses it, never a sort).
+    // the index on `title` keeps them in row order (Postgres: a plan that uses it, never a sort;
+    // MariaDB: the adapter's FORCE INDEX, and its look-ahead row read apart, `resortKeepsTies`).
     stable: (walk) => {
       const positioned = (d: Db) => fromKysely(builder(d), { db: d, uniqueKey: null }) as OrderedQuery<Row>;
       if (dialect === 'postgres') {
@@ -243,23 +253,7 @@ function sqlCollated(db: Db, table: string, dialect: 'postgres' | 'mysql' | 'sql
           return walk(positioned(trx));
         });
       }
-      if (dialect === 'sqlite') return walk(positioned(db));
-      // MariaDB reads the index in row order too, but the adapter ranks each page's rows in a derived
-      // table and sorts them again by `title` (`withTieGroups`). That sort breaks ties by the derived
-      // table's row reference: for an in-memory (MEMORY) temporary table, the row's address, compared
-      // byte by byte, least significant byte first, so tied rows come back in an order that depends
-      // on where the server's allocator put them, even on a quiet server (a defect of that statement,
-      // not of the plan: this setting stands in for its fix). With its temporary tables on disk
-      // (Aria), a row's reference is its place in the file, written high byte first: the order the
-      // index gave. One connection for the walk, since the setting is a session's.
-      return db.connection().execute(async (conn) => {
-        await sql`set session tmp_table_size = 0`.execute(conn);
-        try {
-          return await walk(positioned(conn));
-        } finally {
-          await sql`set session tmp_table_size = default`.execute(conn);
-        }
-      });
+      return walk(positioned(db));
     },
   };
 }
@@ -339,6 +333,69 @@ function targetCases(target: DatabaseTarget): void {
 }
 
 for (const target of databaseTargets()) targetCases(target);
+
+/** The collated table through Drizzle: its `title` a plain text column of Drizzle's schema; the collation is the database's. */
+function drizzleCollated(database: DrizzleTestDatabase, table: string): Collated {
+  const kysely = sqlCollated(database.db, table, database.dialect);
+  const db = database.drizzle;
+  const schema =
+    database.dialect === 'postgres'
+      ? pgTable(table, { id: pgInteger('id').primaryKey(), title: pgText('title').notNull() })
+      : database.dialect === 'mysql'
+        ? mysqlTable(table, { id: int('id').primaryKey(), title: varchar('title', { length: 96 }).notNull() })
+        : sqliteTable(table, { id: integer('id').primaryKey(), title: text('title').notNull() });
+  const columns = schema as unknown as { id: unknown; title: unknown };
+  return {
+    ...kysely,
+    query: (uniqueKey) =>
+      fromDrizzle(db.select({ id: columns.id, title: columns.title }).from(schema), {
+        db,
+        uniqueKey,
+      }) as OrderedQuery<Row>,
+  };
+}
+
+// The same collations on the Drizzle adapter: forward and backward walks and Relay windows are the
+// database's ORDER BY under each (DRF's position + offset walk pins a session setting per ORM
+// connection, which the Kysely cases above cover).
+for (const name of ['sqlite', 'pglite', 'postgres', 'mariadb'] as DrizzleDatabaseName[]) {
+  const target = drizzleTarget(name);
+  const collations = COLLATIONS[name];
+  if (collations === undefined || postgresMajor() !== undefined) continue;
+  describeDatabase(target, 'collations (drizzle)', () => {
+    let database: DrizzleTestDatabase;
+    const tables: string[] = [];
+    beforeAll(async () => {
+      database = await target.open();
+      if (name === 'postgres') {
+        for (const level of [1, 2]) {
+          await sql
+            .raw(
+              `create collation if not exists pw_und_level${level} (provider = icu, locale = 'und-u-ks-level${level}', deterministic = false)`,
+            )
+            .execute(database.db);
+        }
+      }
+    });
+    afterAll(async () => {
+      for (const table of tables) await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
+      await database.close();
+    });
+    collations.forEach(([label, type], k) => {
+      collationCases(
+        `drizzle-${name}`,
+        label,
+        async () => {
+          const table = tableName(`pw_coll_dz_${name}_${k}`);
+          tables.push(table);
+          await createCollated(database.db, table, type, database.dialect);
+          return drizzleCollated(database, table);
+        },
+        false,
+      );
+    });
+  });
+}
 
 // The memory adapter is the reference: JavaScript's code-point order is its collation.
 describe('[memory] collations', () => {

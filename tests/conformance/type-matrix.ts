@@ -813,7 +813,16 @@ export function memoryMatrixBackend(): MatrixBackend {
   };
 }
 
-export function sqlMatrixBackend(database: TestDatabase): MatrixBackend {
+/**
+ * The matrix on a database; `paged` makes the query of a loaded table (the Kysely adapter's by
+ * default; the Drizzle suites pass `fromDrizzle` of the same table), `name` the backend's name.
+ */
+export function sqlMatrixBackend(
+  database: TestDatabase,
+  paged: (table: string) => OrderedQuery<Row> = (table) =>
+    fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db }),
+  name: string = database.name,
+): MatrixBackend {
   const { db, dialect } = database;
   const q = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
   const tables: string[] = [];
@@ -830,7 +839,7 @@ export function sqlMatrixBackend(database: TestDatabase): MatrixBackend {
     return major;
   };
   return {
-    name: database.name,
+    name,
     dialect,
     load: async (type, given) => {
       const held = await serverMajor();
@@ -838,9 +847,7 @@ export function sqlMatrixBackend(database: TestDatabase): MatrixBackend {
         held >= Number(from) ? values : [],
       );
       const flavour = { ...given, values: [...given.values, ...since] };
-      const table = tableName(
-        `pw_tm_${database.name.replaceAll('-', '_')}_${type.name.replace(/\W+/g, '_')}`,
-      );
+      const table = tableName(`pw_tm_${name.replaceAll('-', '_')}_${type.name.replace(/\W+/g, '_')}`);
       const expand = (text: string) => text.replaceAll('$t', table);
       await sql.raw(`drop table if exists ${q(table)}`).execute(db);
       for (const statement of flavour.setup ?? []) await sql.raw(expand(statement)).execute(db);
@@ -854,7 +861,7 @@ export function sqlMatrixBackend(database: TestDatabase): MatrixBackend {
       );
       await sql.raw(`insert into ${q(table)} (id, v) values ${values.join(', ')}`).execute(db);
       return {
-        query: fromKysely(db.selectFrom(table).selectAll(), { db }),
+        query: paged(table),
         rows: values.length,
         order: async (term) => {
           const dir = term.direction;
@@ -993,12 +1000,13 @@ export function typeMatrixCases(open: () => Promise<MatrixBackend>, name: string
   });
 
   for (const type of MATRIX_TYPES) {
+    const database = name.replace(/^drizzle-/, '');
     const dialect: Dialect =
       name === 'memory'
         ? 'memory'
-        : name.startsWith('mariadb')
+        : database.startsWith('mariadb')
           ? 'mysql'
-          : name.startsWith('sqlite')
+          : database.startsWith('sqlite')
             ? 'sqlite'
             : 'postgres';
     const flavour = type[dialect];

@@ -4,6 +4,7 @@ import {
   ConfigurationError,
   CursorPagination,
   connectionFromQuery,
+  cursorPage,
   NotFound,
   paginateCursor,
   streamRows,
@@ -109,5 +110,45 @@ describe('cursor secrets that rotate', () => {
         ConfigurationError,
       );
     }
+  });
+
+  // Issue 36 §2: an empty environment variable (`cursorSecret: process.env.CURSOR_SECRET ?? ''`)
+  // silently turned signing off, and `[]` was only refused at the first request.
+  it("refuses '' and [] at construction, for the class and for every page function", async () => {
+    let fetched = 0;
+    const counted = () => {
+      const q = query();
+      const fetch = q.fetch.bind(q);
+      return Object.assign(q, {
+        fetch: (spec: Parameters<typeof fetch>[0]) => {
+          fetched += 1;
+          return fetch(spec);
+        },
+      });
+    };
+    for (const cursorSecret of ['', []] as unknown as string[]) {
+      expect(() => new CursorPagination({ pageSize: 4, ordering, cursorSecret })).toThrow(ConfigurationError);
+      expect(() => new CursorPagination({ pageSize: 4, ordering, cursorSecret })).toThrow(/cursorSecret/);
+      class Subclassed extends CursorPagination {
+        override pageSize = 4;
+        override cursorSecret = cursorSecret;
+      }
+      // A subclass field is only set once the base constructor has run: refused before any query.
+      await expect(
+        new Subclassed().paginate(counted(), new ApiRequest({ url: 'http://testserver/items' })),
+      ).rejects.toThrow(ConfigurationError);
+      await expect(
+        cursorPage(counted(), 'http://testserver/items', { pageSize: 4, ordering, cursorSecret }),
+      ).rejects.toThrow(ConfigurationError);
+      await expect(paginateCursor(counted(), { pageSize: 4, ordering, cursorSecret })).rejects.toThrow(
+        ConfigurationError,
+      );
+      await expect(connectionFromQuery(counted(), { first: 4 }, { ordering, cursorSecret })).rejects.toThrow(
+        ConfigurationError,
+      );
+      const stream = streamRows(counted(), { ordering, cursorSecret });
+      await expect(stream[Symbol.asyncIterator]().next()).rejects.toThrow(ConfigurationError);
+    }
+    expect(fetched).toBe(0);
   });
 });

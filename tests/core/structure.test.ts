@@ -110,6 +110,7 @@ describe('the packages have layers: the engine, then the web layer and the adapt
     expect(packageImports('nest')).toEqual(['rest']);
     expect(packageImports('sql')).toEqual(['core']);
     expect(packageImports('kysely-adapter')).toEqual(['core', 'sql']);
+    expect(packageImports('drizzle-adapter')).toEqual(['core', 'sql']);
     expect(packageImports('memory-adapter')).toEqual(['core']);
     expect(packageImports('client')).toEqual([]);
   });
@@ -217,6 +218,14 @@ describe('@pagewise/sql holds the SQL knowledge without an ORM', () => {
     expect(dependencies.filter((name) => ORM.test(name))).toEqual([]);
   });
 
+  it('each ORM adapter imports its own ORM and no other: the Drizzle adapter no Kysely, the Kysely adapter no Drizzle', () => {
+    const orms = (name: string) => [
+      ...new Set(ormImports(name).map((edge) => edge.split(' -> ')[1]!.split('/')[0]!)),
+    ];
+    expect(orms('drizzle-adapter')).toEqual(['drizzle-orm']);
+    expect(orms('kysely-adapter')).toEqual(['kysely']);
+  });
+
   it('sql: the fragment type and the calendar are the bottom, every dialect stands on dialect/ and none on another', () => {
     const edges = roomEdges(sources('sql'));
     const folders = (room: string) =>
@@ -253,7 +262,7 @@ describe('no folder-level import cycles inside a package', () => {
     ]);
   });
 
-  for (const name of ['core', 'rest', 'sql', 'kysely-adapter', 'nest']) {
+  for (const name of ['core', 'rest', 'sql', 'kysely-adapter', 'drizzle-adapter', 'nest']) {
     it(`packages/${name}/src: no two folders import each other, directly or around a loop`, () => {
       const edges = roomEdges(sources(name));
       expect(roomCycles(edges)).toEqual([]);

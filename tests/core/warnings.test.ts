@@ -4,6 +4,7 @@ import {
   ApiSettings,
   emitWarning,
   LimitOffsetPagination,
+  ListView,
   PageNumberPagination,
   Paginator,
   UnorderedObjectListWarning,
@@ -37,15 +38,42 @@ describe('warning hook', () => {
   it('settings.onWarning receives the unordered warning of both offset styles, process.emitWarning nothing', async () => {
     const emitted = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     const seen: unknown[] = [];
-    const settings = new ApiSettings({ onWarning: (warning) => seen.push(warning) });
-    await new PageNumberPagination({ pageSize: 3, settings }).paginateQueryset(unordered(), request());
-    await new LimitOffsetPagination({ defaultLimit: 3, settings }).paginateQueryset(unordered(), request());
+    // A hook is told each distinct warning once (issue 36): one settings object per style.
+    const settings = () => new ApiSettings({ onWarning: (warning) => seen.push(warning) });
+    await new PageNumberPagination({ pageSize: 3, settings: settings() }).paginateQueryset(
+      unordered(),
+      request(),
+    );
+    await new LimitOffsetPagination({ defaultLimit: 3, settings: settings() }).paginateQueryset(
+      unordered(),
+      request(),
+    );
     expect(seen).toHaveLength(2);
     for (const warning of seen) {
       expect(warning).toBeInstanceOf(UnorderedObjectListWarning);
       expect((warning as Error).message).toMatch(/^Pagination may yield inconsistent results/);
     }
     expect(emitted).not.toHaveBeenCalled();
+  });
+
+  it('a request after the first is not warned again: each distinct warning once per hook', async () => {
+    const seen: unknown[] = [];
+    const settings = new ApiSettings({ onWarning: (warning) => seen.push(warning) });
+    const pagination = new PageNumberPagination({ pageSize: 3, settings });
+    for (let i = 0; i < 5; i += 1) await pagination.paginateQueryset(unordered(), request());
+    expect(seen).toEqual([expect.any(UnorderedObjectListWarning)]);
+    expect((seen[0] as Error).message).toContain('.orderBy(');
+  });
+
+  it('a view (a paginator per request) warns of its unordered query once, not on every request', async () => {
+    const seen: unknown[] = [];
+    const settings = new ApiSettings({ onWarning: (warning) => seen.push(warning) });
+    class Numbered extends PageNumberPagination {
+      override pageSize = 3;
+    }
+    const view = ListView.asView({ queryset: unordered(), paginationClass: Numbered, settings });
+    for (let i = 0; i < 4; i += 1) await view(new ApiRequest({ url: 'http://localhost/?page=2' }));
+    expect(seen.filter((w) => w instanceof UnorderedObjectListWarning)).toHaveLength(1);
   });
 
   it('the host paginator takes its own hook', () => {

@@ -93,10 +93,11 @@ describe('TestInstanceView (tests/test_generics.py)', () => {
     expect(await send(view, 'DELETE', '999')).toEqual({ status: 404, data: NO_BASIC_MODEL });
   });
 
-  it('test_get_instance_view_incorrect_arg: 404, not 500 (Pagewise names the model here too)', async () => {
+  it("test_get_instance_view_incorrect_arg: 404, not 500, DRF's bare 'Not found.' (issue 36 §5)", async () => {
+    // get_object_or_404 turns int('a')'s ValueError into a bare Http404: no model named.
     expect(await send(InstanceView.actions(DETAIL), 'GET', 'a')).toEqual({
       status: 404,
-      data: NO_BASIC_MODEL,
+      data: { detail: 'Not found.' },
     });
   });
 });

@@ -179,4 +179,60 @@ describe('Pagewise errors in GraphQL servers', () => {
     expect(unmask(wrapped(Object.assign(new NotFound('x'), { status: 503 })), 'x')).toBe(masked);
     expect(unmask(wrapped(new Error('boom')), 'x')).toBe(masked);
   });
+
+  // Issue 36 §2: an error that is not Pagewise's but holds a client ApiError as `originalError` was
+  // unmasked with its own message. Only the client error itself goes through, and only its message.
+  it('an outer error wrapping a client ApiError stays masked, in Yoga, in Apollo and in isClientApiError', async () => {
+    const secret = 'outer SECRET-5f2c: password=hunter2';
+    const wrapping = {
+      Query: {
+        ...resolvers.Query,
+        broken: () => {
+          throw Object.assign(new Error(secret), { originalError: new NotFound('Invalid cursor') });
+        },
+      },
+    };
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs, resolvers: wrapping }),
+      maskedErrors: { maskError: unmaskApiErrors(maskError) },
+      logging: false,
+    });
+    const yogaAnswer = (await (
+      await yoga.fetch('http://localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: QUERIES.broken }),
+      })
+    ).json()) as Result;
+    expect(JSON.stringify(yogaAnswer)).not.toContain('SECRET');
+    expect(yogaAnswer.errors?.[0]?.message).toBe('Unexpected error.');
+
+    const apollo = new ApolloServer({
+      typeDefs,
+      resolvers: wrapping,
+      includeStacktraceInErrorResponses: false,
+      formatError: (formatted, error) =>
+        isClientApiError(error) ? formatted : { message: 'Internal server error' },
+    });
+    await apollo.start();
+    try {
+      const response = await apollo.executeOperation({ query: QUERIES.broken });
+      const result = (response.body as unknown as { singleResult: Result }).singleResult;
+      expect(JSON.stringify(result)).not.toContain('SECRET');
+      expect(result.errors?.[0]?.message).toBe('Internal server error');
+      // The client error itself, as graphql-js wraps it, still goes through.
+      const bad = await apollo.executeOperation({ query: QUERIES.badCursor });
+      expect((bad.body as unknown as { singleResult: Result }).singleResult.errors?.[0]?.message).toBe(
+        'Invalid cursor',
+      );
+    } finally {
+      await apollo.stop();
+    }
+    const outer = Object.assign(new Error(secret), { originalError: new NotFound('Invalid cursor') });
+    expect(isClientApiError(outer)).toBe(false);
+    expect(isClientApiError(Object.assign(new Error(secret), { originalError: outer }))).toBe(false);
+    expect(isClientApiError(Object.assign(new Error('Invalid cursor'), { originalError: outer }))).toBe(
+      false,
+    );
+  });
 });

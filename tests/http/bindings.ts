@@ -7,6 +7,7 @@ import {
   type BindingOptions,
   createExpressMiddleware,
   createFastifyPlugin,
+  createFetchHandler,
   createHonoHandler,
   createNodeHandler,
 } from '@pagewise/rest';
@@ -91,6 +92,20 @@ export const BINDINGS: readonly Binding[] = [
     start: (options) => listen(http.createServer(createNodeHandler(options))),
   },
 ];
+
+/**
+ * `createFetchHandler` (Deno, Bun, workers) on Node through @hono/node-server: not in `BINDINGS`
+ * (Hono's binding is the same Fetch path), for the cases that must hold on every entry point.
+ */
+export const FETCH_BINDING: Binding = {
+  name: 'fetch',
+  start: (options) =>
+    new Promise((resolve) => {
+      const server = serve({ fetch: createFetchHandler(options), port: 0, hostname: '127.0.0.1' }, () =>
+        resolve(running(server as http.Server)),
+      ) as http.Server;
+    }),
+};
 
 /** What a test reads from an answer. */
 export interface Answer {

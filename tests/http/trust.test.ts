@@ -33,12 +33,12 @@ describeBindings('trusted hosts', (binding) => {
       const answer = await send(get().server, LIST, { headers: { host: 'evil.com' } });
       expect(answer.status).toBe(400);
       expect(answer.json()).toEqual({
-        detail: "Invalid HTTP_HOST header: 'evil.com'. You may need to add 'evil.com' to ALLOWED_HOSTS.",
+        detail: "Invalid HTTP_HOST header: 'evil.com'. You may need to add 'evil.com' to allowedHosts.",
       });
       expect(answer.headers.get('link')).toBeNull();
       const withPort = await send(get().server, LIST, { headers: { host: 'Evil.COM:8080' } });
       expect(withPort.json()).toEqual({
-        detail: "Invalid HTTP_HOST header: 'Evil.COM:8080'. You may need to add 'evil.com' to ALLOWED_HOSTS.",
+        detail: "Invalid HTTP_HOST header: 'Evil.COM:8080'. You may need to add 'evil.com' to allowedHosts.",
       });
     });
 
@@ -81,7 +81,7 @@ describeBindings('trusted hosts', (binding) => {
       const answer = await send(get().server, LIST, { headers: { 'x-forwarded-host': 'evil.com' } });
       expect(answer.status).toBe(400);
       expect(answer.json()).toEqual({
-        detail: "Invalid HTTP_HOST header: 'evil.com'. You may need to add 'evil.com' to ALLOWED_HOSTS.",
+        detail: "Invalid HTTP_HOST header: 'evil.com'. You may need to add 'evil.com' to allowedHosts.",
       });
     });
 

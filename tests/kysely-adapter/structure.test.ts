@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 // `new Set`... not declared `ReadonlyMap`/`ReadonlySet`), and a class's writable `static` field.
 
 const PACKAGES = fileURLToPath(new URL('../../packages/', import.meta.url));
-const CHECKED = ['core/src', 'sql/src', 'kysely-adapter/src', 'memory-adapter/src'];
+const CHECKED = ['core/src', 'sql/src', 'kysely-adapter/src', 'drizzle-adapter/src', 'memory-adapter/src'];
 const COLLECTIONS = new Set(['Map', 'WeakMap', 'Set', 'WeakSet', 'WeakRef']);
 const READONLY_TYPES = /^(ReadonlyMap|ReadonlySet)\b/;
 

@@ -124,7 +124,7 @@ for (const platform of PLATFORMS) {
       expect(untrusted.status).toBe(400);
       expect(untrusted.body).toEqual({
         detail:
-          "Invalid HTTP_HOST header: 'api.example.org'. You may need to add 'api.example.org' to ALLOWED_HOSTS.",
+          "Invalid HTTP_HOST header: 'api.example.org'. You may need to add 'api.example.org' to allowedHosts.",
       });
     });
 

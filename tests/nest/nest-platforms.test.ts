@@ -204,7 +204,7 @@ for (const platform of PLATFORMS) {
       expect(evil.status).toBe(400);
       expect(evil.body).toEqual({
         detail:
-          "Invalid HTTP_HOST header: 'evil.example'. You may need to add 'evil.example' to ALLOWED_HOSTS.",
+          "Invalid HTTP_HOST header: 'evil.example'. You may need to add 'evil.example' to allowedHosts.",
       });
       // X-Forwarded-Host counts only with trustProxy, which this app leaves off.
       const forwarded = await get(`${origin}/articles/list`, { 'x-forwarded-host': 'evil.example' });

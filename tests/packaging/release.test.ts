@@ -43,11 +43,13 @@ describe('pnpm release --dry-run', () => {
       '@pagewise/rest',
       '@pagewise/sql',
       '@pagewise/kysely-adapter',
+      '@pagewise/drizzle-adapter',
       '@pagewise/memory-adapter',
     ]) {
       expect(order.indexOf('@pagewise/core')).toBeLessThan(order.indexOf(dependent));
     }
     expect(order.indexOf('@pagewise/sql')).toBeLessThan(order.indexOf('@pagewise/kysely-adapter'));
+    expect(order.indexOf('@pagewise/sql')).toBeLessThan(order.indexOf('@pagewise/drizzle-adapter'));
     expect(order.indexOf('@pagewise/rest')).toBeLessThan(order.indexOf('@pagewise/nest'));
     console.log(`release steps (s): ${JSON.stringify(release.seconds)}`);
   });

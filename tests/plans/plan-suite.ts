@@ -1,8 +1,14 @@
 import type { KeyTerm, PositionValue } from '@pagewise/core';
+import { fromDrizzle } from '@pagewise/drizzle-adapter';
 import { fromKysely } from '@pagewise/kysely-adapter';
+import type { OrderedQuery } from '@pagewise/rest';
+import { datetime, int, mysqlTable } from 'drizzle-orm/mysql-core';
+import { integer as pgInteger, pgTable, timestamp } from 'drizzle-orm/pg-core';
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { CompiledQuery, type LogEvent, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DatabaseTarget, type TestDatabase, tableName } from '../support/databases.js';
+import type { DrizzleTarget, DrizzleTestDatabase, StatementLog } from '../support/drizzle-databases.js';
 
 const ROWS = 30_000;
 
@@ -169,6 +175,32 @@ async function seed(database: TestDatabase, table: string): Promise<void> {
   await sql.raw(dialect === 'mysql' ? `analyze table ${t}` : `analyze ${t}`).execute(db);
 }
 
+/** The plan table in Drizzle's schema, Drizzle's default modes (`Date` timestamps). */
+function planSchema(database: DrizzleTestDatabase, table: string) {
+  if (database.dialect === 'postgres') {
+    return pgTable(table, {
+      id: pgInteger('id').primaryKey(),
+      created: timestamp('created', { withTimezone: true, precision: 3 }).notNull(),
+      grp: pgInteger('grp').notNull(),
+      score: pgInteger('score'),
+    });
+  }
+  if (database.dialect === 'mysql') {
+    return mysqlTable(table, {
+      id: int('id').primaryKey(),
+      created: datetime('created', { fsp: 3 }).notNull(),
+      grp: int('grp').notNull(),
+      score: int('score'),
+    });
+  }
+  return sqliteTable(table, {
+    id: integer('id').primaryKey(),
+    created: text('created').notNull(),
+    grp: integer('grp').notNull(),
+    score: integer('score'),
+  });
+}
+
 /** The database's plan for `statement`, one line per row (Postgres), detail (SQLite) or access (MySQL). */
 export async function explain(database: TestDatabase, statement: CompiledQuery): Promise<string[]> {
   const prefix = { postgres: 'explain ', sqlite: 'explain query plan ', mysql: 'explain ' }[database.dialect];
@@ -253,15 +285,47 @@ function assertSeek(database: TestDatabase, shape: Shape, table: string, plan: s
  * range on the keyset predicate: Postgres an Index Scan whose Index Cond holds the bound and no
  * Sort; SQLite `SEARCH ... USING INDEX`; MariaDB/MySQL access type `range`, no filesort.
  */
-export function planCases(target: DatabaseTarget): void {
-  const table = tableName(`pw_plan_${target.name}`);
+export function planCases(
+  target: DatabaseTarget | DrizzleTarget,
+  orm: 'kysely' | 'drizzle' = 'kysely',
+): void {
+  const table = tableName(`pw_plan_${orm === 'drizzle' ? 'dz_' : ''}${target.name}`);
   const statements: CompiledQuery[] = [];
   let database: TestDatabase;
+  let paged: () => OrderedQuery<Record<string, unknown>>;
+  // Drizzle's logger sees every statement the Drizzle adapter runs, as Kysely's log does for fromKysely.
+  const logged: StatementLog = {
+    statements: new Proxy([], {
+      set(target, key, value) {
+        if (key !== 'length') statements.push(CompiledQuery.raw(String(value), []));
+        return Reflect.set(target, key, value);
+      },
+    }),
+    parameters: new Proxy([], {
+      set(target, key, value) {
+        if (key !== 'length') {
+          const last = statements.at(-1);
+          if (last) statements[statements.length - 1] = CompiledQuery.raw(last.sql, value as unknown[]);
+        }
+        return Reflect.set(target, key, value);
+      },
+    }),
+  };
 
   beforeAll(async () => {
-    database = await target.open((event: LogEvent) => {
-      if (event.level === 'query') statements.push(event.query);
-    });
+    if (orm === 'drizzle') {
+      const opened = await (target as DrizzleTarget).open(undefined, logged);
+      database = opened;
+      const db = opened.drizzle;
+      const schema = planSchema(opened, table);
+      paged = () =>
+        fromDrizzle(db.select().from(schema) as never, { db }) as OrderedQuery<Record<string, unknown>>;
+    } else {
+      database = await (target as DatabaseTarget).open((event: LogEvent) => {
+        if (event.level === 'query') statements.push(event.query);
+      });
+      paged = () => fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db });
+    }
     await seed(database, table);
   });
   afterAll(async () => {
@@ -275,7 +339,7 @@ export function planCases(target: DatabaseTarget): void {
   for (const shape of SHAPES) {
     if (shape.declaredIndex && target.name === 'sqlite') continue;
     it(`[${target.name}] EXPLAIN: ${shape.title}: a cursor page at depth ${DEPTH} seeks the index`, async () => {
-      const query = fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db });
+      const query = paged();
       let bound: PositionValue[];
       if (shape.bound === 'depth') {
         const [at] = await query.fetch({ order: shape.order, after: null, offset: DEPTH, limit: 1 });
@@ -298,7 +362,7 @@ export function planCases(target: DatabaseTarget): void {
         bound.filter((v) => v !== null).length + (written === undefined ? 1 : 0),
       );
       // MySQL/MariaDB: the statement names the ordering's index, as the plan below reads it.
-      if (database.dialect === 'mysql') expect(statement.sql).toContain(' force index (');
+      if (database.dialect === 'mysql') expect(statement.sql.toLowerCase()).toContain(' force index (');
       const plan = await explain(database, statement);
       console.log(`EXPLAIN ${target.name} | ${shape.title} | ${plan.map((l) => l.trim()).join(' / ')}`);
       assertSeek(database, shape, table, plan);
@@ -308,7 +372,7 @@ export function planCases(target: DatabaseTarget): void {
     // A Relay window between two cursors: the far bound is in the SQL too (the database compares
     // it under the column's collation), and the statement stays the same index range.
     it(`[${target.name}] EXPLAIN: ${shape.title}, between two cursors: a window at depth ${DEPTH} seeks the index`, async () => {
-      const query = fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db });
+      const query = paged();
       const near = await query.fetch({ order: shape.order, after: null, offset: DEPTH, limit: PAGE + 1 });
       const after = [...near[0]!.position];
       const before = [...near[PAGE]!.position];

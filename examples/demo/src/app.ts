@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { fromDrizzle } from '@pagewise/drizzle-adapter';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   ApiError,
@@ -17,6 +18,7 @@ import {
   ModelViewSet,
   NotFound,
   type OpenApiVersion,
+  type OrderedQuery,
   OrderingFilter,
   PageNumberPagination,
   PermissionDenied,
@@ -26,13 +28,16 @@ import {
   ValidationError,
   type WriteValues,
 } from '@pagewise/rest';
+import { desc } from 'drizzle-orm';
 import type { Kysely } from 'kysely';
+import type { DemoDrizzle } from './database.js';
 import {
   isDatabaseUnavailable,
   logDatabaseUnavailable,
   RETRY_AFTER_SECONDS,
   ServiceUnavailable,
 } from './database-errors.js';
+import { pgArticles, sqliteArticles } from './drizzle-schema.js';
 import type { DemoDatabase } from './schema.js';
 import {
   type ArticleRow,
@@ -179,6 +184,8 @@ export function demoOpenApi(
 
 export interface DemoAppOptions {
   readonly db: Kysely<DemoDatabase>;
+  /** The same database through Drizzle: the articles are then paged by `fromDrizzle`. @default undefined */
+  readonly drizzle?: DemoDrizzle | undefined;
   /** @default 'path' */
   readonly versioning?: VersioningName;
   /** Signs the feed's cursors; tampered ones are then `404 Invalid cursor`. @default null */
@@ -194,6 +201,24 @@ export interface DemoAppOptions {
   readonly now?: () => Date;
 }
 
+/**
+ * The articles through Drizzle (`ORM=drizzle`), newest first as on Kysely: the same rows (the
+ * schema's keys are the SQL names), orderings and cursor tokens.
+ */
+function drizzleArticles(drizzle: DemoDrizzle): OrderedQuery<ArticleRow> {
+  if (drizzle.dialect === 'sqlite') {
+    const { db } = drizzle;
+    const builder = db
+      .select()
+      .from(sqliteArticles)
+      .orderBy(desc(sqliteArticles.published_at), desc(sqliteArticles.id));
+    return fromDrizzle(builder, { db }) as OrderedQuery<ArticleRow>;
+  }
+  const { db } = drizzle;
+  const builder = db.select().from(pgArticles).orderBy(desc(pgArticles.published_at), desc(pgArticles.id));
+  return fromDrizzle(builder, { db }) as OrderedQuery<ArticleRow>;
+}
+
 /** The demo API: its route table and settings, ready for any binding. */
 export interface DemoApp {
   readonly routes: Routes;
@@ -207,6 +232,7 @@ export interface DemoApp {
  */
 export async function createDemoApp({
   db,
+  drizzle,
   versioning = 'path',
   cursorSecret = null,
   maxOffset = null,
@@ -233,10 +259,15 @@ export async function createDemoApp({
   const authors = new Map<number, AuthorRow>(authorRows.map((author) => [author.id, author]));
   // One query for every request, as DRF's class-level `queryset`: a query is a value (filters and
   // pages derive new ones), so nothing is rebuilt or recognised per request.
-  const articleQuery = fromKysely(
-    db.selectFrom('articles').selectAll().orderBy('published_at', 'desc').orderBy('id', 'desc'),
-    { db },
-  );
+  const articleQuery =
+    drizzle === undefined
+      ? fromKysely(
+          db.selectFrom('articles').selectAll().orderBy('published_at', 'desc').orderBy('id', 'desc'),
+          {
+            db,
+          },
+        )
+      : drizzleArticles(drizzle);
   const serializer = (row: ArticleRow, { request }: { request: ApiRequest }) =>
     serializeArticle(row, request, authors);
   const ROOT_SCHEMA = {

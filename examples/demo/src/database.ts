@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { nameStatements, reusePreparedStatements } from '@pagewise/kysely-adapter';
 import SQLite from 'better-sqlite3';
+import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { type Insertable, Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { isConnectionError } from './database-errors.js';
@@ -11,12 +13,28 @@ import type { ArticleTable, DemoDatabase } from './schema.js';
 /** Which database the demo runs on. */
 export interface DemoDatabaseHandle {
   readonly db: Kysely<DemoDatabase>;
+  /**
+   * The same database through Drizzle (`ORM=drizzle`): the articles are then paged by
+   * `fromDrizzle` over drizzle-orm's own driver; `undefined` on Kysely.
+   */
+  readonly drizzle?: DemoDrizzle | undefined;
   readonly dialect: 'sqlite' | 'postgres';
   readonly where: string;
 }
 
+/** The demo database through Drizzle, over the driver object the Kysely side uses. */
+export type DemoDrizzle =
+  | { readonly dialect: 'sqlite'; readonly db: ReturnType<typeof drizzleSqlite> }
+  | { readonly dialect: 'postgres'; readonly db: ReturnType<typeof drizzlePg> };
+
 /** How `openDatabase` connects. */
 export interface OpenDatabaseOptions {
+  /**
+   * The ORM the articles are paged through: Kysely (`fromKysely`) or Drizzle (`fromDrizzle`),
+   * with the same answers. The server reads it from `ORM`.
+   * @default 'kysely'
+   */
+  readonly orm?: 'kysely' | 'drizzle';
   /**
    * Postgres: send each statement as a named prepared statement with exact timestamp text
    * (`nameStatements` of the Kysely adapter). Off by default: the demo's tests drop and recreate
@@ -57,7 +75,9 @@ export async function openDatabase(
       await db.destroy();
       throw new Error(`Cannot reach the database at ${redact(url)}: ${(error as Error).message}`);
     }
-    return { db, dialect: 'postgres', where: redact(url) };
+    const drizzle: DemoDrizzle | undefined =
+      options.orm === 'drizzle' ? { dialect: 'postgres', db: drizzlePg(pool) } : undefined;
+    return { db, drizzle, dialect: 'postgres', where: redact(url) };
   }
   if (url)
     throw new Error(`DATABASE_URL must be a postgres:// URL (got ${redact(url)}); leave it unset for SQLite`);
@@ -69,7 +89,9 @@ export async function openDatabase(
   const db = new Kysely<DemoDatabase>({
     dialect: new SqliteDialect({ database: reusePreparedStatements(database) }),
   });
-  return { db, dialect: 'sqlite', where: sqliteFile };
+  const drizzle: DemoDrizzle | undefined =
+    options.orm === 'drizzle' ? { dialect: 'sqlite', db: drizzleSqlite(database) } : undefined;
+  return { db, drizzle, dialect: 'sqlite', where: sqliteFile };
 }
 
 /**

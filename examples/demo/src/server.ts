@@ -71,11 +71,14 @@ async function primary(workers: number): Promise<void> {
 
 async function main(): Promise<void> {
   const versioning = parseVersioning(process.env.VERSIONING);
-  const database = await openDatabase(process.env.DATABASE_URL, SQLITE_FILE);
+  const database = await openDatabase(process.env.DATABASE_URL, SQLITE_FILE, {
+    orm: parseOrm(process.env.ORM),
+  });
   if (cluster.isPrimary && (await ensureSeeded(database, ARTICLES)))
     console.error(`Seeded ${ARTICLES} articles into ${database.where}`);
   const app = await createDemoApp({
     db: database.db,
+    drizzle: database.drizzle,
     versioning,
     cursorSecret: process.env.CURSOR_SECRET ?? null,
     maxOffset: process.env.MAX_OFFSET ? Number(process.env.MAX_OFFSET) : null,
@@ -130,3 +133,10 @@ start().catch((error: unknown) => {
   console.error(`pagewise demo: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+/** `ORM`: which ORM pages the articles, `kysely` (the default) or `drizzle`. */
+function parseOrm(value: string | undefined): 'kysely' | 'drizzle' {
+  if (value === undefined || value === '' || value === 'kysely') return 'kysely';
+  if (value === 'drizzle') return 'drizzle';
+  throw new Error(`ORM must be kysely or drizzle (got ${value})`);
+}

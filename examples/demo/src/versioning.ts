@@ -16,7 +16,7 @@ export const DEMO_LIFECYCLE: VersionLifecycleMap = {
   v1: {
     deprecated: '2026-06-01',
     sunset: '2030-01-01',
-    link: 'https://github.com/pagewise/pagewise#deprecating-a-version',
+    link: 'https://github.com/pagewise/pagewise/blob/main/docs/versioning.md#deprecating-a-version',
   },
 };
 

@@ -109,12 +109,19 @@ describe.each(demoDatabases())('demo viewsets on $name', (database) => {
     };
     const id = first.results[0]!.id;
     expect(await call(`${demo.base}/v1/articles/${id}/`)).toMatchObject({ status: 200, body: { id } });
-    // DRF 3.15+ names the model of a missing row; ids the column cannot hold are answered alike.
-    for (const value of ['0', 'abc', '2147483648', '99999999999999999999999']) {
-      expect(await call(`${demo.base}/v1/articles/${value}/`)).toMatchObject({
-        status: 404,
-        body: { detail: 'No Article matches the given query.' },
-      });
+    // DRF 3.15+ names the model of a missing row (a well-formed id, in range or not); an id the
+    // key's type cannot hold is its bare Http404, 'Not found.' (issue 36 §5).
+    for (const value of ['0', '999999', '-1', '2147483648', '99999999999999999999999']) {
+      expect([value, await call(`${demo.base}/v1/articles/${value}/`)]).toMatchObject([
+        value,
+        { status: 404, body: { detail: 'No Article matches the given query.' } },
+      ]);
+    }
+    for (const value of ['abc', '1.5', "1' or 1=1"]) {
+      expect([value, await call(`${demo.base}/v1/articles/${encodeURIComponent(value)}/`)]).toMatchObject([
+        value,
+        { status: 404, body: { detail: 'Not found.' } },
+      ]);
     }
     const post = await call(`${demo.base}/v1/articles/`, { method: 'POST', body: { title: 'x' } });
     expect(post).toMatchObject({ status: 405, body: { detail: 'Method "POST" not allowed.' } });

@@ -5,7 +5,8 @@
  *   a `results` array, or a `next` that is neither a string nor `null`);
  * - `invalid_link`: a `next` link that is not a URL;
  * - `loop`: a `next` link naming a page this walk already fetched;
- * - `cross_origin`: a `next` link on another origin than the first page (see `allowCrossOrigin`).
+ * - `cross_origin`: a `next` link or a redirect to another origin than the first URL's (see
+ *   `allowCrossOrigin`).
  */
 export type PagewiseClientErrorCode =
   | 'http_error'

@@ -31,8 +31,10 @@ export interface IteratePagesOptions {
   /** Aborting stops the walk: the pending request is cancelled and iteration rejects with the signal's reason. */
   readonly signal?: AbortSignal | undefined;
   /**
-   * Follow `next` links to another origin than the first page's. Off, so that credentials in
-   * `headers` never reach a host the caller did not name; such a link rejects with `cross_origin`.
+   * Follow `next` links and redirects to another origin than the first URL's. Off: such a link or
+   * redirect rejects with `cross_origin` before anything is sent there. Either way `headers` (the
+   * credentials they may hold) only ever go to the first URL's origin: another origin's pages are
+   * asked for with the `accept` header alone.
    * @default false
    */
   readonly allowCrossOrigin?: boolean | undefined;
@@ -143,24 +145,106 @@ function nextUrl(body: PageBody, response: Response, url: string): string | null
   }
 }
 
-function requestInit(options: IteratePagesOptions): RequestInit {
+/** The two ways a page is asked for: with the caller's headers (its own origin), and without. */
+interface RequestInits {
+  readonly own: RequestInit;
+  /** For another origin (with `allowCrossOrigin`): the `accept` header only, no credentials. */
+  readonly foreign: RequestInit;
+}
+
+function requestInits(options: IteratePagesOptions): RequestInits {
   const headers = new Headers(options.headers);
   if (!headers.has('accept')) headers.set('accept', 'application/json');
-  return options.signal === undefined ? { headers } : { headers, signal: options.signal };
+  const bare = new Headers({ accept: headers.get('accept')! });
+  // Redirects are followed here, origin by origin, never by fetch: it would send `headers` along.
+  const base: RequestInit =
+    options.signal === undefined ? { redirect: 'manual' } : { redirect: 'manual', signal: options.signal };
+  return { own: { ...base, headers }, foreign: { ...base, headers: bare } };
+}
+
+/** Redirects followed for one page before the walk gives up, as fetch's own limit. */
+const MAX_REDIRECTS = 20;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+function crossOrigin(status: number, from: string, to: string, origin: string): PagewiseClientError {
+  return new PagewiseClientError({
+    status,
+    code: 'cross_origin',
+    detail: `The page at ${from} redirects to ${to}, which leaves ${origin}; pass allowCrossOrigin: true to follow it.`,
+    url: to,
+  });
+}
+
+/**
+ * Fetches the page at `url`, following redirects one by one: each target's origin is checked
+ * before anything is sent to it, and only the walk's own origin gets the caller's headers. A
+ * `fetch` that follows redirects itself is checked by where its answer came from
+ * (`response.url`). Answers the response and the URL it is the page of.
+ */
+async function fetchPage(
+  send: FetchLike,
+  url: string,
+  inits: RequestInits,
+  origin: string,
+  options: IteratePagesOptions,
+): Promise<{ response: Response; here: string }> {
+  let target = url;
+  for (let hops = 0; ; hops += 1) {
+    const own = new URL(target).origin === origin;
+    const response = await send(target, own ? inits.own : inits.foreign);
+    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    if (response.type === 'opaqueredirect' || (location !== null && hops >= MAX_REDIRECTS)) {
+      // A browser hides a manual redirect's target: it cannot be checked, so it is not followed.
+      await response.body?.cancel();
+      throw new PagewiseClientError({
+        status: response.status,
+        code: 'http_error',
+        detail:
+          response.type === 'opaqueredirect'
+            ? `The page at ${target} redirects to a URL this runtime does not show; start from the URL it redirects to.`
+            : `The page at ${url} redirects more than ${MAX_REDIRECTS} times.`,
+        url: target,
+      });
+    }
+    if (location === null) {
+      const here = pageUrl(response, target);
+      if (options.allowCrossOrigin !== true && new URL(here).origin !== origin) {
+        await response.body?.cancel();
+        throw crossOrigin(response.status, target, here, origin);
+      }
+      return { response, here };
+    }
+    await response.body?.cancel();
+    let next: string;
+    try {
+      next = withoutFragment(new URL(location, target));
+    } catch {
+      throw new PagewiseClientError({
+        status: response.status,
+        code: 'invalid_link',
+        detail: `The redirect to ${JSON.stringify(location)} is not a URL.`,
+        url: target,
+      });
+    }
+    if (options.allowCrossOrigin !== true && new URL(next).origin !== origin) {
+      throw crossOrigin(response.status, target, next, origin);
+    }
+    options.signal?.throwIfAborted();
+    target = next;
+  }
 }
 
 async function* walk<Item>(start: string, options: IteratePagesOptions): AsyncGenerator<PageBody<Item>> {
   // Looked up per walk, not at import, so a fetch installed later (polyfill, test) is the one used.
   const send: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const init = requestInit(options);
+  const inits = requestInits(options);
   const origin = new URL(start).origin;
   const visited = new Set<string>();
   let url: string | null = start;
   while (url !== null) {
     options.signal?.throwIfAborted();
     visited.add(url);
-    const response = await send(url, init);
-    const here = pageUrl(response, url);
+    const { response, here } = await fetchPage(send, url, inits, origin, options);
     visited.add(here);
     const body = await readPage(response, here);
     // A custom fetch may ignore the signal; an abort during the request still ends the walk.
@@ -209,7 +293,7 @@ export function iteratePages<Item = unknown>(
 ): AsyncIterable<PageBody<Item>> {
   // Checked now, so a wrong URL or header fails where it is written rather than at the first iteration.
   const start = resolveStart(url);
-  requestInit(options);
+  requestInits(options);
   return Object.freeze({ [Symbol.asyncIterator]: () => walk<Item>(start, options) });
 }
 

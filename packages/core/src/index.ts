@@ -45,8 +45,8 @@ export {
   orderingFingerprint,
 } from './cursor/cursor-codec.js';
 export type { CursorEncryptionKey } from './cursor/cursor-encryption.js';
-export type { CursorSecret } from './cursor/cursor-signature.js';
-export { type CursorProtection, cursorProtection } from './cursor/cursor-window.js';
+export { type CursorSecret, signingKey } from './cursor/cursor-signature.js';
+export { cursorProtection } from './cursor/cursor-window.js';
 export {
   ApiError,
   ConfigurationError,

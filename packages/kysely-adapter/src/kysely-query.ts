@@ -250,7 +250,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     if (!options.estimate && options.timeoutMs !== undefined && timeout !== null && shared.lasting) {
       try {
         const rows = await shared.runBounded(counted, base, timeout, options.timeoutMs);
-        return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
+        return { value: sliceCount(this.#slice, countOf(rows)), exact: true };
       } catch (error) {
         if (!timeout.timedOut(error)) throw error;
         // The server cancelled the count at the limit: the planner's estimate instead.
@@ -259,8 +259,10 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
         throw error;
       }
     }
-    const rows = await shared.run(counted, [], base, true);
-    return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
+    // Through the plugins, as the app's own statements: a row counter or tracer of `db` sees counts.
+    // The one column is read by position, whatever a plugin renamed it to.
+    const rows = await shared.run(counted, [], base);
+    return { value: sliceCount(this.#slice, countOf(rows)), exact: true };
   }
 
   /** What counts count: `countQuery`'s statement where the options give one, else the query's own. */
@@ -479,4 +481,9 @@ function readSlice(query: SelectQueryNode, base: readonly unknown[]): BuilderSli
     query.offset === undefined ? null : clause(query.offset.offset),
     KYSELY,
   );
+}
+
+/** The count a count statement answered: its one column, by position (a plugin may rename it). */
+function countOf(rows: readonly Record<string, unknown>[]): number {
+  return rows[0] === undefined ? 0 : Number(Object.values(rows[0])[0] ?? 0);
 }

@@ -240,7 +240,8 @@ export class SharedState implements SqlSession {
   /**
    * Runs a statement. Its rows come through the plugins' `transformResult` as the builder's own
    * rows do (`CamelCasePlugin` renames their columns), except with `raw` and `db`: the adapter's
-   * own reads (catalogs, counts, estimates) are then read as the database answers them.
+   * own reads (catalogs, estimates) are then read as the database answers them. Counts are not
+   * raw: a plugin of `db` (a row counter, a tracer) sees them as the app's statements.
    */
   async run(
     template: CompiledTemplate,

@@ -1,9 +1,14 @@
 import type { KeyTerm } from '@pagewise/core';
 import {
+  AHEAD_COLUMN,
   type BoundParameter,
   type ColumnInfo,
   type DialectCapabilities,
   groupSegments,
+  identifier,
+  literal,
+  lookAheadSlots,
+  lookAheadValues,
   mergedStatement,
   mysqlCapabilities,
   orderByItems,
@@ -11,6 +16,7 @@ import {
   planSegments,
   postgresCapabilities,
   type Segment,
+  Slot,
   type SqlPart,
   type StatementBase,
   segmentStatement,
@@ -445,5 +451,45 @@ describe('withTieGroups', () => {
     expect((db.getExecutor().compileQuery(node, { queryId: 'x' }) as CompiledQuery).sql).toBe(
       'with "recent" as (select * from "t") select "w".*, dense_rank() over (order by "title") as "pagewisetie" from (select * from "recent" order by "title" limit $1) as "w" order by "title" asc',
     );
+  });
+});
+
+describe('withLookAhead', () => {
+  it('reads the look-ahead row of a statement ranked in tie groups apart, sorted after its ties (MySQL)', () => {
+    const db = kyselies.mysql;
+    const order = [asc('title')];
+    const core = db
+      .with('recent', (q) => q.selectFrom('t').selectAll())
+      .selectFrom('recent')
+      .selectAll();
+    const segment = planSegments(order, [false], null, mysqlCapabilities)[0]!;
+    const keys = [part(ReferenceNode.create(ColumnNode.create('title')))];
+    const statement = segmentStatement(NO_BASE, order, keys, [false], segment, true, mysqlCapabilities);
+    const items = orderByItems(order, keys, () => 'column', mysqlCapabilities);
+    const lookAhead = lookAheadSlots(order.length, statement.limit);
+    const orderBy = [...items, { expr: identifier(AHEAD_COLUMN), direction: 'asc' as const }];
+    const node = keysetNode(core.toOperationNode(), {
+      ...statement,
+      tieGroups: { keys, orderBy, lookAhead },
+    });
+    expect((db.getExecutor().compileQuery(node, { queryId: 'x' }) as CompiledQuery).sql).toBe(
+      'with `recent` as (select * from `t`) select `w`.*, dense_rank() over (order by `title`) as `pagewisetie` from (' +
+        'select `a`.*, 0 as `pagewiseahead` from (select * from `recent` order by `title` asc limit ? offset ?) as `a` union all ' +
+        'select `b`.*, 1 as `pagewiseahead` from (select * from `recent` order by `title` asc limit ? offset ?) as `b`' +
+        ') as `w` order by `title` asc, `pagewiseahead` asc',
+    );
+    expect(lookAhead).toEqual({ limit: new Slot(4), aheadLimit: new Slot(5), aheadOffset: new Slot(6) });
+  });
+
+  it("gives the rows before the look-ahead row and the look-ahead row's LIMIT and OFFSET", () => {
+    expect(lookAheadValues(5, 2)).toEqual([4, 1, 6]);
+    expect(lookAheadValues(1, 0)).toEqual([0, 1, 0]);
+    expect(lookAheadValues(0, 3)).toEqual([0, 0, 3]);
+    expect(lookAheadValues(Number.MAX_SAFE_INTEGER, 7)[2]).toBe(Number.MAX_SAFE_INTEGER);
+    expect(lookAheadSlots(1, literal(51))).toEqual({
+      limit: literal(50),
+      aheadLimit: literal(1),
+      aheadOffset: literal(50),
+    });
   });
 });

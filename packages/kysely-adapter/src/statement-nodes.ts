@@ -1,5 +1,8 @@
 import {
+  AHEAD_COLUMN,
   type KeysetStatement,
+  type LookAhead,
+  literal,
   type OrderItem,
   Slot,
   type SqlLiteral,
@@ -46,7 +49,7 @@ export function withWhere(query: SelectQueryNode, predicates: readonly Operation
 export function withLimit(
   query: SelectQueryNode,
   limit: Slot | SqlLiteral,
-  offset: Slot | null,
+  offset: Slot | SqlLiteral | null,
 ): SelectQueryNode {
   const limited = SelectQueryNode.cloneWithLimit(query, LimitNode.create(lower(limit)));
   return offset === null
@@ -80,6 +83,35 @@ export function withTieGroups(
   ]);
   const ordered = SelectQueryNode.cloneWithOrderByItems(outer, lowerOrderItems(items));
   return head === undefined ? ordered : { ...ordered, with: head };
+}
+
+/**
+ * `statement` limited with its look-ahead row apart (`TieGroups.lookAhead`): the rows before it
+ * and the look-ahead row each a derived table of their own, told apart by `AHEAD_COLUMN`, the
+ * query's WITH kept at the head.
+ *
+ * @example
+ * // select `a`.*, 0 as `pagewiseahead` from (select ... order by `title` limit ? offset ?) as `a`
+ * // union all select `b`.*, 1 as `pagewiseahead` from (select ... order by `title` limit ? offset ?) as `b`
+ */
+export function withLookAhead(
+  statement: SelectQueryNode,
+  offset: Slot | null,
+  lookAhead: LookAhead,
+): SelectQueryNode {
+  const { with: head, ...body } = statement;
+  const arm = (limited: SelectQueryNode, alias: string, ahead: number) =>
+    SelectQueryNode.cloneWithSelections(
+      SelectQueryNode.createFrom([AliasNode.create(limited, IdentifierNode.create(alias))]),
+      [
+        SelectionNode.createSelectAllFromTable(TableNode.create(alias)),
+        SelectionNode.create(AliasNode.create(lower(literal(ahead)), IdentifierNode.create(AHEAD_COLUMN))),
+      ],
+    );
+  const page = arm(withLimit(body as SelectQueryNode, lookAhead.limit, offset), 'a', 0);
+  const next = arm(withLimit(body as SelectQueryNode, lookAhead.aheadLimit, lookAhead.aheadOffset), 'b', 1);
+  const both: SelectQueryNode = { ...page, setOperations: [SetOperationNode.create('union', next, true)] };
+  return head === undefined ? both : { ...both, with: head };
 }
 
 /**
@@ -124,8 +156,11 @@ export function keysetNode(core: SelectQueryNode, statement: KeysetStatement): S
     };
     node = SelectQueryNode.cloneWithOrderByItems(head, items);
   }
-  const limited = withLimit(node, statement.limit, statement.offset);
   const ties = statement.tieGroups;
+  const limited =
+    ties?.lookAhead == null
+      ? withLimit(node, statement.limit, statement.offset)
+      : withLookAhead(node, statement.offset, ties.lookAhead);
   return ties === null ? limited : withTieGroups(limited, ties.keys.map(lower), ties.orderBy);
 }
 

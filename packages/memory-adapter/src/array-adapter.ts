@@ -16,6 +16,11 @@ import {
   type WindowSpec,
 } from '@pagewise/core';
 
+/** Integer text as Django's `int` path lookups take it: base-10 digits with an optional `-`. */
+const INTEGER_TEXT = /^-?\d+$/;
+/** Decimal text, for a field of non-integer numbers. */
+const DECIMAL_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 /** Options of `fromArray`. */
 export interface ArrayQueryOptions<Row> {
   /**
@@ -165,6 +170,31 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
       if (text !== null && text !== undefined && String(text) === value) return entry.row;
     }
     return null;
+  }
+
+  /**
+   * Whether `value` (a path value) is written as a value of `field`'s type, found or not. The
+   * array has no declared types, so its values stand for one: a field whose values are all
+   * integers (numbers or bigints) takes integer text alone (`'999'`, `'-1'`; not `'abc'`, `'1.5'`),
+   * one whose values are all finite numbers takes decimal text, and any other field any text.
+   *
+   * @example
+   * await fromArray([{ id: 1 }]).accepts('id', 'abc') // false; '999' is true
+   */
+  async accepts(field: string, value: string): Promise<boolean> {
+    this.#checkFields([{ field }]);
+    let integers = true;
+    let seen = false;
+    for (const entry of this.#entries) {
+      const held = this.#getField(entry.row, field);
+      if (held === null || held === undefined) continue;
+      seen = true;
+      if (typeof held === 'bigint') continue;
+      if (typeof held !== 'number' || !Number.isFinite(held)) return true;
+      if (!Number.isInteger(held)) integers = false;
+    }
+    if (!seen) return true;
+    return (integers ? INTEGER_TEXT : DECIMAL_TEXT).test(value);
   }
 
   #value(term: Pick<KeyTerm, 'field' | 'unique'>, entry: Entry<Row>): PositionValue {

@@ -6,7 +6,7 @@ import {
   type NestInterceptor,
   Optional,
 } from '@nestjs/common';
-import { patchVaryHeaders } from '@pagewise/rest';
+import { patchVaryHeaders, toWire } from '@pagewise/rest';
 import { map, type Observable } from 'rxjs';
 import { bindRequestOptions, versionRequest } from './page-request.js';
 import { asApiResponse } from './page-response.js';
@@ -58,6 +58,12 @@ export class PaginationInterceptor implements NestInterceptor {
 function answer(value: unknown, response: PlatformResponse): unknown {
   const apiResponse = asApiResponse(value);
   if (apiResponse === null) return value;
+  // The body as every other binding writes it (`toWire`): JSON text, in which a string is a JSON
+  // string (never HTML) and a bigint a decimal string, or a string sent as it is under the
+  // Content-Type the response gave it. Nest sends text as it is; handing it the data instead
+  // would send a string as text/html and fail on a bigint. Made first: a body that cannot be
+  // written fails before any header of this response is set.
+  const wire = toWire(apiResponse, 'GET');
   response.status(apiResponse.status);
   for (const [name, headerValue] of apiResponse.headers) {
     if (name === 'set-cookie') continue;
@@ -67,7 +73,10 @@ function answer(value: unknown, response: PlatformResponse): unknown {
   }
   const cookies = apiResponse.headers.getSetCookie();
   if (cookies.length > 0) response.set('set-cookie', cookies);
-  return apiResponse.data;
+  const type = wire.headers.get('content-type');
+  if (type === null) return undefined;
+  response.set('content-type', type);
+  return wire.body;
 }
 
 // Nest's decorators applied as calls: the package compiles without `experimentalDecorators`, and

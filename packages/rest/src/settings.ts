@@ -1,4 +1,6 @@
 import { ConfigurationError, emitWarning, type WarningHook } from '@pagewise/core';
+// Types only: a paginator bundles the settings, and needs none of the versioning code.
+import type { DefaultVersionFunction, VersionBundle } from './version-bundle.js';
 import { parseLifecycleMap, type VersionLifecycleMap } from './version-lifecycle.js';
 
 /** What `new ApiSettings()` takes. Every key is optional; omitted keys take DRF's defaults. */
@@ -9,10 +11,18 @@ export interface ApiSettingsOptions {
   pageSize?: number | null;
   /** Versioning class used by views that do not set their own. @default null */
   defaultVersioningClass?: (new (options?: { settings?: ApiSettings }) => unknown) | null;
-  /** @default null */
-  defaultVersion?: string | null;
-  /** @default null (every version allowed) */
+  /**
+   * The version of a request naming none; a function of the request (the version an API key was
+   * created on) is resolved per request by the views. @default null (with a bundle, its newest)
+   */
+  defaultVersion?: string | null | DefaultVersionFunction;
+  /** @default null (every version allowed; with a bundle, its versions) */
   allowedVersions?: readonly string[] | null;
+  /**
+   * Versions as code for the views that do not set their own: each view is written for the
+   * newest version and serves every other through the bundle's changes. @default null
+   */
+  versionBundle?: VersionBundle | null;
   /** @default 'version' */
   versionParam?: string;
   /**
@@ -56,7 +66,8 @@ export class ApiSettings {
   readonly defaultPaginationClass: ApiSettingsOptions['defaultPaginationClass'];
   readonly pageSize: number | null;
   readonly defaultVersioningClass: ApiSettingsOptions['defaultVersioningClass'];
-  readonly defaultVersion: string | null;
+  readonly defaultVersion: string | null | DefaultVersionFunction;
+  readonly versionBundle: VersionBundle | null;
   readonly allowedVersions: readonly string[] | null;
   readonly versionParam: string;
   readonly lifecycle: VersionLifecycleMap | null;
@@ -81,6 +92,7 @@ export class ApiSettings {
     this.pageSize = options.pageSize ?? null;
     this.defaultVersioningClass = options.defaultVersioningClass ?? null;
     this.defaultVersion = options.defaultVersion ?? null;
+    this.versionBundle = options.versionBundle ?? null;
     this.allowedVersions = options.allowedVersions ? Object.freeze([...options.allowedVersions]) : null;
     this.versionParam = options.versionParam ?? 'version';
     this.lifecycle = parseLifecycleMap(options.lifecycle).lifecycle;

@@ -70,7 +70,13 @@ export {
   segmentPredicates,
   stopPredicate,
 } from './keyset/predicates.js';
-export { exactKey, isPrivateColumn, positionKey, TIE_COLUMN } from './keyset/private-columns.js';
+export {
+  AHEAD_COLUMN,
+  exactKey,
+  isPrivateColumn,
+  positionKey,
+  TIE_COLUMN,
+} from './keyset/private-columns.js';
 export {
   groupSegments,
   nullsNative,
@@ -80,6 +86,9 @@ export {
 } from './keyset/segments.js';
 export {
   type KeysetStatement,
+  type LookAhead,
+  lookAheadSlots,
+  lookAheadValues,
   mergedStatement,
   type PrivateSelection,
   type StatementBase,

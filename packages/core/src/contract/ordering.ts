@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError, hasErrorKind } from '../errors.js';
 
 /** Sort direction of one ordering term. */
 export type SortDirection = 'asc' | 'desc';
@@ -53,6 +53,59 @@ export type TypedOrdering<Row> =
   | ReadonlyArray<
       OrderingField<Row> | `-${OrderingField<Row>}` | (OrderTerm & { field: OrderingField<Row> })
     >;
+
+/** A field of `Row`, or it descending. */
+type SignedField<Row> = OrderingField<Row> | `-${OrderingField<Row>}`;
+
+/**
+ * What a misspelt field is checked against: a type no text is, whose one key says what is wrong
+ * and lists the fields, so the compiler's message names both (an intersection with the fields
+ * themselves would be `never`, and the message would name neither).
+ */
+type NotAField<Field extends string, Fields> = {
+  readonly [Key in `"${Field}" is not a field of the rows; they have`]: Fields;
+};
+
+/**
+ * One term as written in a call, checked against `Row`: a literal must name a field of `Row`; a
+ * wide `string` passes, as the compiler cannot know it (the adapter checks it at run time, naming
+ * the nearest field).
+ */
+type CheckedTerm<Row, Term> = Term extends string
+  ? string extends Term
+    ? Term
+    : Term extends SignedField<Row>
+      ? Term
+      : NotAField<Term, OrderingField<Row>>
+  : Term extends { readonly field: infer Field extends string }
+    ? string extends Field
+      ? Term
+      : Field extends OrderingField<Row>
+        ? Term
+        : { readonly field: NotAField<Field, OrderingField<Row>> }
+    : Term;
+
+/**
+ * An ordering as written in a call (`Ordering`, inferred), checked against the query's rows:
+ * `'-createdAt'` over rows with `created_at` is a compile error naming the fields, in a list or a
+ * term object alike. Orderings of type `string` or `OrderingInput` pass unchecked.
+ *
+ * @example
+ * type Ok = CheckedOrdering<{ id: number }, readonly ['-id']>; // readonly ['-id']
+ * type Bad = CheckedOrdering<{ id: number }, 'ID'>; // 'id' | '-id': 'ID' is not assignable
+ */
+export type CheckedOrdering<Row, Ordering> = Ordering extends readonly unknown[]
+  ? { readonly [K in keyof Ordering]: CheckedTerm<Row, Ordering[K]> }
+  : CheckedTerm<Row, Ordering>;
+
+/**
+ * What a page function's options must also be: their `ordering` checked against the query's rows
+ * (`CheckedOrdering`). Page functions take `Options & OrderingCheck<Row, Options>`, so `Options`
+ * is inferred from the call as written.
+ */
+export type OrderingCheck<Row, Options> = Options extends { readonly ordering?: infer Ordering }
+  ? { readonly ordering?: CheckedOrdering<Row, Ordering> }
+  : unknown;
 
 const DOUBLE_UNDERSCORE =
   'Cursor pagination does not support double underscore lookups for orderings. Orderings should be an ' +
@@ -153,6 +206,36 @@ export function resolveKeyOrder(query: KeyedQuery, ordering: OrderingInput | nul
         ? query.ordering
         : parseOrdering(DEFAULT_CURSOR_ORDERING);
   return keyOrder(terms, query);
+}
+
+/**
+ * `error` as a page answers it: when no ordering was given anywhere (no `ordering`, no order of
+ * the query's own) and the adapter refused DRF's default `'-created'` (a field these rows lack),
+ * a `ConfigurationError` saying that no ordering was given and how to give one, the adapter's
+ * error as its `cause`; any other error as it is.
+ *
+ * @example
+ * try { await query.fetch(spec) } catch (error) { throw withoutOrdering(error, query, options.ordering) }
+ */
+export function withoutOrdering(
+  error: unknown,
+  query: KeyedQuery,
+  ordering: OrderingInput | null | undefined,
+): unknown {
+  if (ordering !== undefined && ordering !== null) return error;
+  if (query.ordering.length > 0 || !hasErrorKind(error, 'ConfigurationError')) return error;
+  const defaulted = DEFAULT_CURSOR_ORDERING.replace(/^-/, '');
+  if (!(error as Error).message.includes(`"${defaulted}"`)) return error;
+  const example = query.uniqueKey ?? 'id';
+  const explained = new ConfigurationError(
+    'No ordering was given: the options have no `ordering` and the query has no order of its own, ' +
+      `so DRF's default '${DEFAULT_CURSOR_ORDERING}' was tried, and these rows have no field "${defaulted}". ` +
+      `Give one: pass \`ordering\` in the options (e.g. { ordering: '-${example}' }), or order the ` +
+      `query itself (a Kysely builder's ` +
+      `.orderBy('${example}'); fromArray(rows, { ordering: ['${example}'] })).`,
+  );
+  (explained as { cause?: unknown }).cause = error;
+  return explained;
 }
 
 /** An ordering frozen, terms and all: adapters recognise an ordering they planned without writing it out. */

@@ -278,7 +278,7 @@ function cursorJson(cursor: Cursor, fingerprint: string, issued: number | null):
 function tokenOf(cursor: Cursor, payload: string, options: CursorCodecOptions): string {
   if (options.encryptionKey !== null && options.encryptionKey !== undefined) throw synchronousEncryption();
   // No secret (the common case) asks the signature nothing.
-  const key = options.secret ? signingKey(options.secret) : null;
+  const key = options.secret == null ? null : signingKey(options.secret);
   const token = key !== null ? `${payload}.${signPayload(payload, key)}` : payload;
   return checkedLength(token, cursor, options);
 }
@@ -364,7 +364,7 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
   if (signature?.includes('.') || !BASE64URL.test(payload)) {
     throw new CursorDecodeError('not a cursor token');
   }
-  if (options.secret && signingKey(options.secret) !== null) {
+  if (options.secret != null && signingKey(options.secret) !== null) {
     if (signature === undefined || !BASE64URL.test(signature)) throw new CursorDecodeError('unsigned');
     if (!verifySignature(payload, signature, options.secret!)) throw new CursorDecodeError('bad signature');
   } else if (signature !== undefined) {

@@ -33,13 +33,15 @@ export function signPayload(payload: string, secret: string): string {
 
 /**
  * The key that signs with `secret`: the string, or a list's first key; `null` when nothing signs
- * (no secret, or an empty string). A list must hold one or more non-empty strings: anything else
- * is a `ConfigurationError`, never a silently unsigned cursor.
+ * (no secret). A secret must be a non-empty string or a list of one or more non-empty strings:
+ * anything else is a `ConfigurationError`, never a silently unsigned cursor. Every entry point
+ * that takes a secret calls this before it runs anything, so a bad one fails where it is given.
  */
 export function signingKey(secret: CursorSecret | null | undefined): string | null {
   if (secret === null || secret === undefined) return null;
-  if (typeof secret === 'string') return secret === '' ? null : secret;
+  if (typeof secret === 'string' && secret !== '') return secret;
   if (
+    typeof secret === 'string' ||
     !Array.isArray(secret) ||
     secret.length === 0 ||
     !secret.every((key) => typeof key === 'string' && key !== '')

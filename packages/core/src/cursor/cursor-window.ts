@@ -8,7 +8,13 @@ import {
   type WindowRow,
   type WindowSpec,
 } from '../contract/ordered-query.js';
-import { frozenKeyOrder, frozenReverse, type KeyTerm, type OrderingInput } from '../contract/ordering.js';
+import {
+  frozenKeyOrder,
+  frozenReverse,
+  type KeyTerm,
+  type OrderingInput,
+  withoutOrdering,
+} from '../contract/ordering.js';
 import { NotFound } from '../errors.js';
 import {
   type Cursor,
@@ -23,7 +29,7 @@ import {
   samePosition,
 } from './cursor-codec.js';
 import { type CursorEncryptionKey, encryptionKeys } from './cursor-encryption.js';
-import type { CursorSecret } from './cursor-signature.js';
+import { type CursorSecret, signingKey } from './cursor-signature.js';
 
 /** How tokens are protected, as every page function takes it. */
 export interface CursorProtection {
@@ -81,6 +87,9 @@ export function readCursor(
   order: readonly KeyTerm[],
   options: CursorReadOptions,
 ): Cursor | null {
+  // Every page function reads its token first: a secret that could sign nothing fails here, before
+  // any statement runs, even on a first page that has no token.
+  signingKey(options.secret);
   if (token === null || token === undefined || token === '') return null;
   try {
     return decodeCursor(token, codecOptions(order, options));
@@ -466,7 +475,11 @@ export async function keysetPage<Row>(
     }
     answer = await pending;
   } catch (error) {
-    throw notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor');
+    throw withoutOrdering(
+      notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor'),
+      query,
+      options.ordering,
+    );
   }
   const window = cursorWindowOf(query, order, cursor, options.pageSize, answer);
   const [nextCursor, previousCursor] = linkCursors(window);

@@ -1,6 +1,12 @@
 import type { CachedCountResult } from '../contract/count-cache.js';
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
-import { invertOrdering, resolveKeyOrder } from '../contract/ordering.js';
+import {
+  invertOrdering,
+  type KeyTerm,
+  type OrderingCheck,
+  resolveKeyOrder,
+  withoutOrdering,
+} from '../contract/ordering.js';
 import { type CountMode, countPlan, type PageCountOptions } from '../contract/page-count.js';
 import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH } from '../cursor/cursor-codec.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
@@ -73,15 +79,37 @@ function boundOf(cursor: Cursor | null): readonly PositionValue[] | null {
 }
 
 /**
+ * Whether the database holds a row beyond the edges on the side of a cursor: before the page of
+ * `after` (`toward` is the inverted order) or after the page of `before` (`toward` is the order),
+ * one statement of one row. The edge nearest the cursor (`nearest`) is the first row past it, so
+ * the rows beyond that edge are the cursor's own row, if it still exists, and every row beyond
+ * it: a cursor of a row since deleted, with nothing beyond, answers false. With no edge, the rows
+ * strictly beyond the cursor (the spec's "elements prior to after").
+ */
+async function holdsBeyond(
+  fetch: (
+    window: Parameters<OrderedQuery<unknown>['fetch']>[0],
+  ) => Promise<ReadonlyArray<WindowRow<unknown>>>,
+  toward: readonly KeyTerm[],
+  cursor: readonly PositionValue[],
+  nearest: readonly PositionValue[] | null,
+): Promise<boolean> {
+  const from = nearest ?? cursor;
+  const beyond = await fetch({ order: toward, after: from, before: null, offset: 0, limit: 1 });
+  return beyond.length > 0;
+}
+
+/**
  * A Relay connection (the GraphQL Cursor Connections spec) over any adapter query, by keyset: one
- * statement per call, `hasNextPage`/`hasPreviousPage` from a look-ahead row, never a count.
+ * statement per call (two when a cursor's far side is asked about), `hasNextPage`/`hasPreviousPage`
+ * from a look-ahead row or a one-row look beyond the cursor, never a count.
  *
  * Follows the spec's algorithm: the cursors bound the edges, then `first` keeps the first ones
  * and `last` the last ones. Neither: the first `maxPageSize` edges; a larger `first`/`last` is
  * clamped to it; a negative one is a `ValidationError` (400); a bad `after`/`before` rejects with
  * `NotFound` (`Invalid cursor`). As the spec allows, `hasPreviousPage` is `true` with
- * `first`/`after` when `after` names a row (that row comes before), and `hasNextPage` likewise
- * with `last`/`before`. Cursors are `CursorPagination` tokens for the same ordering and secret.
+ * `first`/`after` when the database holds a row before the edges (a second statement of one row,
+ * only when `after` is given), and `hasNextPage` likewise with `last`/`before`. Cursors are `CursorPagination` tokens for the same ordering and secret.
  *
  * @example
  * const connection = await connectionFromQuery(fromKysely(db.selectFrom('articles').selectAll(), { db }), args, {
@@ -89,10 +117,10 @@ function boundOf(cursor: Cursor | null): readonly PositionValue[] | null {
  * });
  * // { edges: [{ node, cursor }], pageInfo: { hasNextPage, hasPreviousPage, startCursor, endCursor } }
  */
-export async function connectionFromQuery<Row>(
+export async function connectionFromQuery<Row, const Options extends ConnectionOptions = ConnectionOptions>(
   query: OrderedQuery<Row>,
   args: ConnectionArguments,
-  options: ConnectionOptions = {},
+  options: Options & OrderingCheck<Row, Options> = {} as Options & OrderingCheck<Row, Options>,
 ): Promise<Connection<Row>> {
   const maxPageSize = options.maxPageSize ?? 100;
   if (!Number.isSafeInteger(maxPageSize) || maxPageSize < 1) {
@@ -117,18 +145,22 @@ export async function connectionFromQuery<Row>(
   ]);
   const after = boundOf(afterCursor);
   const before = boundOf(beforeCursor);
-  const { take } = countPlan('connectionFromQuery', query, options, 'none');
+  const { take: countNow } = countPlan('connectionFromQuery', query, options, 'none');
   // The count goes out once the edges' statement has: beside it, never before it.
   let counting: Promise<CachedCountResult> | null = null;
   const countBeside = <T>(fetching: Promise<T>): Promise<T> => {
-    if (take !== null) {
-      const started = take();
+    if (countNow !== null) {
+      const started = countNow();
       started.catch(() => {});
       counting = started;
     }
     return fetching;
   };
 
+  const fetch = (window: Parameters<OrderedQuery<Row>['fetch']>[0]) =>
+    fetchWindow(query, window).catch((error: unknown) => {
+      throw withoutOrdering(error, query, options.ordering);
+    });
   let rows: ReadonlyArray<WindowRow<Row>>;
   let hasNextPage: boolean;
   let hasPreviousPage: boolean;
@@ -137,28 +169,26 @@ export async function connectionFromQuery<Row>(
     // Backward: the `last + 1` rows just before `before`, read in reverse; the extra one is the
     // look-ahead that says whether edges remain before them.
     const fetched = await countBeside(
-      fetchWindow(query, {
-        order: invertOrdering(order),
-        after: before,
-        before: after,
-        offset: 0,
-        limit: last + 1,
-      }),
+      fetch({ order: invertOrdering(order), after: before, before: after, offset: 0, limit: last + 1 }),
     );
     rows = fetched.slice(0, last).reverse();
     hasPreviousPage = fetched.length > last;
-    hasNextPage = before !== null;
+    hasNextPage = before !== null && (await holdsBeyond(fetch, order, before, rows.at(-1)?.position ?? null));
   } else {
     // Forward: `first` (or `maxPageSize`) rows after `after`; with `last` as well, enough rows to
     // know whether more than `last` edges lie between the cursors.
     const take = first ?? maxPageSize;
     const fetched = await countBeside(
-      fetchWindow(query, { order, after, before, offset: 0, limit: Math.max(take, last ?? 0) + 1 }),
+      fetch({ order, after, before, offset: 0, limit: Math.max(take, last ?? 0) + 1 }),
     );
     const kept = fetched.slice(0, take);
     rows = last === null ? kept : kept.slice(Math.max(0, kept.length - last));
     hasNextPage = fetched.length > take;
-    hasPreviousPage = last === null ? after !== null : fetched.length > last;
+    hasPreviousPage =
+      last === null
+        ? after !== null &&
+          (await holdsBeyond(fetch, invertOrdering(order), after, rows[0]?.position ?? null))
+        : fetched.length > last;
   }
 
   const cursors = await mintCursors(

@@ -1,5 +1,5 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
-import type { OrderingInput } from '../contract/ordering.js';
+import type { OrderingCheck, OrderingInput } from '../contract/ordering.js';
 import { type CountMode, countFieldsOf, countPlan, type PageCountOptions } from '../contract/page-count.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
@@ -80,10 +80,10 @@ export function checkCount(name: string, value: number, least: 0 | 1): number {
  * });
  * while (page.nextCursor !== null) page = await paginateCursor(query, { pageSize: 100, cursor: page.nextCursor });
  */
-export async function paginateCursor<Row>(
-  query: OrderedQuery<Row>,
-  options: PaginateCursorOptions,
-): Promise<CursorResult<Row>> {
+export async function paginateCursor<
+  Row,
+  const Options extends PaginateCursorOptions = PaginateCursorOptions,
+>(query: OrderedQuery<Row>, options: Options & OrderingCheck<Row, Options>): Promise<CursorResult<Row>> {
   const counting = countPlan('paginateCursor', query, options, 'none');
   const page = await keysetPage(query, {
     pageSize: checkCount('pageSize', options.pageSize, 1),

@@ -1,5 +1,5 @@
 import type { OrderedQuery, PositionValue } from '../contract/ordered-query.js';
-import { resolveKeyOrder } from '../contract/ordering.js';
+import { type OrderingCheck, resolveKeyOrder, withoutOrdering } from '../contract/ordering.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { cursorProtection, readCursorAsync } from '../cursor/cursor-window.js';
@@ -44,9 +44,9 @@ export interface StreamRowsOptions extends CursorOrderingOptions {
  * // select * from "articles" order by "id" asc limit $1          -- 1001
  * // select * from "articles" where "id" > $1 order by "id" asc limit $2
  */
-export async function* streamRows<Row>(
+export async function* streamRows<Row, const Options extends StreamRowsOptions = StreamRowsOptions>(
   query: OrderedQuery<Row>,
-  options: StreamRowsOptions = {},
+  options: Options & OrderingCheck<Row, Options> = {} as Options & OrderingCheck<Row, Options>,
 ): AsyncIterable<Row> {
   const batchSize = options.batchSize ?? 1000;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
@@ -66,7 +66,12 @@ export async function* streamRows<Row>(
   if (start !== null && (start.reverse || start.offset !== 0)) throw new NotFound('Invalid cursor');
   let after: readonly PositionValue[] | null = start?.position ?? null;
   for (;;) {
-    const fetched = await query.fetch({ order, after, offset: 0, limit: batchSize + 1 });
+    let fetched: Awaited<ReturnType<typeof query.fetch>>;
+    try {
+      fetched = await query.fetch({ order, after, offset: 0, limit: batchSize + 1 });
+    } catch (error) {
+      throw withoutOrdering(error, query, options.ordering);
+    }
     const count = Math.min(fetched.length, batchSize);
     for (let i = 0; i < count; i += 1) yield fetched[i]!.row;
     if (fetched.length <= batchSize) return;

@@ -1,5 +1,5 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
-import type { KeyTerm, OrderingInput } from '../contract/ordering.js';
+import type { KeyTerm, OrderingCheck, OrderingInput } from '../contract/ordering.js';
 import {
   type CountMode,
   countFieldsOf,
@@ -16,7 +16,9 @@ import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { cursorProtection, keysetPage } from '../cursor/cursor-window.js';
+import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
+import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
 import { pageSizeOf } from './page-size.js';
 import { PageValue } from './page-value.js';
 import type { CursorPaginated } from './paginated.js';
@@ -32,7 +34,8 @@ export interface CursorPageOptions extends PageCountOptions {
   pageSize: number;
   /**
    * Field names with an optional `-`, or terms with `nulls`; the query's unique key is appended as
-   * the tiebreaker. @default the query's own ordering, else '-created'
+   * the tiebreaker. Written in the call, it is checked against the query's row type: a field the
+   * rows lack is a compile error. @default the query's own ordering, else '-created'
    */
   ordering?: OrderingInput | null;
   /** @default 'cursor' */
@@ -67,6 +70,17 @@ export interface CursorPageOptions extends PageCountOptions {
    * them). @default 'none' (no count: `{ next, previous, results }`)
    */
   count?: CountMode;
+  /**
+   * Receives `PaginationWarning` (a client-chosen size without `maxPageSize`), once per hook (once
+   * per options object without one). @default emitWarning
+   */
+  onWarning?: WarningHook;
+  /**
+   * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
+   * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
+   * client chooses the host in every link. @default null (`url`'s origin, trusted as given)
+   */
+  publicOrigin?: string | null;
 }
 
 /**
@@ -151,12 +165,12 @@ class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
  *   return c.json(page.body(page.rows.map(serialize)), 200, page.headers);
  * });
  */
-export async function cursorPage<Row>(
+export async function cursorPage<Row, const Options extends CursorPageOptions = CursorPageOptions>(
   query: OrderedQuery<Row>,
   url: string | URL,
-  options: CursorPageOptions,
+  options: Options & OrderingCheck<Row, Options>,
 ): Promise<CursorPage<Row>> {
-  const { params, links } = requestUrl(url);
+  const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
   // Neither file is entered for the common page: no encryption, no lifetime, no count.
@@ -168,6 +182,10 @@ export async function cursorPage<Row>(
     options.count === undefined || options.count === 'none'
       ? null
       : countPlan('cursorPage', query, options, 'none');
+  if (options.pageSizeQueryParam && (options.maxPageSize ?? null) === null) {
+    const chooser = `pageSizeQueryParam '${options.pageSizeQueryParam}'`;
+    warnUnbounded('cursorPage', chooser, 'maxPageSize', warnOnce(options));
+  }
   const {
     rows,
     order,

@@ -1,8 +1,9 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import { countTimeoutOf } from '../contract/page-count.js';
 import { parsePythonBigInt, positiveIntOr } from '../url/positive-int.js';
+import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
-import { type WarningHook, warnIfUnordered } from '../warnings.js';
+import { type WarningHook, warnIfUnordered, warnOnce, warnUnbounded } from '../warnings.js';
 import { offsetTooLarge } from './max-offset.js';
 import { requestedLimit } from './page-size.js';
 import { PageValue } from './page-value.js';
@@ -25,7 +26,10 @@ export interface LimitOffsetPageOptions {
   maxLimit?: number | null;
   /** Largest offset a client may ask for; beyond it the answer is 404. @default null (no cap) */
   maxOffset?: number | null;
-  /** Receives `UnorderedObjectListWarning`. @default emitWarning */
+  /**
+   * Receives `UnorderedObjectListWarning` and `PaginationWarning` (no `maxLimit`), each distinct
+   * warning once per hook (once per options object without one). @default emitWarning
+   */
   onWarning?: WarningHook;
   /**
    * Milliseconds the count may run: one still running then is cancelled on the server and the
@@ -33,6 +37,12 @@ export interface LimitOffsetPageOptions {
    * a next one exists from a look-ahead row, not from the estimate). @default null (no limit)
    */
   countTimeout?: number | null;
+  /**
+   * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
+   * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
+   * client chooses the host in every link. @default null (`url`'s origin, trusted as given)
+   */
+  publicOrigin?: string | null;
 }
 
 /**
@@ -118,12 +128,16 @@ export async function limitOffsetPage<Row>(
   url: string | URL,
   options: LimitOffsetPageOptions = {},
 ): Promise<OffsetPage<Row> | null> {
-  const { params, links } = requestUrl(url);
+  const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const limitParam = options.limitQueryParam ?? 'limit';
   const offsetParam = options.offsetQueryParam ?? 'offset';
   const limit = requestedLimit(params, limitParam, options.maxLimit, options.defaultLimit ?? null);
   if (limit === null) return null;
-  warnIfUnordered(query, options.onWarning);
+  const warn = warnOnce(options);
+  if ((options.maxLimit ?? null) === null) {
+    warnUnbounded('limitOffsetPage', `the '${limitParam}' parameter`, 'maxLimit', warn);
+  }
+  warnIfUnordered(query, warn);
   const offset = positiveIntOr(params.get(offsetParam) ?? null, 0);
   const maxOffset = options.maxOffset ?? null;
   if (maxOffset !== null && offset > maxOffset) throw offsetTooLarge(offset, maxOffset);

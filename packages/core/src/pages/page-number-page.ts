@@ -2,8 +2,9 @@ import type { CountCache } from '../contract/count-cache.js';
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import { countCacheOf, countTimeoutOf } from '../contract/page-count.js';
 import { NotFound } from '../errors.js';
+import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
-import type { WarningHook } from '../warnings.js';
+import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
 import { offsetTooLarge } from './max-offset.js';
 import { type CountMode, InvalidPage, NumberedPages, type NumberedPagesOptions } from './numbered-pages.js';
 import { pageSizeOf } from './page-size.js';
@@ -50,7 +51,11 @@ export interface PageNumberPageOptions {
   maxOffset?: number | null;
   /** 404 detail; DRF's `{page_number}` and `{message}` are replaced. @default 'Invalid page.' */
   invalidPageMessage?: string;
-  /** Receives `UnorderedObjectListWarning`. @default emitWarning */
+  /**
+   * Receives `UnorderedObjectListWarning` and `PaginationWarning` (a client-chosen size without
+   * `maxPageSize`), each distinct warning once per hook (once per options object without one).
+   * @default emitWarning
+   */
   onWarning?: WarningHook;
   /**
    * Splits the query into pages: `NumberedPages` or a subclass overriding `count()` (DRF's custom
@@ -61,6 +66,12 @@ export interface PageNumberPageOptions {
     perPage: number,
     options?: NumberedPagesOptions,
   ) => NumberedPages<unknown>;
+  /**
+   * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
+   * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
+   * client chooses the host in every link. @default null (`url`'s origin, trusted as given)
+   */
+  publicOrigin?: string | null;
 }
 
 /**
@@ -166,16 +177,25 @@ export async function pageNumberPage<Row>(
   url: string | URL,
   options: PageNumberPageOptions,
 ): Promise<NumberedPage<Row>> {
-  const { params, links } = requestUrl(url);
+  const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const pageSize = pageSizeOf('pageNumberPage', params, options);
   const mode = options.count ?? 'exact';
   const pageParam = options.pageQueryParam ?? 'page';
   const Pages = options.paginatorClass ?? NumberedPages;
+  const warn = warnOnce(options);
+  if (options.pageSizeQueryParam && (options.maxPageSize ?? null) === null) {
+    warnUnbounded(
+      'pageNumberPage',
+      `pageSizeQueryParam '${options.pageSizeQueryParam}'`,
+      'maxPageSize',
+      warn,
+    );
+  }
   const paginator = new Pages(query, pageSize, {
     count: mode,
     countCache: countCacheOf('pageNumberPage', options, mode),
     countTimeout: countTimeoutOf('pageNumberPage', options),
-    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    onWarning: warn,
   }) as NumberedPages<Row>;
   // Nothing waits for an estimate before fetching the page: ask for both at once (a second
   // connection, not a second round trip). The promise is cached; its errors surface when awaited.

@@ -1,3 +1,5 @@
+import { ConfigurationError } from '../errors.js';
+
 /**
  * Form-style query strings exactly as Python's `urllib.parse` treats them, because DRF's link
  * strings (`replace_query_param`, `remove_query_param`) are built with `parse_qs` + `urlencode`.
@@ -341,6 +343,25 @@ export interface RequestUrl {
 }
 
 /**
+ * `url` parsed, or a `ConfigurationError` saying it must be absolute and how a router builds it: a
+ * path alone (`'/posts/?page_size=2'`) has no origin for the links to be made from.
+ */
+function absoluteUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    // Explained below.
+  }
+  const shown = url.length > 200 ? `${JSON.stringify(url.slice(0, 200))}...` : JSON.stringify(url);
+  throw new ConfigurationError(
+    `The URL of a page must be the request's absolute URL (scheme and host: the links are made from ` +
+      `it), got ${shown}. Hono: c.req.url; Express: new URL(req.originalUrl, 'https://api.example.org'); ` +
+      `Fastify: new URL(request.url, 'https://api.example.org'); a fetch handler: request.url. A fixed ` +
+      "origin, as in the Express and Fastify examples, keeps a client's Host header out of the links.",
+  );
+}
+
+/**
  * The URL a page function is given, parsed once for both its parameters and its links.
  *
  * @example
@@ -349,7 +370,7 @@ export interface RequestUrl {
  * links.with('cursor', 'ghi'); // 'http://testserver/items?cursor=ghi'
  */
 export function requestUrl(url: string | URL): RequestUrl {
-  const target = typeof url === 'string' ? new URL(url) : url;
+  const target = typeof url === 'string' ? absoluteUrl(url) : url;
   const { href, search } = target;
   const pairs = parseQueryString(search.startsWith('?') ? search.slice(1) : search);
   const params = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { ApiRequest, type RouteParams } from '../request/api-request.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { answerRequest, answerRoute, type BindingOptions, type RouteHandlerOptions } from './binding.js';
-import { connectionProtocol } from './connection-protocol.js';
+import { connectionInit } from './connection-protocol.js';
 
 export type { BindingOptions, RouteHandlerOptions, RouteParams };
 
@@ -18,9 +18,8 @@ export function createFetchHandler(
   options: BindingOptions,
 ): (request: Request, env?: unknown) => Promise<Response> {
   return async (request, env) => {
-    const protocol = connectionProtocol(env);
     const response = await answerRequest(
-      (init) => ApiRequest.fromFetch(request, protocol === undefined ? init : { ...init, protocol }),
+      (init) => ApiRequest.fromFetch(request, connectionInit(init, env)),
       options,
     );
     return response!.toFetchResponse(request.method);
@@ -43,9 +42,8 @@ export function toFetchHandler(
   options: RouteHandlerOptions = {},
 ): (request: Request, params?: RouteParams, env?: unknown) => Promise<Response> {
   return async (request, params = {}, env) => {
-    const protocol = connectionProtocol(env);
     const response = await answerRoute(
-      (init) => ApiRequest.fromFetch(request, protocol === undefined ? init : { ...init, protocol }),
+      (init) => ApiRequest.fromFetch(request, connectionInit(init, env)),
       handler,
       () => params,
       options,

@@ -1,7 +1,7 @@
 import { ApiRequest } from '../request/api-request.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { answerRequest, type BindingOptions, type RouteHandlerOptions, routeParams } from './binding.js';
-import { connectionProtocol } from './connection-protocol.js';
+import { connectionInit } from './connection-protocol.js';
 import { toFetchHandler } from './fetch-handler.js';
 
 export type { BindingOptions, RouteHandlerOptions };
@@ -57,9 +57,8 @@ export function createHonoHandler(
   const forwardErrors = options.forwardErrors ?? false;
   return async (c, next) => {
     const raw = c.req.raw;
-    const protocol = connectionProtocol(c.env);
     const response = await answerRequest(
-      (init) => ApiRequest.fromFetch(raw, protocol === undefined ? init : { ...init, protocol }),
+      (init) => ApiRequest.fromFetch(raw, connectionInit(init, c.env)),
       options,
       { fallthrough: (options.fallthrough ?? true) && next !== undefined, forwardErrors },
     );

@@ -3,11 +3,21 @@ import { type ApiError, isApiError } from '@pagewise/core';
 /**
  * The Pagewise error a GraphQL server's error stands for, looking through the wrappers graphql-js
  * and the servers put around what a resolver threw (`originalError`); `null` for any other error.
+ * A wrapper is looked through only when it says what it wraps (the same message, as graphql-js's
+ * `locatedError` copies it): an app's own error that merely holds a Pagewise error is not one, so
+ * its message (which may hold anything) stays masked.
  */
 function apiErrorIn(error: unknown): ApiError | null {
-  for (let current: unknown = error, depth = 0; current != null && depth < 8; depth += 1) {
+  let current: unknown = error;
+  for (let depth = 0; current != null && depth < 8; depth += 1) {
     if (isApiError(current)) return current;
-    current = (current as { originalError?: unknown }).originalError;
+    const inner = (current as { originalError?: unknown }).originalError;
+    if (
+      inner == null ||
+      (current as { message?: unknown }).message !== (inner as { message?: unknown }).message
+    )
+      return null;
+    current = inner;
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@pagewise/core';
+import type { VersionBundle } from '../version-bundle.js';
 import { isPerVersionSchema, type SchemaConverter, type SchemaInput, schemaToJson } from './schema-source.js';
 import type { JsonSchema, OpenApiParameter, OpenApiVersion } from './schema-types.js';
 import {
@@ -162,14 +163,58 @@ interface Context {
   usesFieldErrors: boolean;
 }
 
-function itemSchema(operation: DescribedOperation, fallbackName: string, context: Context): JsonSchema {
+/** The bundle version serving the document's version (a date between two: the earlier one). */
+function bundleVersion(bundle: VersionBundle, version: string): string {
+  const served = bundle.resolve(version);
+  if (served === null) {
+    throw new ConfigurationError(
+      `The version bundle serves no version ${version} (it has ${bundle.versions.join(', ')})`,
+    );
+  }
+  return served;
+}
+
+/** A list's body schema through the bundle's `envelopeSchema` changes, for a document of one version. */
+function listEnvelope(schema: JsonSchema, versioning: SchemaVersioning | null, context: Context): JsonSchema {
+  const bundle = versioning?.versionBundle ?? null;
+  if (bundle === null || context.version === null) return schema;
+  return bundle.convertEnvelopeSchema(schema, {
+    version: bundleVersion(bundle, context.version),
+    openapi: context.openapi,
+  });
+}
+
+function itemSchema(
+  operation: DescribedOperation,
+  fallbackName: string,
+  versioning: SchemaVersioning | null,
+  context: Context,
+): JsonSchema {
   const schema = operation.schema;
   if (schema === undefined) return {};
-  const named = (input: SchemaInput, suffix: string): JsonSchema => {
-    const json = schemaToJson(input, context.openapi, context.options.schemaConverter);
+  const add = (json: JsonSchema, suffix: string): JsonSchema => {
     const title = typeof json.title === 'string' && COMPONENT_NAME.test(json.title) ? json.title : null;
     return ref(context.components.add(`${title ?? fallbackName}${suffix}`, json));
   };
+  const named = (input: SchemaInput, suffix: string): JsonSchema =>
+    add(schemaToJson(input, context.openapi, context.options.schemaConverter), suffix);
+  const bundle = versioning?.versionBundle ?? null;
+  if (bundle && !isPerVersionSchema(schema)) {
+    // The newest version's schema, through the chain to each version.
+    const newest = schemaToJson(schema, context.openapi, context.options.schemaConverter);
+    const at = (version: string) =>
+      bundle.convertSchema(newest, { version: bundleVersion(bundle, version), openapi: context.openapi });
+    if (context.version !== null) return add(at(context.version), '');
+    const refs = [
+      ...new Map(
+        bundle.versions.map((version) => {
+          const entry = add(at(version), pascal(version));
+          return [entry.$ref, entry] as const;
+        }),
+      ).values(),
+    ];
+    return refs.length === 1 ? refs[0]! : { oneOf: refs };
+  }
   if (!isPerVersionSchema(schema)) return named(schema, '');
   if (context.version !== null) {
     const chosen = schema.versions[context.version];
@@ -185,7 +230,7 @@ function itemSchema(operation: DescribedOperation, fallbackName: string, context
 
 function versionParameter(
   versioning: SchemaVersioning,
-  location: 'path' | 'query',
+  location: 'path' | 'query' | 'header',
   context: Context,
 ): OpenApiParameter {
   const versions = context.version !== null ? [context.version] : versioning.versions;
@@ -226,12 +271,13 @@ function describeOperation(
       ? `application/json; ${versioning.param}=${version}`
       : 'application/json';
   const fallbackName = pascal(route.name ? baseName(route.name) : path) || 'Item';
-  const item = itemSchema(operation, fallbackName, context);
+  const item = itemSchema(operation, fallbackName, versioning, context);
   const pagination = operation.list ? operation.pagination : null;
   const itemProperties = resolveProperties(item, context);
   const parameters: OpenApiParameter[] = [
     ...pathParameters.map((parameter) => typedLookup(parameter, itemProperties, versioning)),
     ...(versioning?.location === 'query' ? [versionParameter(versioning, 'query', context)] : []),
+    ...(versioning?.location === 'header' ? [versionParameter(versioning, 'header', context)] : []),
     ...(pagination?.getSchemaOperationParameters() ?? []),
     ...(operation.list ? operation.parameters : []),
   ];
@@ -248,9 +294,11 @@ function describeOperation(
           description: success,
           content: {
             [mediaType]: {
-              schema: pagination
-                ? requireLinks(pagination.getPaginatedResponseSchema(body, { openapi }))
-                : body,
+              schema: listEnvelope(
+                pagination ? requireLinks(pagination.getPaginatedResponseSchema(body, { openapi })) : body,
+                operation.list ? versioning : null,
+                context,
+              ),
             },
           },
         };
@@ -269,7 +317,7 @@ function describeOperation(
     ...(versioning &&
     versioning.location !== 'accept' &&
     versioning.location !== null &&
-    (version === null || versioning.location === 'query')
+    (version === null || versioning.location === 'query' || versioning.location === 'header')
       ? ['an invalid version']
       : []),
   ];
@@ -294,7 +342,13 @@ function describeOperation(
             properties: Object.fromEntries(fields.map((field) => [field, itemProperties[field] ?? {}])),
             ...(operation.requestBody.partial || fields.length === 0 ? {} : { required: [...fields] }),
           };
-    requestBody = { required: true, content: { 'application/json': { schema } } };
+    // The newest version's body, through the chain: an older version's body has its names.
+    const bundle = versioning?.versionBundle ?? null;
+    const converted =
+      bundle && version !== null && fields !== null
+        ? bundle.convertSchema(schema, { version: bundleVersion(bundle, version), openapi })
+        : schema;
+    requestBody = { required: true, content: { 'application/json': { schema: converted } } };
   }
   const operationId = uniqueName((options.operationId ?? defaultOperationId)(info), context.operationIds);
   const tags = options.operationTags?.(info) ?? defaultTags(path, versioning, context);
@@ -386,7 +440,9 @@ export function buildRoutesDocument(routes: RoutesLike, options: RoutesDocumentO
     const versioning = view.versioning;
     for (const known of versioning?.versions ?? []) context.versions.add(known);
     if (version !== null && versioning !== null && versioning.location !== null) {
-      if (versioning.versions.length > 0 && !versioning.versions.includes(version)) continue;
+      // A bundle documents a date between two of its versions as the earlier one.
+      const documented = versioning.versionBundle?.resolve(version) ?? version;
+      if (versioning.versions.length > 0 && !versioning.versions.includes(documented)) continue;
       if (
         versioning.location === 'namespace' &&
         (versioning.routeVersion ?? versioning.defaultVersion) !== version

@@ -1,3 +1,4 @@
+import type { VersionBundle } from '../version-bundle.js';
 import type { ViewSchema } from './schema-source.js';
 import type { JsonSchema, OpenApiParameter } from './schema-types.js';
 
@@ -13,9 +14,9 @@ export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Where a view's versioning scheme reads the version, as the document shows it: a path
  * parameter, the route's namespace, a query parameter, the `Accept` media type parameter or the
- * host (as servers); `null` for a custom scheme the document cannot show.
+ * host (as servers), or a request header of its own; `null` for a custom scheme the document cannot show.
  */
-export type VersionLocation = 'path' | 'namespace' | 'query' | 'accept' | 'host' | null;
+export type VersionLocation = 'path' | 'namespace' | 'query' | 'accept' | 'host' | 'header' | null;
 
 /** A view's versioning scheme, as the document needs it. */
 export interface SchemaVersioning {
@@ -29,6 +30,11 @@ export interface SchemaVersioning {
   readonly routeVersion: string | null;
   /** Whether operations of `version` are deprecated (the scheme's `lifecycle`). */
   readonly deprecated: (version: string) => boolean;
+  /**
+   * The scheme's version bundle: each version's item and request-body schemas are the newest
+   * ones through the chain's `schema` changes. @default null
+   */
+  readonly versionBundle?: VersionBundle | null;
 }
 
 /** One operation of a view on one route: a method and the action answering it. */

@@ -13,6 +13,7 @@ import {
   type OrderingInput,
   type OrderTerm,
   parseOrdering,
+  signingKey,
   type TypedOrdering,
 } from '@pagewise/core';
 import {
@@ -216,6 +217,7 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   constructor(options: CursorPaginationOptions<NoInfer<Row>> = {}) {
     super();
     assignOptions(this, options);
+    signingKey(this.cursorSecret);
     if (new.target === CursorPagination) {
       // A short key, a lifetime nothing protects or a bad count cache fail here, at construction
       // (a subclass's own fields, at its first page: the engine checks them).
@@ -231,6 +233,12 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
       return this.countCache;
     this.#ownCountCache ??= new CountCache({ ttlMs: this.countCacheTtl });
     return this.#ownCountCache;
+  }
+
+  /** Also checks the secret a subclass field set (after the constructor above ran). */
+  protected override seal(): void {
+    if (!Object.isFrozen(this)) signingKey(this.cursorSecret);
+    super.seal();
   }
 
   /**

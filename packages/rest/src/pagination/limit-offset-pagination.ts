@@ -125,10 +125,12 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
       defaultLimit: limit,
       limitQueryParam: this.limitQueryParam,
       offsetQueryParam: this.offsetQueryParam,
-      maxLimit: this.maxLimit,
+      // `limit` is this style's own choice (getLimit, clamped to maxLimit when set): the engine
+      // keeps to it, and does not warn of a missing maxLimit, which is DRF's default here.
+      maxLimit: this.maxLimit ?? limit,
       maxOffset: this.maxOffset,
       countTimeout: this.countTimeout,
-      onWarning: this.settings.onWarning,
+      onWarning: this.engineWarnings(),
     });
     return page!;
   }

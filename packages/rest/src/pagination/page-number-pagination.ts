@@ -149,7 +149,7 @@ export class PageNumberPagination extends ClientSizedStyle<PageNumberPage<unknow
       countTimeout: this.countTimeout,
       maxOffset: this.maxOffset,
       invalidPageMessage: this.invalidPageMessage,
-      onWarning: this.settings.onWarning,
+      onWarning: this.engineWarnings(),
       paginatorClass: this.hostPaginatorClass,
     });
   }

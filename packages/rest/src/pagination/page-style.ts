@@ -4,6 +4,7 @@ import {
   type OrderedQuery,
   PaginationWarning,
   positiveInt,
+  type WarningHook,
 } from '@pagewise/core';
 import type { HtmlTemplate } from '../html/pagination-html.js';
 import type { ApiRequest } from '../request/api-request.js';
@@ -120,6 +121,9 @@ function linkHeaders(next: string | null, previous: string | null): Record<strin
   return link === null ? {} : { link };
 }
 
+/** Where a paginator class keeps the hooks its pages warn through, one per settings (`engineWarnings`). */
+const ENGINE_WARNINGS = Symbol('pagewise.engineWarnings');
+
 /** Where a paginator class keeps that it warned of a missing page size (`PaginationWarning`). */
 const WARNED_WITHOUT_PAGE_SIZE = Symbol('pagewise.warnedWithoutPageSize');
 
@@ -231,6 +235,27 @@ export abstract class PageStyle<
 
   /** DRF's `get_page_size`: the rows per page for this request, `null` for none (not paginated). */
   abstract getPageSize(request: ApiRequest): number | null;
+
+  /**
+   * `settings.onWarning` as the engine's page functions are given it: one hook per paginator class
+   * and settings (a view makes a paginator per request), so the engine, which tells each distinct
+   * warning once per hook, tells an unordered query's warning once, not on every request.
+   */
+  protected engineWarnings(): WarningHook {
+    const style = this.constructor as { [ENGINE_WARNINGS]?: WeakMap<ApiSettings, WarningHook> };
+    if (!Object.hasOwn(style, ENGINE_WARNINGS)) {
+      Object.defineProperty(style, ENGINE_WARNINGS, { value: new WeakMap() });
+    }
+    const hooks = style[ENGINE_WARNINGS]!;
+    const settings = this.settings;
+    let hook = hooks.get(settings);
+    if (hook === undefined) {
+      hook = (warning, options) =>
+        options === undefined ? settings.onWarning(warning) : settings.onWarning(warning, options);
+      hooks.set(settings, hook);
+    }
+    return hook;
+  }
 
   /**
    * The page size chosen by `options` (under the style's own names): the client's size, clamped

@@ -1,4 +1,5 @@
 import { LinkTemplate, QueryParams, ValidationError } from '@pagewise/core';
+import { readFetchBody, readNodeBody } from './body-limit.js';
 import { type TrustedOriginOptions, trustedOrigin } from './trusted-origin.js';
 
 /** Route keyword arguments, such as `{ version: 'v1', id: '7' }`. */
@@ -6,10 +7,12 @@ export type RouteParams = Readonly<Record<string, string | undefined>>;
 
 /**
  * Where a request's body comes from: its text, or a function reading it once when a view asks.
+ * The function is handed the most bytes the reader accepts (`readRequestData`'s cap): a reader
+ * that streams should stop there with `PayloadTooLarge` rather than buffer the rest.
  * @example
  * new ApiRequest({ url, method: 'POST', body: JSON.stringify({ name: 'Ada' }) })
  */
-export type BodySource = string | (() => Promise<string>);
+export type BodySource = string | ((maxBytes?: number) => Promise<string>);
 
 /** What `new ApiRequest()` takes. */
 export interface ApiRequestInit {
@@ -40,6 +43,13 @@ export interface FromHttpInit extends TrustedOriginOptions {
    * @default undefined (`fromNode`: the socket; `fromFetch`: the scheme of `request.url`)
    */
   protocol?: 'http' | 'https';
+  /**
+   * The `Host` the connection received, when the binding reads it from the runtime's own request
+   * (a Node `IncomingMessage` behind a Fetch runtime): `null` when the client sent none (HTTP/1.0),
+   * which is a 400 as in `fromNode`, where the runtime would have filled in its listening address.
+   * @default undefined (`fromFetch`: the `Host` header, else the host of `request.url`)
+   */
+  host?: string | null;
   /**
    * The body when a framework has already consumed the stream (Express `req.body`, Fastify
    * `request.body`). @default read from the request
@@ -84,14 +94,7 @@ function nodeBody(message: NodeRequestLike): BodySource | null {
   if (parsed !== undefined) return typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
   const stream = message as Partial<AsyncIterable<unknown>>;
   if (typeof stream[Symbol.asyncIterator] !== 'function') return null;
-  return async () => {
-    const decoder = new TextDecoder();
-    let text = '';
-    for await (const chunk of stream as AsyncIterable<unknown>) {
-      text += typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
-    }
-    return text + decoder.decode();
-  };
+  return (maxBytes) => readNodeBody(stream, maxBytes);
 }
 
 function headerValue(value: string | string[] | undefined): string | null {
@@ -217,15 +220,17 @@ export class ApiRequest {
   }
 
   /**
-   * The body as text, read once (later calls answer the same text); `''` without one.
+   * The body as text, read once (later calls answer the same text); `''` without one. With
+   * `maxBytes`, the first read stops as soon as the body goes past it and rejects with
+   * `PayloadTooLarge` (413), whether or not the request declared a `Content-Length`.
    *
    * @example
-   * JSON.parse(await request.text())
+   * JSON.parse(await request.text(1_048_576))
    */
-  text(): Promise<string> {
+  text(maxBytes?: number): Promise<string> {
     const body = this.#body;
     this.#text ??=
-      body === null ? Promise.resolve('') : typeof body === 'string' ? Promise.resolve(body) : body();
+      body === null ? Promise.resolve('') : typeof body === 'string' ? Promise.resolve(body) : body(maxBytes);
     return this.#text;
   }
 
@@ -308,7 +313,7 @@ export class ApiRequest {
     const url = new URL(request.url);
     const origin = trustedOrigin(
       {
-        host: request.headers.get('host') ?? url.host,
+        host: init.host !== undefined ? init.host : (request.headers.get('host') ?? url.host),
         protocol: init.protocol ?? (url.protocol === 'https:' ? 'https' : 'http'),
         forwardedHost: request.headers.get('x-forwarded-host'),
         forwardedProto: request.headers.get('x-forwarded-proto'),
@@ -316,7 +321,7 @@ export class ApiRequest {
       init,
     );
     const target = origin + url.pathname + url.search;
-    const body = init.body ?? (() => request.text());
+    const body = init.body ?? ((maxBytes?: number) => readFetchBody(request, maxBytes));
     // The URL as the runtime parsed it, when the trusted origin is its own (the common case), and
     // the request's own headers (a Fetch request's are its own copy): nothing parsed or copied twice.
     if (target === url.href && request.headers instanceof Headers) {
@@ -391,7 +396,7 @@ export function cloneApiRequest(request: ApiRequest, method: string): ApiRequest
       request.queryParams,
       request.params,
       request.namespace,
-      () => request.text(),
+      (maxBytes?: number) => request.text(maxBytes),
       givenOriginOfRequest(request),
     ),
   );
@@ -422,7 +427,7 @@ export function routedApiRequest(
       incoming.queryParams,
       params,
       namespace,
-      () => incoming.text(),
+      (maxBytes?: number) => incoming.text(maxBytes),
       givenOriginOfRequest(incoming),
     ),
   );

@@ -38,7 +38,7 @@ describe('trustedOrigin', () => {
     expect(error('evil.com:81')).toMatchObject({
       status: 400,
       code: 'disallowed_host',
-      detail: "Invalid HTTP_HOST header: 'evil.com:81'. You may need to add 'evil.com' to ALLOWED_HOSTS.",
+      detail: "Invalid HTTP_HOST header: 'evil.com:81'. You may need to add 'evil.com' to allowedHosts.",
     });
     expect(error(null).detail).toBe(
       "Invalid HTTP_HOST header: ''. The domain name provided is not valid according to RFC 1034/1035.",

@@ -41,14 +41,14 @@ export const DEFAULT_ALLOWED_HOSTS: readonly string[] = Object.freeze(['localhos
  *
  * @example
  * throw new DisallowedHost('evil.com');
- * // detail: "Invalid HTTP_HOST header: 'evil.com'. You may need to add 'evil.com' to ALLOWED_HOSTS."
+ * // detail: "Invalid HTTP_HOST header: 'evil.com'. You may need to add 'evil.com' to allowedHosts."
  */
 export class DisallowedHost extends ValidationError {
   /** The host as the request sent it. */
   readonly host: string;
 
   /**
-   * @param reason Why an allowed host is still unusable, replacing the `ALLOWED_HOSTS` hint
+   * @param reason Why an allowed host is still unusable, replacing the `allowedHosts` hint
    * (`'The port must be a number from 0 to 65535.'`).
    */
   constructor(host: string, domain: string = splitDomainPort(host).domain, reason?: string) {
@@ -57,7 +57,7 @@ export class DisallowedHost extends ValidationError {
         (reason !== undefined
           ? ` ${reason}`
           : domain
-            ? ` You may need to add ${pythonRepr(domain)} to ALLOWED_HOSTS.`
+            ? ` You may need to add ${pythonRepr(domain)} to allowedHosts.`
             : ' The domain name provided is not valid according to RFC 1034/1035.'),
       'disallowed_host',
     );

@@ -1,7 +1,9 @@
+import { ConfigurationError } from '@pagewise/core';
 import type { SchemaVersioning, VersionLocation } from '../openapi/view-description.js';
 import type { ApiRequest, RouteParams } from '../request/api-request.js';
 import { plainReverse, type ReverseOptions } from '../routes/reverse.js';
 import { ApiSettings } from '../settings.js';
+import type { DefaultVersionFunction, VersionBundle } from '../version-bundle.js';
 import {
   type ParsedLifecycle,
   parseLifecycleMap,
@@ -16,8 +18,12 @@ import {
  * new URLPathVersioning({ allowedVersions: ['v1', 'v2'], defaultVersion: 'v1' })
  */
 export interface VersioningOptions {
-  /** Version used when the request names none. Always allowed. @default settings.defaultVersion (null) */
-  defaultVersion?: string | null;
+  /**
+   * Version used when the request names none. Always allowed. A function of the request is
+   * resolved by the view before the scheme runs (the schemes stay synchronous).
+   * @default settings.defaultVersion (null; with a bundle, its newest version)
+   */
+  defaultVersion?: string | null | DefaultVersionFunction;
   /**
    * Versions a request may ask for; `null` or empty allows any. List `null` to allow "no
    * version" when there is no default. @default settings.allowedVersions (null)
@@ -42,6 +48,12 @@ export interface VersioningOptions {
    * @default 'API version "{version}" was retired on {sunset}.'
    */
   sunsetMessage?: string;
+  /**
+   * The versions as code: a view written for the newest version serves every version of the
+   * bundle. `allowedVersions` must be a subset of it, and default to all of it; a dated bundle
+   * serves a date between two versions with the earlier one. @default settings.versionBundle (null)
+   */
+  versionBundle?: VersionBundle | null;
   /** @default ApiSettings.defaults */
   settings?: ApiSettings;
 }
@@ -70,7 +82,10 @@ export interface VersionStatus {
  * @example
  * const settings = new ApiSettings({ defaultVersioningClass: AcceptHeaderVersioning });
  */
-export type VersioningClass = new (options?: { settings?: ApiSettings }) => BaseVersioning;
+export type VersioningClass = new (options?: {
+  settings?: ApiSettings;
+  versionBundle?: VersionBundle | null;
+}) => BaseVersioning;
 
 /**
  * The base of every versioning scheme (DRF's `BaseVersioning`). A custom scheme overrides
@@ -84,8 +99,17 @@ export type VersioningClass = new (options?: { settings?: ApiSettings }) => Base
  * }
  */
 export class BaseVersioning {
-  /** @default settings.defaultVersion (null) */
+  /** @default settings.defaultVersion (null; with a bundle, its newest version) */
   defaultVersion: string | null;
+  /**
+   * The `defaultVersion` function, which the view resolves per request into `defaultVersion`.
+   * @default null
+   */
+  readonly defaultVersionFunction: DefaultVersionFunction | null;
+  /** @default settings.versionBundle (null) */
+  readonly versionBundle: VersionBundle | null;
+  /** The response header naming the version that served a bundled response. @default 'Api-Version' */
+  readonly versionResponseHeader: string = 'Api-Version';
   /** @default settings.allowedVersions (null: any) */
   allowedVersions: ReadonlyArray<string | null> | null;
   /** @default settings.versionParam ('version') */
@@ -114,10 +138,37 @@ export class BaseVersioning {
   constructor(options: VersioningOptions = {}) {
     const settings = options.settings ?? ApiSettings.defaults;
     this.settings = settings;
-    this.defaultVersion =
+    const bundle = options.versionBundle !== undefined ? options.versionBundle : settings.versionBundle;
+    this.versionBundle = bundle;
+    const defaultVersion =
       options.defaultVersion !== undefined ? options.defaultVersion : settings.defaultVersion;
-    this.allowedVersions =
+    this.defaultVersionFunction = typeof defaultVersion === 'function' ? defaultVersion : null;
+    this.defaultVersion =
+      typeof defaultVersion === 'function' || defaultVersion === null
+        ? (bundle?.newest ?? null)
+        : defaultVersion;
+    const allowedVersions =
       options.allowedVersions !== undefined ? options.allowedVersions : settings.allowedVersions;
+    this.allowedVersions = allowedVersions;
+    if (bundle !== null) {
+      if (allowedVersions === null || allowedVersions.length === 0) this.allowedVersions = bundle.versions;
+      else {
+        const outside = allowedVersions.filter(
+          (version) => version === null || !bundle.versions.includes(version),
+        );
+        if (outside.length > 0) {
+          throw new ConfigurationError(
+            `allowedVersions must be versions of the bundle (${bundle.versions.join(', ')}); ` +
+              `${outside.map((version) => JSON.stringify(version)).join(', ')} is not`,
+          );
+        }
+      }
+      if (this.defaultVersion !== null && bundle.resolve(this.defaultVersion) === null) {
+        throw new ConfigurationError(
+          `defaultVersion ${this.defaultVersion} is not a version of the bundle (${bundle.versions.join(', ')})`,
+        );
+      }
+    }
     this.versionParam = options.versionParam ?? settings.versionParam;
     const { lifecycle, parsed } = parseLifecycleMap(
       options.lifecycle !== undefined ? options.lifecycle : settings.lifecycle,
@@ -197,6 +248,7 @@ export class BaseVersioning {
       defaultVersion: this.defaultVersion,
       routeVersion,
       deprecated: (version) => Boolean(lifecycle?.[version]?.deprecated),
+      versionBundle: this.versionBundle,
     };
   }
 
@@ -208,8 +260,24 @@ export class BaseVersioning {
    * new QueryParameterVersioning({ allowedVersions: ['v1'], defaultVersion: 'v2' }).isAllowedVersion('v2') // true
    */
   isAllowedVersion(version: string | null): boolean {
+    if (version !== null && version === this.defaultVersion) return true;
+    const bundle = this.versionBundle;
+    // A bundle serves a version it resolves (a date between two of its versions), when allowed.
+    const served = bundle === null ? version : bundle.resolve(version);
+    if (bundle !== null && served === null) return false;
     if (!this.allowedVersions || this.allowedVersions.length === 0) return true;
-    return (version !== null && version === this.defaultVersion) || this.allowedVersions.includes(version);
+    return (served !== null && served === this.defaultVersion) || this.allowedVersions.includes(served);
+  }
+
+  /**
+   * The version that serves a determined one: with a bundle, the version it resolves to (a date
+   * between two versions is served by the earlier one); else the version itself.
+   *
+   * @example
+   * new QueryParameterVersioning({ versionBundle }).servedVersion('2025-12-25') // '2025-11-15'
+   */
+  servedVersion(version: string | null): string | null {
+    return this.versionBundle === null ? version : this.versionBundle.resolve(version);
   }
 
   /**

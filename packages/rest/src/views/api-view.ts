@@ -1,4 +1,4 @@
-import { ApiError, isApiError } from '@pagewise/core';
+import { ApiError, ConfigurationError, isApiError } from '@pagewise/core';
 import { forcedRenderer, type Negotiated, selectRenderer } from '../http/content-negotiation.js';
 import {
   browsableHtmlRenderer,
@@ -6,7 +6,7 @@ import {
   type RenderContext,
   type Renderer,
 } from '../http/renderers.js';
-import type { ViewSchema } from '../openapi/schema-source.js';
+import { isPerVersionSchema, type ViewSchema } from '../openapi/schema-source.js';
 import {
   type DescribedOperation,
   describeWith,
@@ -19,6 +19,7 @@ import { ApiResponse, COPY_RESPONSE, EDIT_HEADERS, type HeaderEditor } from '../
 import { patchVaryHeaders } from '../request/vary.js';
 import type { RouteHandler } from '../routes/routes.js';
 import { ApiSettings, assignOptions } from '../settings.js';
+import type { VersionBundle, VersionedBody } from '../version-bundle.js';
 import { Gone } from '../version-lifecycle.js';
 import type { BaseVersioning, VersioningClass, VersionStatus } from '../versioning/base-versioning.js';
 import type { FieldMetadata } from './simple-metadata.js';
@@ -79,7 +80,16 @@ export interface ApiViewOptions {
    * Schema or a Standard Schema (Zod, ...), or one per version with `perVersion`. @default none (any JSON)
    */
   schema?: ViewSchema;
+  /**
+   * Versions as code: the view is written for the bundle's newest version and serves every other
+   * one through its changes (its scheme's `allowedVersions` and `defaultVersion` come from it).
+   * @default settings.versionBundle (null)
+   */
+  versionBundle?: VersionBundle | null;
 }
+
+/** A unique default version, to tell "the request named none" from what the scheme read. */
+const UNNAMED = '\u0000pagewise.unnamed-version';
 
 /**
  * What OPTIONS answers, DRF's `SimpleMetadata`: the view's name and description and the media
@@ -162,6 +172,13 @@ export class ApiView {
   versionStatus: VersionStatus | null = null;
   /** The outcome of content negotiation, `null` when it failed. */
   negotiated: Negotiated | null = null;
+  /** @default settings.versionBundle (null) */
+  versionBundle?: VersionBundle | null;
+  /**
+   * The bundle serving this request: set once its version is determined (and not refused), so
+   * its responses carry `Api-Version`. @default null
+   */
+  servingBundle: VersionBundle | null = null;
   get?(request: ApiRequest): unknown;
   post?(request: ApiRequest): unknown;
   put?(request: ApiRequest): unknown;
@@ -212,7 +229,12 @@ export class ApiView {
       this.versioningClass === undefined
         ? (this.settings.defaultVersioningClass as VersioningClass | null)
         : this.versioningClass;
-    return versioningClass ? new versioningClass({ settings: this.settings }) : null;
+    if (!versioningClass) return null;
+    return new versioningClass(
+      this.versionBundle === undefined
+        ? { settings: this.settings }
+        : { settings: this.settings, versionBundle: this.versionBundle },
+    );
   }
 
   /**
@@ -222,10 +244,17 @@ export class ApiView {
    * new Health().describeSchema({ namespace: null }).operations.map((op) => op.method) // ['get']
    */
   describeSchema(context: ViewSchemaContext): ViewDescription {
+    const scheme = this.makeVersioningScheme();
+    if (scheme?.versionBundle && isPerVersionSchema(this.schema)) {
+      throw new ConfigurationError(
+        `${this.constructor.name}: a perVersion schema beside a version bundle; give the newest version's ` +
+          'schema and let the bundle convert it (versionChange({ schema }))',
+      );
+    }
     return {
       title: this.viewName(),
       description: this.viewDescription(),
-      versioning: this.makeVersioningScheme()?.schemaVersioning(context.namespace) ?? null,
+      versioning: scheme?.schemaVersioning(context.namespace) ?? null,
       operations: this.handledMethods().map((method) =>
         this.describeOperation(method.toLowerCase() as OperationMethod),
       ),
@@ -324,7 +353,7 @@ export class ApiView {
    * scheme is made first so that its `Vary` headers are sent even when negotiation or the version
    * is refused.
    */
-  initial(request: ApiRequest): void {
+  async initial(request: ApiRequest): Promise<void> {
     this.versioningScheme = this.makeVersioningScheme();
     request.version = null;
     request.versioningScheme = null;
@@ -335,12 +364,79 @@ export class ApiView {
     request.acceptedRenderer = this.negotiated.renderer;
     request.acceptedMediaType = this.negotiated.acceptedMediaType;
 
-    if (this.versioningScheme === null) return;
-    request.version = this.versioningScheme.determineVersion(request, request.params);
-    request.versioningScheme = this.versioningScheme;
-    this.versionStatus = this.versioningScheme.versionStatus(request.version);
-    if (this.versionStatus?.gone)
-      throw new Gone(this.versioningScheme.sunsetDetail(this.versionStatus.version));
+    const scheme = this.versioningScheme;
+    if (scheme === null) return;
+    const version = await this.determineVersion(scheme, request);
+    request.version = scheme.servedVersion(version);
+    request.versioningScheme = scheme;
+    this.versionStatus = scheme.versionStatus(request.version);
+    if (this.versionStatus?.gone) throw new Gone(scheme.sunsetDetail(this.versionStatus.version));
+    if (scheme.versionBundle !== null && request.version !== null) this.servingBundle = scheme.versionBundle;
+  }
+
+  /**
+   * The scheme's version of the request; a `defaultVersion` function is asked only when the
+   * request names no version (its `null` is the bundle's newest).
+   */
+  async determineVersion(scheme: BaseVersioning, request: ApiRequest): Promise<string | null> {
+    const pick = scheme.defaultVersionFunction;
+    if (pick === null) return scheme.determineVersion(request, request.params);
+    const fallback = scheme.defaultVersion;
+    scheme.defaultVersion = UNNAMED;
+    let named: string | null;
+    try {
+      named = scheme.determineVersion(request, request.params);
+    } finally {
+      scheme.defaultVersion = fallback;
+    }
+    if (named !== UNNAMED) return named;
+    const picked = (await pick(request)) ?? fallback;
+    if (picked !== null && scheme.servedVersion(picked) === null) {
+      throw new ConfigurationError(
+        `defaultVersion() answered ${JSON.stringify(picked)}, which no version of the bundle serves`,
+      );
+    }
+    scheme.defaultVersion = picked;
+    return picked;
+  }
+
+  /**
+   * One item written for the newest version (a serializer's output), as the request's version
+   * shows it: the bundle's `response` changes. As it is without a serving bundle.
+   *
+   * @example
+   * return view.versionItem({ id: 1, headline: 'Hi' }, request); // { id: 1, title: 'Hi' } under an older version
+   */
+  versionItem(item: unknown, request: ApiRequest): unknown {
+    const bundle = this.servingBundle;
+    if (bundle === null || request.version === null) return item;
+    return bundle.convertItem(item, { request, version: request.version });
+  }
+
+  /**
+   * A list's response, its items already converted, through the bundle's `envelope` changes:
+   * a new response with the same status and headers (links stay as they are).
+   */
+  versionEnvelope(response: ApiResponse, request: ApiRequest): ApiResponse {
+    const bundle = this.servingBundle;
+    const version = request.version;
+    if (bundle === null || version === null || !bundle.converts(version, 'envelope')) return response;
+    const copy =
+      typeof response[COPY_RESPONSE] === 'function'
+        ? response[COPY_RESPONSE]()
+        : new ApiResponse<unknown>(response.data, { status: response.status, headers: response.headers });
+    copy.data = bundle.convertEnvelope(response.data, { request, version });
+    return copy;
+  }
+
+  /**
+   * A JSON object request body sent under the request's version, as the newest version reads it
+   * (the bundle's `request` changes). As it is without a serving bundle.
+   */
+  versionRequestBody(body: VersionedBody, request: ApiRequest): VersionedBody {
+    const bundle = this.servingBundle;
+    if (bundle === null || request.version === null) return body;
+    return bundle.convertRequest(body, { request, version: request.version });
   }
 
   /** Runs the handler of the request's method (`GET` also answers `HEAD`; `OPTIONS` answers `metadata`). */
@@ -375,7 +471,7 @@ export class ApiView {
     this.request = request;
     let response: ApiResponse;
     try {
-      this.initial(request);
+      await this.initial(request);
       await this.checkPermissions(request);
       response = toApiResponse(await this.handle(request));
     } catch (error) {
@@ -396,6 +492,9 @@ export class ApiView {
     const headers = finished[EDIT_HEADERS]();
     const status = this.versionStatus;
     if (status !== null) applyLifecycleHeaders(headers, status);
+    const scheme = this.versioningScheme;
+    if (this.servingBundle !== null && scheme !== null && request.version !== null)
+      headers.set(scheme.versionResponseHeader, request.version);
     if (!(typeof response.data === 'string' && headers.has('content-type'))) {
       // DRF's browsable renderer shows a 204 (a DELETE) as a 200 page; a 204 has no body otherwise.
       if (finished.status === 204 && negotiated.renderer === browsableHtmlRenderer) finished.status = 200;
@@ -474,6 +573,35 @@ function applyLifecycleHeaders(headers: HeaderEditor, status: VersionStatus): vo
   }
 }
 
+/** An `apiView` handler's 2xx answer through the serving bundle, as its `convert` option says. */
+function convertAnswer(view: ApiView, request: ApiRequest, response: ApiResponse, convert: 'item' | 'list') {
+  if (
+    view.servingBundle === null ||
+    response.status < 200 ||
+    response.status >= 300 ||
+    response.status === 204
+  )
+    return response;
+  const data: unknown = response.data;
+  let converted: unknown;
+  if (convert === 'item') converted = view.versionItem(data, request);
+  else if (Array.isArray(data)) converted = data.map((item) => view.versionItem(item, request));
+  else if (
+    typeof data === 'object' &&
+    data !== null &&
+    Array.isArray((data as { results?: unknown }).results)
+  ) {
+    const body = data as { results: unknown[] };
+    converted = { ...body, results: body.results.map((item) => view.versionItem(item, request)) };
+  } else converted = data;
+  const copy =
+    typeof response[COPY_RESPONSE] === 'function'
+      ? response[COPY_RESPONSE]()
+      : new ApiResponse<unknown>(response.data, { status: response.status, headers: response.headers });
+  copy.data = converted;
+  return convert === 'list' ? view.versionEnvelope(copy, request) : copy;
+}
+
 /**
  * A plain handler with the view machinery around it (DRF's `@api_view`): negotiation,
  * versioning, errors as `{ "detail": ... }`. It answers `GET` (and `HEAD`) unless `methods` says
@@ -488,9 +616,17 @@ function applyLifecycleHeaders(headers: HeaderEditor, status: VersionStatus): vo
  */
 export function apiView(
   handler: ViewFunction,
-  options: ApiViewOptions & { methods?: readonly string[] } = {},
+  options: ApiViewOptions & {
+    methods?: readonly string[];
+    /**
+     * Under a version bundle, what of the handler's 2xx answer is converted: `'item'` the body as
+     * one item, `'list'` each item of an array or of a paginated body's `results`, then the
+     * envelope hooks. A handler may also convert by hand (`view.versionItem`). @default null (nothing)
+     */
+    convert?: 'item' | 'list' | null;
+  } = {},
 ): RouteHandler {
-  const { methods = ['GET'], ...viewOptions } = options;
+  const { methods = ['GET'], convert = null, ...viewOptions } = options;
   const allowed = methods.map((method) => method.toLowerCase());
   // One class per handler, its methods on the prototype: a closure stored on each request's view
   // would keep every request's objects past V8's young-generation collections (see
@@ -508,8 +644,9 @@ export function apiView(
     Object.defineProperty(FunctionView.prototype, key, {
       configurable: true,
       writable: true,
-      value(this: ApiView, request: ApiRequest) {
-        return handler(request, this);
+      async value(this: ApiView, request: ApiRequest) {
+        const answer = await handler(request, this);
+        return convert === null ? answer : convertAnswer(this, request, toApiResponse(answer), convert);
       },
     });
   }

@@ -156,8 +156,8 @@ interface RoutableViewSet {
  * no actions routed of its own. A router maps methods to actions (`list`, `retrieve`, `create`,
  * `update`, `partialUpdate`, `destroy`, declared in `actionNames` or defined by a subclass); a
  * method without an action is 405 with `Allow`. `list` paginates automatically; `retrieve`
- * answers 404 `No Article matches the given query.` (`notFound()`) when the row is absent or the
- * path value cannot be of the column's type.
+ * answers 404 `No Article matches the given query.` (`notFound()`) when the row is absent, and
+ * `Not found.` when the path value cannot be of the column's type (`abc` for an integer key).
  *
  * @example
  * class ArticleViewSet extends GenericViewSet<Article> {
@@ -356,8 +356,8 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
 
   /**
    * DRF's `get_object`: the row of the filtered queryset whose `lookupField` is the path value;
-   * 404 `No Article matches the given query.` (`notFound()`) when there is none or the value
-   * cannot be of the field's type.
+   * 404 `No Article matches the given query.` (`notFound()`) when there is none, and DRF's bare
+   * `Not found.` when the adapter says the value cannot be of the field's type (`accepts`).
    */
   async getObject(request: ApiRequest): Promise<Row> {
     const query = await this.getLookupQuery(request);
@@ -367,14 +367,18 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
           'use an adapter with find(), or override getObject()',
       );
     }
-    const row = await query.find(this.lookupField, this.lookupValue(request));
+    const value = this.lookupValue(request);
+    // DRF 3.15's get_object_or_404: a value the field's type cannot hold (int('abc') raises
+    // ValueError) is a bare Http404, 'Not found.'; only a well-formed key no row has names the model.
+    if (query.accepts !== undefined && !(await query.accepts(this.lookupField, value))) throw new NotFound();
+    const row = await query.find(this.lookupField, value);
     if (row === null) throw this.notFound();
     return row;
   }
 
   /** DRF's `RetrieveModelMixin.retrieve`. */
   async retrieve(request: ApiRequest): Promise<ApiResponse> {
-    return new ApiResponse(this.serialize(await this.getObject(request), request));
+    return new ApiResponse(this.versionItem(this.serialize(await this.getObject(request), request), request));
   }
 
   /**
@@ -397,7 +401,9 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
         non_field_errors: [`Invalid data. Expected a dictionary, but got ${datatype}.`],
       });
     }
-    let values = data as WriteValues;
+    // An older version's body as the newest version reads it: validation (and its field errors)
+    // speaks the newest version's field names.
+    let values = this.versionRequestBody(data as WriteValues, request);
     if (this.writableFields !== null) {
       const errors: Record<string, string[]> = {};
       const picked: Record<string, unknown> = {};
@@ -434,7 +440,7 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
 
   /** The 2xx answer of a write: the row serialized, with `Location` when it has a `url`. */
   #written(row: Row, request: ApiRequest, status: number): ApiResponse {
-    const data = this.serialize(row, request);
+    const data = this.versionItem(this.serialize(row, request), request);
     const url = (data as { url?: unknown } | null)?.url;
     return new ApiResponse(data, {
       status,

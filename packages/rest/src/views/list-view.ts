@@ -162,9 +162,12 @@ export class ListView<Row = unknown, S extends ViewSchema = ViewSchema>
   async list(request: ApiRequest): Promise<ApiResponse> {
     const query = await this.filterQueryset(await this.getQueryset(request), request);
     const page = await this.paginateQueryset(query, request);
-    if (page !== null) return this.getPaginatedResponse(page.map((row) => this.serialize(row, request)));
+    // Under a version bundle each item is converted, never the envelope or its links (unless a
+    // change has an `envelope` hook).
+    const item = (row: Row) => this.versionItem(this.serialize(row, request), request);
+    if (page !== null) return this.versionEnvelope(this.getPaginatedResponse(page.map(item)), request);
     const rows = await this.fetchAll(query);
-    return new ApiResponse(rows.map((row) => this.serialize(row, request)));
+    return this.versionEnvelope(new ApiResponse(rows.map(item)), request);
   }
 
   override get(request: ApiRequest): Promise<ApiResponse> {

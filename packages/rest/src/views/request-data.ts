@@ -1,6 +1,9 @@
 import { ApiError } from '@pagewise/core';
 import type { ApiRequest } from '../request/api-request.js';
+import { DEFAULT_MAX_BODY_BYTES, PayloadTooLarge } from '../request/body-limit.js';
 import { parseMediaType } from '../request/media-type.js';
+
+export { PayloadTooLarge };
 
 /**
  * 415, DRF's `UnsupportedMediaType`.
@@ -26,26 +29,20 @@ export class ParseError extends ApiError {
 }
 
 /**
- * 413 for a body larger than a view accepts.
- * @example throw new PayloadTooLarge(1_048_576);
- */
-export class PayloadTooLarge extends ApiError {
-  constructor(maxBytes: number) {
-    super(`Request body exceeds ${maxBytes} bytes.`, { status: 413, code: 'payload_too_large' });
-  }
-}
-
-/**
  * DRF's `request.data` for JSON bodies: an empty body is `{}`; a body of another media type is
- * 415; JSON that does not parse is 400 `JSON parse error - ...`; more than `maxBytes` is 413.
+ * 415; JSON that does not parse is 400 `JSON parse error - ...`; more than `maxBytes` is 413, as
+ * soon as that many bytes are read (a chunked body is never buffered past the cap).
  *
  * @example
  * const data = await readRequestData(request); // { name: 'Ada' }
  */
-export async function readRequestData(request: ApiRequest, maxBytes = 1_048_576): Promise<unknown> {
+export async function readRequestData(
+  request: ApiRequest,
+  maxBytes = DEFAULT_MAX_BODY_BYTES,
+): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw new PayloadTooLarge(maxBytes);
-  const text = await request.text();
+  const text = await request.text(maxBytes);
   if (new TextEncoder().encode(text).byteLength > maxBytes) throw new PayloadTooLarge(maxBytes);
   if (text.trim() === '') return {};
   const contentType = request.headers.get('content-type') ?? '';

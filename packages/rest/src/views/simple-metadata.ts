@@ -38,7 +38,7 @@ const STRING_FORMATS: Readonly<Record<string, string>> = {
   binary: 'file upload',
 };
 
-/** Deeper schemas (or `$ref` cycles) are described as plain fields. */
+/** Deeper schemas are described as plain fields (a `$ref` cycle stops at its first repeat). */
 const MAX_DEPTH = 16;
 
 function isSchema(value: unknown): value is Schema {
@@ -55,21 +55,38 @@ export function defaultLabel(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * One description of a schema. It keeps the `$ref`s whose fields it is describing: a field that
+ * refers to one of them again (a tree's `parent`, its `children`) is a recursive field, described
+ * once, as its type without its fields again, so the answer stays linear in the schema (expanding
+ * each reference again grows with every self-reference to the power of the depth).
+ */
 class Describer {
   readonly #root: Schema;
+  /** The `$ref`s of the fields being described, outermost first; `'#'` is the root's. */
+  readonly #expanding: string[] = ['#'];
 
   constructor(root: Schema) {
     this.#root = root;
   }
 
-  /** `$ref` to `#/$defs/…` or `#/definitions/…` of the root, else `null`. */
-  #resolve(schema: Schema, depth: number): Schema | null {
+  #target(ref: string): unknown {
+    if (ref === '#') return this.#root;
+    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+    const table = match ? this.#root[match[1]!] : undefined;
+    return isSchema(table) ? table[decodeURIComponent(match![2]!)] : undefined;
+  }
+
+  /**
+   * `$ref` to the root (`#`), `#/$defs/…` or `#/definitions/…`, else `null`; the references
+   * followed are added to `refs`.
+   */
+  #resolve(schema: Schema, depth: number, refs: string[] = []): Schema | null {
     let current = schema;
     for (let hops = 0; typeof current.$ref === 'string'; hops += 1) {
-      const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(current.$ref);
-      const table = match ? this.#root[match[1]!] : undefined;
-      const target = isSchema(table) ? table[decodeURIComponent(match![2]!)] : undefined;
+      const target = this.#target(current.$ref);
       if (!isSchema(target) || hops > MAX_DEPTH || depth > MAX_DEPTH) return null;
+      refs.push(current.$ref);
       current = {
         ...target,
         ...Object.fromEntries(Object.entries(current).filter(([key]) => key !== '$ref')),
@@ -79,8 +96,8 @@ class Describer {
   }
 
   /** A nullable schema's non-null part (`type: [T, 'null']`, `anyOf: [S, { type: 'null' }]`). */
-  #nonNull(schema: Schema, depth: number): Schema {
-    const resolved = this.#resolve(schema, depth) ?? {};
+  #nonNull(schema: Schema, depth: number, refs: string[] = []): Schema {
+    const resolved = this.#resolve(schema, depth, refs) ?? {};
     const type = resolved.type;
     if (Array.isArray(type)) {
       const types = type.filter((entry) => entry !== 'null');
@@ -92,7 +109,7 @@ class Describer {
       const rest = options.filter((entry) => !(isSchema(entry) && entry.type === 'null'));
       if (rest.length === 1 && isSchema(rest[0])) {
         const { [key]: _, ...outer } = resolved;
-        return { ...this.#nonNull(rest[0], depth + 1), ...outer };
+        return { ...this.#nonNull(rest[0], depth + 1, refs), ...outer };
       }
     }
     return resolved;
@@ -154,7 +171,9 @@ class Describer {
     readOnly: boolean,
     depth: number,
   ): FieldMetadata {
-    const schema = depth > MAX_DEPTH ? {} : this.#nonNull(raw, depth);
+    const refs: string[] = [];
+    const schema = depth > MAX_DEPTH ? {} : this.#nonNull(raw, depth, refs);
+    const recursive = refs.some((ref) => this.#expanding.includes(ref));
     const choices = this.#choices(schema);
     const type = this.#type(schema, choices);
     const info: Record<string, unknown> = { type, required, read_only: readOnly };
@@ -171,12 +190,16 @@ class Describer {
     if (typeof schema.maximum === 'number' && schema.maximum !== Number.MAX_SAFE_INTEGER) {
       info.max_value = schema.maximum;
     }
-    if (type === 'list' && isSchema(schema.items)) {
-      info.child = this.field(schema.items, null, true, false, depth + 1);
-    } else if (type === 'nested object' && isSchema(schema.properties)) {
-      info.children = this.fields(schema, null, depth + 1);
-    } else if (type === 'nested object' && isSchema(schema.additionalProperties)) {
-      info.child = this.field(schema.additionalProperties, null, true, false, depth + 1);
+    if (!recursive) {
+      this.#expanding.push(...refs);
+      if (type === 'list' && isSchema(schema.items)) {
+        info.child = this.field(schema.items, null, true, false, depth + 1);
+      } else if (type === 'nested object' && isSchema(schema.properties)) {
+        info.children = this.fields(schema, null, depth + 1);
+      } else if (type === 'nested object' && isSchema(schema.additionalProperties)) {
+        info.child = this.field(schema.additionalProperties, null, true, false, depth + 1);
+      }
+      this.#expanding.length -= refs.length;
     }
     const listed =
       type === 'multiple choice' && isSchema(schema.items)

@@ -65,6 +65,16 @@ export interface DialectCapabilities {
    * (below every value, SQLite and MySQL). @default 'low'
    */
   readonly nativeNulls: 'high' | 'low';
+  /**
+   * Sorting a statement's rows again (the tie-group ranking's ORDER BY over its derived table,
+   * `KeysetStatement.tieGroups`) keeps the order in which the rows that tie came, as the walks
+   * without a unique key find on Postgres (which returns presorted input as it is) and SQLite.
+   * MariaDB breaks such ties by the temporary table's row reference (an in-memory one's row
+   * address), so a tied look-ahead row could change places with a row of the page from one
+   * statement to the next: a row seen twice, one never. Without this, the look-ahead row is read
+   * apart (`TieGroups.lookAhead`) and sorted after the rows it ties with. @default false
+   */
+  readonly resortKeepsTies: boolean;
   /** Understands `ORDER BY x NULLS FIRST | LAST`; otherwise it is emulated. @default false */
   readonly nullsOrderingSyntax: boolean;
   /**
@@ -211,6 +221,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   rowValueLeadingBound: false,
   mergedSegments: false,
   nativeNulls: 'low',
+  resortKeepsTies: false,
   nullsOrderingSyntax: false,
   indexNullsOrder: false,
   dateStorage: 'native',

@@ -6,13 +6,16 @@
 /** The column each row's tie group is answered in (`KeysetStatement.tieGroups`). */
 export const TIE_COLUMN = 'pagewisetie';
 
+/** The column saying which row of a statement read with tie groups is its look-ahead row (`TieGroups.lookAhead`). */
+export const AHEAD_COLUMN = 'pagewiseahead';
+
 /**
  * Whether `key` names one of the adapter's private columns.
  * @example
  * isPrivateColumn('pagewisex0') // true
  */
 export function isPrivateColumn(key: string): boolean {
-  return key.startsWith('pagewise') && /^pagewise(?:x?\d+|tie)$/.test(key);
+  return key.startsWith('pagewise') && /^pagewise(?:x?\d+|tie|ahead)$/.test(key);
 }
 
 /**

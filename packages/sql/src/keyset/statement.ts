@@ -29,6 +29,49 @@ export interface TieGroups {
   /** The ordering's columns as the statement's result names them. */
   readonly keys: readonly SqlPart[];
   readonly orderBy: readonly OrderItem[];
+  /**
+   * Where sorting the rows again may reorder ties (`resortKeepsTies` false): the statement read
+   * twice, its rows but the last (`limit`) and its last row alone (`aheadLimit`, `aheadOffset`),
+   * `union all`'d in the derived table with `AHEAD_COLUMN` 0 and 1, which the ORDER BY ends with. The rows of the
+   * page are then the ones the statement's ORDER BY put first (two reads of one index order
+   * their ties alike, as DRF's offsets count on), whatever order a sort gives the ties.
+   */
+  readonly lookAhead: LookAhead | null;
+}
+
+/** The two LIMITs of a statement read with its look-ahead row apart (`TieGroups.lookAhead`). */
+export interface LookAhead {
+  /** The rows before the look-ahead row: the statement's limit less one. */
+  readonly limit: Slot | SqlLiteral;
+  /** The look-ahead row's LIMIT: 1, 0 for a statement limited to none. */
+  readonly aheadLimit: Slot | SqlLiteral;
+  /** The look-ahead row's OFFSET: the statement's offset plus `limit`. */
+  readonly aheadOffset: Slot | SqlLiteral;
+}
+
+/**
+ * The values of a look-ahead row's slots (`lookAheadSlots`) for a statement reading `limit` rows
+ * from `offset`.
+ * @example
+ * lookAheadValues(5, 2) // [4, 1, 6]
+ */
+export function lookAheadValues(limit: number, offset: number): [number, number, number] {
+  const before = Math.max(limit - 1, 0);
+  // A window without a limit reads to the end (`Number.MAX_SAFE_INTEGER`): no row is past it.
+  return [before, Math.min(limit, 1), Math.min(offset + before, Number.MAX_SAFE_INTEGER)];
+}
+
+/**
+ * The look-ahead row's LIMITs for an ordering of `terms`: slots after the far bound's
+ * (`2 * terms + 2` to `2 * terms + 4`), or numbers for a written LIMIT (read from offset 0).
+ */
+export function lookAheadSlots(terms: number, written: SqlLiteral | Slot): LookAhead {
+  if (!(written instanceof Slot)) {
+    const [limit, aheadLimit, aheadOffset] = lookAheadValues(Number(written.value), 0);
+    return { limit: literal(limit), aheadLimit: literal(aheadLimit), aheadOffset: literal(aheadOffset) };
+  }
+  const first = 2 * terms + 2;
+  return { limit: new Slot(first), aheadLimit: new Slot(first + 1), aheadOffset: new Slot(first + 2) };
 }
 
 /**
@@ -44,7 +87,8 @@ export interface TieGroups {
  * 6. with `tieGroups`, ranked as a derived table.
  *
  * Every value is a `Slot`: bound value `i` is slot `i`, the limit slot `order.length`, the offset
- * slot `order.length + 1`, the far bound's `order.length + 2 + i`; a written `limit` is a literal.
+ * slot `order.length + 1`, the far bound's `order.length + 2 + i`, a look-ahead row's LIMITs the
+ * three after (`lookAheadSlots`); a written `limit` is a literal.
  */
 export interface KeysetStatement {
   readonly selections: readonly PrivateSelection[];

@@ -6,10 +6,12 @@ import type { Row } from '../dialect/row.js';
 import { identifier, type SqlPart } from '../fragment/fragment.js';
 import { orderByItems } from '../keyset/order-items.js';
 import { type BoundParameter, stopPredicate } from '../keyset/predicates.js';
-import { positionKey, TIE_COLUMN } from '../keyset/private-columns.js';
+import { AHEAD_COLUMN, positionKey, TIE_COLUMN } from '../keyset/private-columns.js';
 import { groupSegments, planSegments, type Segment } from '../keyset/segments.js';
 import {
   type KeysetStatement,
+  lookAheadSlots,
+  lookAheadValues,
   mergedStatement,
   type PrivateSelection,
   segmentStatement,
@@ -175,7 +177,12 @@ function keysetStatement(
   // The statement's result columns, as a derived table names them.
   const keys: SqlPart[] = fields.map((f) => identifier(f.readKey));
   const items = orderByItems(order, keys, (i) => (nullable[i] ? false : 'column'), capabilities);
-  return { ...statement, tieGroups: { keys, orderBy: items } };
+  if (capabilities.resortKeepsTies)
+    return { ...statement, tieGroups: { keys, orderBy: items, lookAhead: null } };
+  // The look-ahead row read apart, last of the rows it ties with.
+  const lookAhead = lookAheadSlots(order.length, statement.limit);
+  const orderBy = [...items, { expr: identifier(AHEAD_COLUMN), direction: 'asc' as const }];
+  return { ...statement, tieGroups: { keys, orderBy, lookAhead } };
 }
 
 /**
@@ -202,6 +209,8 @@ function readSegments<Template>(
   const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
   values[order.length] = single ? limit : window.offset + limit;
   values[order.length + 1] = window.offset;
+  const apart = ties && !capabilities.resortKeepsTies;
+  if (apart) setLookAhead(values, order.length, withOffset ? window.offset : 0);
   const hint = plan.indexHint;
   const gone = cache.goneIndexes;
   const named = hint !== null && !gone.has(hint.key);
@@ -233,7 +242,7 @@ function readSegments<Template>(
   };
   const read = single
     ? host.runner.run(templateOf(0), values, host.base)
-    : readEach(host, segments.length, templateOf, values, order.length, window, limit, ties);
+    : readEach(host, segments.length, templateOf, values, order.length, window, limit, ties, apart);
   if (!named) return read;
   // The index named is gone (a migration dropped or renamed it): never named again, the page read without it.
   return read.catch((error: unknown) => {
@@ -254,6 +263,7 @@ async function readEach<Template>(
   window: WindowSpec,
   limit: number,
   ties: boolean,
+  apart: boolean,
 ): Promise<Row[]> {
   const rows: Row[] = [];
   let toSkip = window.offset;
@@ -263,6 +273,7 @@ async function readEach<Template>(
   for (let s = 0; s < count; s += 1) {
     const template = templateOf(s);
     values[limitSlot] = toSkip + limit - rows.length;
+    if (apart) setLookAhead(values, limitSlot, 0);
     const result = await host.runner.run(template, values, host.base);
     let most = groups;
     // A result is never spread into push, which overflows the stack when large.
@@ -278,6 +289,14 @@ async function readEach<Template>(
     if (rows.length >= limit) break;
   }
   return rows;
+}
+
+/** The look-ahead row's LIMITs (`lookAheadSlots`) for the limit in slot `terms`, read from `offset`. */
+function setLookAhead(values: unknown[], terms: number, offset: number): void {
+  const [limit, aheadLimit, aheadOffset] = lookAheadValues(values[terms] as number, offset);
+  values[2 * terms + 2] = limit;
+  values[2 * terms + 3] = aheadLimit;
+  values[2 * terms + 4] = aheadOffset;
 }
 
 /** `rows`, once every recorded position is known to be there (`refuseUnrecorded`). */

@@ -21,6 +21,7 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   rowValueLeadingBound: true,
   nativeNulls: 'high',
   nullsOrderingSyntax: true,
+  resortKeepsTies: true,
   indexNullsOrder: true,
   textRejectsNul: true,
   catalogQuery: postgresCatalogQuery,

@@ -28,6 +28,7 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   rowValueSeek: true,
   mergedSegments: true,
   nullsOrderingSyntax: true,
+  resortKeepsTies: true,
   dateStorage: 'iso-text',
   catalogQuery: sqliteCatalogQuery,
   columnKind: sqliteKind,

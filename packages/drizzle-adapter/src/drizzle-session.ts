@@ -1,0 +1,163 @@
+import { ConfigurationError } from '@pagewise/core';
+import {
+  type AdapterName,
+  CatalogCache,
+  type ColumnInfo,
+  type ColumnKind,
+  type DialectCapabilities,
+  mysqlCapabilities,
+  postgresCapabilities,
+  type Row,
+  type SqlFragment,
+  type SqlSession,
+  sqliteCapabilities,
+} from '@pagewise/sql';
+import { is, type SQL } from 'drizzle-orm';
+import { MySqlDialect } from 'drizzle-orm/mysql-core';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { SQLiteDialect } from 'drizzle-orm/sqlite-core';
+import type { DialectLike } from './builder-config.js';
+import { lower } from './lower.js';
+import { DRIZZLE, type DrizzleDatabase } from './options.js';
+import { type BuiltStatement, orderedFieldsWith } from './statements.js';
+
+/** A statement prepared once through the database's session; its placeholders filled per run. */
+export interface DrizzleTemplate {
+  /** The statement's text, for messages and tests. */
+  readonly sql: string;
+  readonly run: (values: Readonly<Record<string, unknown>>) => Promise<Row[]>;
+}
+
+/** The dialect families Drizzle's sessions differ by, in how a statement is prepared and run. */
+type Family = 'postgres' | 'mysql' | 'sqlite';
+
+/** A Drizzle prepared query, as far as the adapter runs it. */
+interface PreparedLike {
+  execute?(values?: Record<string, unknown>): unknown;
+  all?(values?: Record<string, unknown>): unknown;
+  joinsNotNullableMap?: Record<string, boolean>;
+}
+
+/** A Drizzle session (`PgSession`, `MySqlSession`, `SQLiteSession`), as far as the adapter prepares statements on it. */
+interface SessionLike {
+  prepareQuery(query: { sql: string; params: unknown[] }, ...rest: unknown[]): PreparedLike;
+}
+
+/** Where a database's catalog reads are kept: on its session, which lives and dies with the db. */
+const OWN_CACHE = Symbol('pagewise catalog cache');
+
+/** The catalog cache of a Drizzle session, made the first time; a frozen session's queries each keep their own. */
+function cacheOf(session: SessionLike): CatalogCache {
+  const owner = session as unknown as { [OWN_CACHE]?: CatalogCache };
+  const own = owner[OWN_CACHE];
+  if (own !== undefined) return own;
+  const cache = new CatalogCache();
+  if (Object.isExtensible(owner))
+    Object.defineProperty(owner, OWN_CACHE, { value: cache, enumerable: false });
+  return cache;
+}
+
+/** The family of a Drizzle dialect, recognised with Drizzle's `is()` (two copies of drizzle-orm agree). */
+function familyOf(dialect: unknown): Family | undefined {
+  if (is(dialect, PgDialect)) return 'postgres';
+  if (is(dialect, MySqlDialect)) return 'mysql';
+  if (is(dialect, SQLiteDialect)) return 'sqlite';
+  return undefined;
+}
+
+const CAPABILITIES: Record<Family, DialectCapabilities> = {
+  postgres: postgresCapabilities,
+  mysql: mysqlCapabilities,
+  sqlite: sqliteCapabilities,
+};
+
+/**
+ * What every copy made by `orderBy` shares: the options, the database's session (every statement
+ * is prepared and run through it, so its logger sees them) and the catalog cache of the database:
+ * `@pagewise/sql`'s session of the query's database.
+ */
+export class DrizzleSession implements SqlSession {
+  readonly adapter: AdapterName = DRIZZLE;
+  readonly capabilities: DialectCapabilities;
+  readonly cache: CatalogCache;
+  readonly uniqueKey: string | null;
+  readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
+  readonly planKey: string;
+  readonly lasting = true;
+  readonly dialect: DialectLike;
+  readonly #family: Family;
+  readonly #session: SessionLike;
+
+  constructor(
+    db: DrizzleDatabase,
+    dialect: DialectLike,
+    uniqueKey: string | null,
+    columns: Readonly<Record<string, ColumnKind | ColumnInfo>>,
+  ) {
+    const held = db as
+      | { readonly session?: unknown; readonly _?: { readonly session?: unknown } }
+      | undefined;
+    const session = (held?.session ?? held?._?.session) as SessionLike | undefined;
+    const family = familyOf(dialect);
+    if (session === undefined || typeof session.prepareQuery !== 'function' || family === undefined) {
+      throw new ConfigurationError(
+        'drizzle adapter: fromDrizzle(select, { db }) needs the Drizzle database the select runs on ' +
+          '(drizzle(...) of drizzle-orm/node-postgres, mysql2, better-sqlite3 or pglite)',
+      );
+    }
+    this.#session = session;
+    this.#family = family;
+    this.dialect = dialect;
+    this.capabilities = CAPABILITIES[family];
+    this.cache = cacheOf(session);
+    this.uniqueKey = uniqueKey;
+    this.columns = columns;
+    this.planKey = JSON.stringify([uniqueKey, columns]);
+  }
+
+  /**
+   * Prepares `statement` through the database's session: rows mapped by its fields as Drizzle
+   * maps the builder's own (modes, nested selections), the private columns as the driver read them.
+   */
+  prepare(statement: BuiltStatement, joinsNotNullableMap?: Record<string, boolean>): DrizzleTemplate {
+    const query = this.dialect.sqlToQuery(statement.sql);
+    const fields = statement.fields === undefined ? undefined : orderedFieldsWith(statement);
+    const session = this.#session;
+    const family = this.#family;
+    let prepared: PreparedLike;
+    if (family === 'postgres')
+      prepared = session.prepareQuery(query, fields, undefined, fields !== undefined);
+    else if (family === 'mysql') prepared = session.prepareQuery(query, fields);
+    else prepared = session.prepareQuery(query, fields, 'all', fields !== undefined);
+    if (joinsNotNullableMap !== undefined && fields !== undefined)
+      prepared.joinsNotNullableMap = joinsNotNullableMap;
+    const run = async (values: Readonly<Record<string, unknown>>): Promise<Row[]> => {
+      const result =
+        family === 'sqlite'
+          ? await prepared.all!(values as Record<string, unknown>)
+          : await prepared.execute!(values as Record<string, unknown>);
+      if (fields !== undefined) return result as Row[];
+      if (family === 'postgres') return (result as { rows: Row[] }).rows;
+      if (family === 'mysql') return (result as [Row[]])[0];
+      return result as Row[];
+    };
+    return { sql: query.sql, run };
+  }
+
+  /** Runs a statement of `@pagewise/sql`'s own (a catalog read, a probe): rows as the database names their columns. */
+  read(statement: SqlFragment): Promise<Row[]> {
+    return this.prepare({ sql: lower(statement), fields: undefined, extra: [] }).run({});
+  }
+
+  /** Runs Drizzle SQL of the adapter's own (a count) without mapping its rows. */
+  readSql(statement: SQL): Promise<Row[]> {
+    return this.prepare({ sql: statement, fields: undefined, extra: [] }).run({});
+  }
+
+  /** Runs `template` with the window's values in its slots (`s0`, `s1`, ...). */
+  run(template: DrizzleTemplate, values: readonly unknown[]): Promise<Row[]> {
+    const named: Record<string, unknown> = {};
+    for (let i = 0; i < values.length; i += 1) named[`s${i}`] = values[i];
+    return template.run(named);
+  }
+}

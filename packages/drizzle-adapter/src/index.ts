@@ -1,0 +1,6 @@
+// `@pagewise/drizzle-adapter`: `fromDrizzle`, a thin translation from Drizzle's select builder to
+// `@pagewise/sql`, which knows the dialects. Statements run through the Drizzle database's session.
+
+export { DrizzleQuery } from './drizzle-query.js';
+export { fromDrizzle } from './from-drizzle.js';
+export type { DrizzleDatabase, DrizzleQueryOptions, DrizzleSelect, RowOf } from './options.js';

@@ -1,0 +1,50 @@
+import type { AdapterName, ColumnInfo, ColumnKind } from '@pagewise/sql';
+
+/** The adapter's name in `OrderedQuery.adapter` and in its errors, and the factory they suggest. */
+export const DRIZZLE: AdapterName = Object.freeze({ name: 'drizzle', factory: 'fromDrizzle' });
+
+/**
+ * A Drizzle database (`drizzle(pool)` of `drizzle-orm/node-postgres`, `mysql2`, `better-sqlite3`
+ * or `pglite`), as far as the adapter reads it: its dialect and its session, which every
+ * statement runs through (so the database's `logger` sees them).
+ */
+export interface DrizzleDatabase {
+  readonly _: object;
+}
+
+/**
+ * A Drizzle select builder (`db.select().from(posts)...`), typed by what its rows are.
+ * @example
+ * const builder: DrizzleSelect = db.select().from(posts).orderBy(desc(posts.createdAt));
+ */
+export interface DrizzleSelect {
+  readonly _: { readonly result: unknown };
+}
+
+/** The row type of a select builder: one element of what awaiting it answers. */
+export type RowOf<S extends DrizzleSelect> = S['_']['result'] extends ReadonlyArray<infer R> ? R : never;
+
+/**
+ * Options of `fromDrizzle`.
+ * @example
+ * fromDrizzle(db.select().from(posts), { db, uniqueKey: 'slug' })
+ */
+export interface DrizzleQueryOptions {
+  /** The Drizzle database the builder came from: every statement runs through its session. */
+  db: DrizzleDatabase;
+  /**
+   * The result key of a field unique per row, appended by cursor pagination as the tiebreaker;
+   * `null` falls back to DRF's position + offset cursors. A key the selection lacks is fetched
+   * beside it and stripped from the rows.
+   * @default the result key of the table's primary key column in the Drizzle schema (else `'id'`)
+   */
+  uniqueKey?: string | null;
+  /**
+   * Column kinds (and nullability) of ordering fields the catalog cannot describe (`sql`
+   * expressions of the selection), or to skip the catalog lookup.
+   * @default {}
+   * @example
+   * { columns: { score: 'number' } }
+   */
+  columns?: Readonly<Record<string, ColumnKind | ColumnInfo>>;
+}

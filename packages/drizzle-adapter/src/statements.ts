@@ -1,0 +1,189 @@
+import {
+  type KeysetStatement,
+  LOOKUP_SLICE,
+  lookupPredicate,
+  node,
+  type OrderItem,
+  Slot,
+  type SqlPart,
+  TIE_COLUMN,
+  TIE_TABLE,
+} from '@pagewise/sql';
+import { type SQL, sql } from 'drizzle-orm';
+import { type DialectLike, orderedFields, type SelectConfig } from './builder-config.js';
+import { lower, lowerOrderItems } from './lower.js';
+
+// `@pagewise/sql`'s statements as Drizzle SQL, built by the builder's own dialect from the
+// builder's config: its WHERE extended, its ORDER BY, LIMIT and OFFSET replaced, private columns
+// selected beside its fields, its one table read through a named index, arms joined by `union all`,
+// a derived table ranked. The config is copied, never changed.
+
+/** A statement and the fields its rows are read back by (Drizzle maps array rows by them). */
+export interface BuiltStatement {
+  readonly sql: SQL;
+  /** `undefined`: rows as the database names their columns (the adapter's own reads). */
+  readonly fields: Readonly<Record<string, unknown>> | undefined;
+  /** Fields of the result after the selection's own (the tie group). */
+  readonly extra: readonly string[];
+}
+
+/** The fields Drizzle maps a statement's array rows by: the selection's, then `extra` (raw values). */
+export function orderedFieldsWith(statement: BuiltStatement): Array<{ path: string[]; field: unknown }> {
+  const fields = orderedFields(statement.fields ?? {});
+  for (const name of statement.extra) fields.push({ path: [name], field: sql.raw(name).as(name) });
+  return fields;
+}
+
+/** The config without ORDER BY, LIMIT and OFFSET: what windows and counts start from. */
+export function coreOf(config: SelectConfig): SelectConfig {
+  const { orderBy: _orderBy, limit: _limit, offset: _offset, ...core } = config;
+  return core;
+}
+
+function build(dialect: DialectLike, config: SelectConfig, overrides: Record<string, unknown> = {}): SQL {
+  return dialect.buildSelectQuery({ ...config, setOperators: [], ...overrides });
+}
+
+/** ANDs `predicates` onto a WHERE, the WHERE parenthesised so an OR in either cannot leak. */
+export function withWhere(where: SQL | undefined, predicates: readonly SQL[]): SQL | undefined {
+  const parts = [...(where === undefined ? [] : [sql`(${where})`]), ...predicates];
+  return parts.length === 0 ? undefined : sql.join(parts, sql.raw(' and '));
+}
+
+/** The index hint of MySQL's `FORCE INDEX`, as Drizzle's MySQL dialect writes it (its names as given). */
+function forceIndex(index: string): string[] {
+  return [`\`${index.replaceAll('`', '``')}\``];
+}
+
+/**
+ * A keyset statement (`KeysetStatement`, in the order its fields say) over the builder's core.
+ *
+ * @example
+ * keysetSql(dialect, core, statement)
+ * // select "id", "created_at", ... from "posts" where ("posts"."created_at", "posts"."id") < ($1, $2)
+ * //   order by "posts"."created_at" desc, "posts"."id" desc limit 21
+ */
+export function keysetSql(
+  dialect: DialectLike,
+  core: SelectConfig,
+  statement: KeysetStatement,
+): BuiltStatement {
+  const ties = statement.tieGroups;
+  const withList = core.withList ?? [];
+  // Ranked, the statement is a derived table: its WITH moves to the head of the outer one.
+  const hoisted = ties !== null && withList.length > 0;
+  const base: SelectConfig = hoisted ? { ...core, withList: undefined } : core;
+  const fields: Record<string, unknown> = { ...core.fields };
+  for (const selection of statement.selections) {
+    fields[selection.alias] = sql`${lower(selection.expr)}`.as(selection.alias);
+  }
+  const hint = statement.indexHint === null ? {} : { forceIndex: forceIndex(statement.indexHint) };
+  const where = statement.stop === null ? core.where : withWhere(core.where, [lower(statement.stop)]);
+  const items = lowerOrderItems(statement.orderBy);
+  const arms = statement.arms.map((arm) => withWhere(where, arm.map(lower)));
+  let text: SQL;
+  if (arms.length === 1) {
+    text = build(dialect, base, {
+      ...hint,
+      fields,
+      where: arms[0],
+      orderBy: items,
+      limit: lower(statement.limit),
+      offset: statement.offset === null ? undefined : lower(statement.offset),
+    });
+  } else {
+    const selects = arms.map((armWhere, i) =>
+      build(dialect, base, { ...hint, fields, where: armWhere, ...(i > 0 ? { withList: undefined } : {}) }),
+    );
+    const offset = statement.offset === null ? sql`` : sql` offset ${lower(statement.offset)}`;
+    text = sql`${sql.join(selects, sql.raw(' union all '))} order by ${sql.join(items, sql.raw(', '))} limit ${lower(statement.limit)}${offset}`;
+  }
+  if (ties === null) return { sql: text, fields, extra: [] };
+  const head = hoisted ? (dialect.buildWithCTE?.(withList) ?? sql``) : sql``;
+  return { sql: tieGroups(head, text, ties.keys, ties.orderBy), fields, extra: [TIE_COLUMN] };
+}
+
+/**
+ * `statement` read with each row's tie group: `dense_rank()` over the ordering's columns of its
+ * result, as a derived table, after `head` (the query's WITH).
+ *
+ * @example
+ * // select "w".*, dense_rank() over (order by "pagewise0") as "pagewisetie"
+ * //   from (select ... order by "title" limit $2) as "w" order by "pagewise0"
+ */
+function tieGroups(head: SQL, statement: SQL, keys: readonly SqlPart[], items: readonly OrderItem[]): SQL {
+  const rank = sql`dense_rank() over (order by ${sql.join(keys.map(lower), sql.raw(', '))})`;
+  const table = sql.identifier(TIE_TABLE);
+  return sql`${head}select ${table}.*, ${rank} as ${sql.identifier(TIE_COLUMN)} from (${statement}) as ${table} order by ${sql.join(lowerOrderItems(items), sql.raw(', '))}`;
+}
+
+/**
+ * An offset window: the builder's select with `orderBy` (or its own ORDER BY), LIMIT slot 0 and
+ * OFFSET slot 1 as `limited` says.
+ * @example
+ * // select ... from "posts" order by "posts"."created_at" desc limit $1 offset $2
+ */
+export function offsetSql(
+  dialect: DialectLike,
+  config: SelectConfig,
+  orderBy: readonly SQL[] | null,
+  limited: { readonly limit: boolean; readonly offset: boolean },
+): BuiltStatement {
+  const text = build(dialect, config, {
+    orderBy: orderBy ?? config.orderBy,
+    limit: limited.limit ? lower(new Slot(0)) : undefined,
+    offset: limited.offset ? lower(new Slot(1)) : undefined,
+  });
+  return { sql: text, fields: config.fields, extra: [] };
+}
+
+/** Whether the selection decides the rows (DISTINCT, GROUP BY, set operations): then it is counted as it is. */
+function decides(core: SelectConfig): boolean {
+  return (
+    (core.distinct !== undefined && core.distinct !== false) ||
+    (core.groupBy?.length ?? 0) > 0 ||
+    core.having !== undefined ||
+    (core.setOperators?.length ?? 0) > 0
+  );
+}
+
+/**
+ * `select count(*) as "count" from (<core>) as "pagewise_count"`, the core selecting a constant
+ * unless its selection decides the rows.
+ */
+export function countSql(dialect: DialectLike, core: SelectConfig): SQL {
+  const counted = decides(core)
+    ? build(dialect, core)
+    : build(dialect, core, { fields: { one: sql`1`.as('one') } });
+  return sql`select count(*) as ${sql.identifier('count')} from (${counted}) as ${sql.identifier('pagewise_count')}`;
+}
+
+/** `explain (format json) <core>`: Postgres's row estimate. */
+export function estimateSql(dialect: DialectLike, core: SelectConfig): SQL {
+  return sql`explain (format json) ${build(dialect, core)}`;
+}
+
+/**
+ * An equality lookup (`lookupPredicate`): the value in slot 0, LIMIT slot 1. Over a sliced
+ * builder it runs on the slice, a derived table, so rows outside it are not found.
+ * @example
+ * // select ... from "posts" where ("posts"."published" = $1) and "posts"."id" = $2 limit $3
+ */
+export function lookupSql(
+  dialect: DialectLike,
+  config: SelectConfig,
+  expr: SqlPart,
+  column: string,
+  sliced: boolean,
+): BuiltStatement {
+  const limit = lower(new Slot(1));
+  if (!sliced) {
+    const core = coreOf(config);
+    const where = withWhere(core.where, [lower(lookupPredicate(expr))]);
+    return { sql: build(dialect, core, { where, limit }), fields: config.fields, extra: [] };
+  }
+  const slice = sql.identifier(LOOKUP_SLICE);
+  const equals = lower(lookupPredicate(node(sql`${slice}.${sql.identifier(column)}`)));
+  const text = sql`select * from (${build(dialect, config)}) as ${slice} where ${equals} limit ${limit}`;
+  return { sql: text, fields: config.fields, extra: [] };
+}

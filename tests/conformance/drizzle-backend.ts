@@ -1,0 +1,71 @@
+import { fromDrizzle } from '@pagewise/drizzle-adapter';
+import type { OrderedQuery } from '@pagewise/rest';
+import { asc } from 'drizzle-orm';
+import { int, customType as mysqlCustomType, mysqlTable } from 'drizzle-orm/mysql-core';
+import { customType as pgCustomType, integer as pgInteger, pgTable } from 'drizzle-orm/pg-core';
+import { integer, customType as sqliteCustomType, sqliteTable } from 'drizzle-orm/sqlite-core';
+import type { DrizzleTestDatabase } from '../support/drizzle-databases.js';
+import { drizzleTable } from '../support/drizzle-tables.js';
+import { createTable, type Dataset, dropTable } from '../support/tables.js';
+import type { ConformanceBackend } from './conformance-suite.js';
+
+/**
+ * A database behind the Drizzle adapter: the same tables `sqlBackend` pages through Kysely
+ * (`<prefix>_<key>`, created by the shared support), selected with Drizzle's builder over
+ * drizzle-orm's own driver of the same connection.
+ */
+export function drizzleBackend(database: DrizzleTestDatabase, prefix: string): ConformanceBackend {
+  const loaded = new Map<string, Promise<void>>();
+  // biome-ignore lint/suspicious/noExplicitAny: the table's columns are known at run time only.
+  const load = async (key: string, dataset: Dataset): Promise<any> => {
+    const table = `${prefix}_${key}`;
+    if (!loaded.has(table)) loaded.set(table, createTable(database, table, dataset));
+    await loaded.get(table);
+    return drizzleTable(database, table, dataset);
+  };
+  const db = database.drizzle;
+  // The tables are defined at run time: their rows are records.
+  const paged = (select: unknown) =>
+    fromDrizzle(select as never, { db }) as OrderedQuery<Record<string, unknown>>;
+  return {
+    name: `drizzle-${database.name}`,
+    canBeUnordered: true,
+    query: async (key, dataset) => paged(db.select().from(await load(key, dataset))),
+    orderedById: async (key, dataset) => {
+      const table = await load(key, dataset);
+      return paged(db.select().from(table).orderBy(asc(table.id)));
+    },
+    sliced: async (key, dataset, { limit, offset }) => {
+      const table = await load(key, dataset);
+      const builder = db.select().from(table).orderBy(table.id).limit(limit);
+      return paged(offset === undefined ? builder : builder.offset(offset));
+    },
+    close: async () => {
+      for (const table of loaded.keys()) await dropTable(database, table);
+      await database.close();
+    },
+  };
+}
+
+/**
+ * The Drizzle query of a type matrix table (`id integer primary key, v <type>`): `v` a custom
+ * column that hands rows the driver's values, whatever the type, so the matrix checks positions
+ * (read by the adapter from the database column) and not a Drizzle mode.
+ */
+export function drizzleMatrixQuery(
+  database: DrizzleTestDatabase,
+  table: string,
+): OrderedQuery<Record<string, unknown>> {
+  const db = database.drizzle;
+  const raw = { dataType: () => 'v' };
+  const schema =
+    database.dialect === 'postgres'
+      ? pgTable(table, { id: pgInteger('id').primaryKey(), v: pgCustomType<{ data: unknown }>(raw)('v') })
+      : database.dialect === 'mysql'
+        ? mysqlTable(table, { id: int('id').primaryKey(), v: mysqlCustomType<{ data: unknown }>(raw)('v') })
+        : sqliteTable(table, {
+            id: integer('id').primaryKey(),
+            v: sqliteCustomType<{ data: unknown }>(raw)('v'),
+          });
+  return fromDrizzle(db.select().from(schema) as never, { db }) as OrderedQuery<Record<string, unknown>>;
+}

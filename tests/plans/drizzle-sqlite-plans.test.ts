@@ -1,0 +1,11 @@
+import { describeDatabase } from '../support/databases.js';
+import { drizzleTarget } from '../support/drizzle-databases.js';
+import { planCases } from './plan-suite.js';
+
+// The plan cases of the Kysely adapter on the Drizzle adapter's own statements, run through
+// drizzle-orm's driver and EXPLAINed: the same index ranges, no sort.
+const target = drizzleTarget('sqlite');
+
+describeDatabase(target, 'query plans (drizzle)', () => {
+  planCases(target, 'drizzle');
+});
