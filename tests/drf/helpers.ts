@@ -1,5 +1,6 @@
 import {
   ApiRequest,
+  type CountOptions,
   type CountResult,
   type OrderedQuery,
   type OrderTerm,
@@ -26,7 +27,7 @@ export const DUPLICATES = [
 
 /** Every call a wrapped query received, to assert what a paginator asked for. */
 export interface QueryLog {
-  counts: Array<{ estimate?: boolean } | undefined>;
+  counts: Array<CountOptions | undefined>;
   fetches: WindowSpec[];
 }
 
@@ -40,7 +41,7 @@ export function wrapQuery<Row>(
     log?: QueryLog;
     ordered?: boolean;
     uniqueKey?: string | null;
-    count?: (options?: { estimate?: boolean }) => Promise<CountResult>;
+    count?: (options?: CountOptions) => Promise<CountResult>;
   } = {},
 ): OrderedQuery<Row> {
   const wrapped: OrderedQuery<Row> = {

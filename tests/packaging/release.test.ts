@@ -117,9 +117,11 @@ describe('pnpm release --dry-run', () => {
         expect(Object.keys(conditions.require!)).toEqual(['types', 'default']);
         expect(conditions.require!.default).toMatch(/^\.\/dist\/cjs\//);
       }
-      // The client talks HTTP only and the engine stands alone: they depend on nothing.
-      if (name === '@pagewise/core' || name === '@pagewise/client')
-        expect(manifest.dependencies ?? {}).toEqual({});
+      // The client talks HTTP only: it depends on nothing. The engine's one dependency is the
+      // audited, dependency-free HMAC of its signed cursors (issue 38: no hand-written hash code).
+      if (name === '@pagewise/client') expect(manifest.dependencies ?? {}).toEqual({});
+      else if (name === '@pagewise/core')
+        expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@noble/hashes']);
       else if (name !== '@pagewise/nest')
         expect(manifest.peerDependencies?.['@pagewise/core']).toBe('^0.1.0');
     }

@@ -4,6 +4,7 @@ import {
   isApiError,
   type OrderedQuery,
   SERVER_ERROR_DETAIL,
+  selectsField,
 } from '@pagewise/rest';
 import {
   type DocumentNode,
@@ -82,6 +83,11 @@ export function demoSchema(options: DemoGraphqlOptions): GraphQLSchema {
     fields: {
       edges: { type: nonNull(new GraphQLList(nonNull(ArticleEdge))) },
       pageInfo: { type: nonNull(PageInfo) },
+      // Counted only when a query selects it (`selectsField` in the resolver below).
+      totalCount: {
+        type: nonNull(GraphQLInt),
+        description: 'Articles in the whole connection (an exact count).',
+      },
     },
   });
   return new GraphQLSchema({
@@ -98,7 +104,7 @@ export function demoSchema(options: DemoGraphqlOptions): GraphQLSchema {
           },
           // The cost limit counts the edges as the resolver fills them.
           extensions: { pageSizes: ARTICLE_PAGE_SIZES },
-          resolve: (_root, args: ConnectionArguments) =>
+          resolve: (_root, args: ConnectionArguments, _context, info) =>
             connectionFromQuery(
               options.query(),
               args.first == null && args.last == null
@@ -108,6 +114,7 @@ export function demoSchema(options: DemoGraphqlOptions): GraphQLSchema {
                 ordering: ['-published_at', '-id'],
                 cursorSecret: options.cursorSecret ?? null,
                 maxPageSize: ARTICLE_PAGE_SIZES.maxPageSize,
+                count: selectsField(info, 'totalCount') ? 'exact' : 'none',
               },
             ),
         },

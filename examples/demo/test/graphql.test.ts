@@ -1,6 +1,9 @@
 // The demo's /graphql (issue 13) over real HTTP: a Relay connection over articles, walked both
 // ways, its cursors shared with the cursor feed, and bad requests answered as GraphQL over HTTP.
+import { fromArray } from '@pagewise/memory-adapter';
+import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { demoSchema } from '../src/graphql.js';
 import { abusiveGraphqlBody, LARGEST_ALLOWED_QUERY } from './graphql-abuse.js';
 import { demoDatabases, feedIds, RowCounter, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
 
@@ -110,6 +113,19 @@ describe.each(demoDatabases())('/graphql on $name', (database) => {
     }
     expect(backward.length).toBe(Math.ceil(TEST_ARTICLES / 100));
     expect(backward.reverse().flat()).toEqual(expected);
+  });
+
+  test('totalCount is every article, counted only when the query selects it (issue 38)', async () => {
+    const plain = await measured('{ articles(first: 5) { edges { cursor } } }');
+    expect(plain.statements).toBe(1);
+    const counted = await measured('{ articles(first: 5) { edges { cursor } totalCount } }');
+    const fragment = await measured(
+      '{ articles(first: 5) { ...total } } fragment total on ArticleConnection { totalCount }',
+    );
+    expect(plain.body.errors).toBeUndefined();
+    expect(counted.body.data?.articles).toMatchObject({ totalCount: expected.length });
+    expect(fragment.body.data?.articles).toMatchObject({ totalCount: expected.length });
+    expect(plain.body.data?.articles).not.toHaveProperty('totalCount');
   });
 
   test('without a count: 20 edges; above 100: clamped to 100', async () => {
@@ -335,5 +351,48 @@ describe.each(demoDatabases())('/graphql on $name', (database) => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as Answer['body'];
     expect(body.data!.articles.edges.map((e) => e.node.id)).toEqual(expected.slice(0, 3));
+  });
+});
+
+describe('/graphql totalCount', () => {
+  test('the resolver asks for a count only when the query selects totalCount', async () => {
+    const counts: unknown[] = [];
+    const articles = Array.from({ length: 7 }, (_, i) => ({
+      id: i + 1,
+      title: `t${i}`,
+      body: '',
+      author_id: 1,
+      published_at: new Date(Date.UTC(2024, 0, 1 + i)),
+      rating: null,
+    }));
+    const query = () => {
+      const inner = fromArray(articles, { uniqueKey: 'id' });
+      return {
+        adapter: inner.adapter,
+        ordering: inner.ordering,
+        ordered: inner.ordered,
+        uniqueKey: inner.uniqueKey,
+        description: inner.description,
+        orderBy: (terms: Parameters<typeof inner.orderBy>[0]) => inner.orderBy(terms),
+        fetch: (window: Parameters<typeof inner.fetch>[0]) => inner.fetch(window),
+        count: (options?: unknown) => {
+          counts.push(options);
+          return inner.count();
+        },
+      };
+    };
+    const schema = demoSchema({ query: query as never });
+    const run = async (source: string) => (await execute({ schema, document: parse(source) })).data;
+    expect(await run('{ articles(first: 2) { edges { cursor } } }')).toEqual({
+      articles: { edges: [{ cursor: expect.any(String) }, { cursor: expect.any(String) }] },
+    });
+    expect(counts).toHaveLength(0);
+    expect(await run('{ articles(first: 2) { totalCount } }')).toEqual({ articles: { totalCount: 7 } });
+    expect(
+      await run('{ articles(first: 2) { ...t } } fragment t on ArticleConnection { totalCount }'),
+    ).toEqual({
+      articles: { totalCount: 7 },
+    });
+    expect(counts).toHaveLength(2);
   });
 });

@@ -6,8 +6,10 @@
 
 export { closestName } from './contract/closest-name.js';
 export { compareUnderTerm, kindOf, type ValueKind } from './contract/compare-values.js';
+export { CountCache, type CountCacheOptions } from './contract/count-cache.js';
 export { INTEGER_RANGES, type IntegerRange, integerLookup } from './contract/integer-lookup.js';
 export {
+  type CountOptions,
   type CountResult,
   type FetchedRows,
   fetchedRowsOf,
@@ -37,10 +39,14 @@ export {
   CursorDecodeError,
   DEFAULT_MAX_CURSOR_LENGTH,
   decodeCursor,
+  decodeCursorAsync,
   encodeCursor,
+  encodeCursorAsync,
   orderingFingerprint,
 } from './cursor/cursor-codec.js';
+export type { CursorEncryptionKey } from './cursor/cursor-encryption.js';
 export { type CursorSecret, signingKey } from './cursor/cursor-signature.js';
+export { cursorProtection } from './cursor/cursor-window.js';
 export {
   ApiError,
   ConfigurationError,
@@ -65,7 +71,6 @@ export {
   paginateCursor,
 } from './jobs/paginate-cursor.js';
 export { type StreamRowsOptions, streamRows } from './jobs/stream-rows.js';
-export { CountCache, type CountCacheOptions } from './pages/count-cache.js';
 export { type CursorPage, type CursorPageOptions, cursorPage } from './pages/cursor-page.js';
 export { type LimitOffsetPageOptions, limitOffsetPage, type OffsetPage } from './pages/limit-offset-page.js';
 export {

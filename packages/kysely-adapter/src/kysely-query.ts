@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  type CountOptions,
   type CountResult,
   type FetchedRows,
   fetchedRowsOf,
@@ -25,6 +26,7 @@ import {
   orderByItems,
   type QueryClauses,
   type QueryTables,
+  type Row,
   readKeysetWindow,
   refuseKeysetOnSlice,
   Slot,
@@ -237,27 +239,63 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * await query.count({ estimate: true }) // Postgres:
    * // explain (format json) select ... ; { value: <Plan Rows>, exact: false }
    */
-  async count(options: { estimate?: boolean } = {}): Promise<CountResult> {
-    const source = this.#source;
-    const shared = source.session;
-    const templates = source.shape.templates;
-    if (options.estimate && shared.capabilities.estimateCount) {
-      const explain = shared.template(templates, 'estimate', () => estimateNode(source.core));
-      const rows = await shared.run(explain, [], source.base, true);
-      const estimate = rows[0] ? shared.capabilities.readEstimate(rows[0]) : null;
-      if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
+  async count(options: CountOptions = {}): Promise<CountResult> {
+    const { shared, core, base, templates } = this.#counted();
+    if (options.estimate) {
+      const estimate = await this.#estimate();
+      if (estimate !== null) return estimate;
     }
-    const counted = shared.template(templates, 'count', () => countNode(source.core));
+    const counted = shared.template(templates, 'count', () => countNode(core));
+    const timeout = shared.capabilities.statementTimeout;
+    if (!options.estimate && options.timeoutMs !== undefined && timeout !== null && shared.lasting) {
+      try {
+        const rows = await shared.runBounded(counted, base, timeout, options.timeoutMs);
+        return { value: sliceCount(this.#slice, countOf(rows)), exact: true };
+      } catch (error) {
+        if (!timeout.timedOut(error)) throw error;
+        // The server cancelled the count at the limit: the planner's estimate instead.
+        const estimate = await this.#estimate(timeout.readEstimate);
+        if (estimate !== null) return estimate;
+        throw error;
+      }
+    }
     // Through the plugins, as the app's own statements: a row counter or tracer of `db` sees counts.
     // The one column is read by position, whatever a plugin renamed it to.
-    const rows = await shared.run(counted, [], source.base);
-    const value = rows[0] === undefined ? 0 : Number(Object.values(rows[0])[0] ?? 0);
-    return { value: sliceCount(this.#slice, value), exact: true };
+    const rows = await shared.run(counted, [], base);
+    return { value: sliceCount(this.#slice, countOf(rows)), exact: true };
+  }
+
+  /** What counts count: `countQuery`'s statement where the options give one, else the query's own. */
+  #counted() {
+    const source = this.#source;
+    const shared = source.session;
+    const other = shared.countSource;
+    if (other !== null)
+      return { shared, core: other.core, base: [] as readonly unknown[], templates: other.templates };
+    return { shared, core: source.core, base: source.base, templates: source.shape.templates };
+  }
+
+  /**
+   * The planner's estimate of the rows (`explain (format json)`), `null` where the dialect has
+   * none: read by `readRows` (a statement timeout's own reader) when given, else from the first
+   * row by the dialect's `readEstimate` where it estimates counts.
+   */
+  async #estimate(readRows?: (rows: readonly Row[]) => number | null): Promise<CountResult | null> {
+    const { shared, core, base, templates } = this.#counted();
+    const { estimateCount, readEstimate } = shared.capabilities;
+    if (readRows === undefined && !estimateCount) return null;
+    const explain = shared.template(templates, 'estimate', () => estimateNode(core));
+    const rows = await shared.run(explain, [], base, true);
+    const estimate = readRows !== undefined ? readRows(rows) : rows[0] ? readEstimate(rows[0]) : null;
+    return estimate === null ? null : { value: sliceCount(this.#slice, estimate), exact: false };
   }
 
   /** What a count cache keys this query's count on: its statement's shape and values (`countKey`). */
   countKey(): string {
     const source = this.#source;
+    const other = source.session.countSource;
+    // The page query's shape and values too: its own LIMIT/OFFSET bounds the total.
+    if (other !== null) return countKey(other.key, source.shape.key, source.base);
     return countKey(source.session.planKey, source.shape.key, source.base);
   }
 
@@ -443,4 +481,9 @@ function readSlice(query: SelectQueryNode, base: readonly unknown[]): BuilderSli
     query.offset === undefined ? null : clause(query.offset.offset),
     KYSELY,
   );
+}
+
+/** The count a count statement answered: its one column, by position (a plugin may rename it). */
+function countOf(rows: readonly Record<string, unknown>[]): number {
+  return rows[0] === undefined ? 0 : Number(Object.values(rows[0])[0] ?? 0);
 }

@@ -50,6 +50,19 @@ export interface KyselyQueryOptions {
    */
   dialect?: DialectName | DialectCapabilities;
   /**
+   * A builder whose `count(*)` replaces the page query's: the query without the joins that do not
+   * change its rows, or a counter table's select. Its ORDER BY, LIMIT and OFFSET are dropped; the
+   * page query's own LIMIT/OFFSET still bounds the total. Safe only when it selects exactly as
+   * many rows as the page query: a join that filters (an inner join to a table that may lack a
+   * match) or one that multiplies rows makes the total wrong. @default undefined (the page
+   * query's own count)
+   * @example
+   * fromKysely(db.selectFrom('articles').innerJoin('authors', 'authors.id', 'articles.author_id').selectAll('articles'),
+   *   { db, countQuery: db.selectFrom('articles') })
+   * // select count(*) as "count" from (select 1 as "one" from "articles") as "pagewise_count"
+   */
+  countQuery?: AnyBuilder | undefined;
+  /**
    * Where compiled statements, catalog reads and the recognised dialect are kept between
    * queries: share one across the queries of one database, or give a query its own.
    * @default the cache owned by `db` (one per Kysely instance), or one per query without `db`

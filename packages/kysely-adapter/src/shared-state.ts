@@ -3,6 +3,7 @@ import {
   type ColumnInfo,
   type ColumnKind,
   capabilitiesFromProbe,
+  countKey,
   DIALECT_PROBE,
   type DialectCapabilities,
   type DialectName,
@@ -11,6 +12,7 @@ import {
   Slot,
   type SqlFragment,
   type SqlSession,
+  type StatementTimeout,
 } from '@pagewise/sql';
 import {
   type CompiledQuery,
@@ -18,13 +20,21 @@ import {
   type OperationNode,
   RawNode,
   ReferenceNode,
-  type SelectQueryNode,
+  SelectQueryNode,
   sql,
 } from 'kysely';
+import { countNode } from './count-statement.js';
 import { lower } from './lower.js';
 import { type AnyBuilder, type AnyKysely, KYSELY, type KyselyQueryOptions } from './options.js';
 import { asSelect, SlotFiller, swapPlugin } from './query-nodes.js';
 import type { CompiledTemplate, StatementCache } from './statement-cache.js';
+
+/** What `countQuery` counts: see `SharedState.countSource`. */
+export interface CountSource {
+  readonly core: SelectQueryNode;
+  readonly templates: Map<string, CompiledTemplate>;
+  readonly key: string;
+}
 
 /**
  * What every copy made by `orderBy` shares: the options, the executor side (compiling and running
@@ -46,6 +56,8 @@ export class SharedState implements SqlSession {
    */
   readonly renamed: boolean;
   readonly #dialect: DialectName | DialectCapabilities | undefined;
+  readonly #countQuery: AnyBuilder | undefined;
+  #countSource: CountSource | undefined;
   #capabilities: DialectCapabilities | undefined;
   /** `treeField`'s answers, where no statement cache keeps them (a query without `db`). */
   #treeFields: Map<string, string> | undefined;
@@ -61,6 +73,7 @@ export class SharedState implements SqlSession {
     this.uniqueKey = options.uniqueKey === undefined ? 'id' : options.uniqueKey;
     this.columns = options.columns ?? {};
     this.#dialect = options.dialect;
+    this.#countQuery = options.countQuery;
     this.cache = cache;
     if (options.columns === undefined && options.dialect === undefined) {
       // The common options: one text per unique key, kept by the cache rather than written per query.
@@ -93,6 +106,28 @@ export class SharedState implements SqlSession {
     return this.#capabilities;
   }
 
+  /**
+   * What `countQuery` counts (its statement without ORDER BY, LIMIT and OFFSET, values in place),
+   * its compiled statements and the key a count cache keeps its count under; `null` without one.
+   */
+  get countSource(): CountSource | null {
+    if (this.#countQuery === undefined) return null;
+    if (this.#countSource === undefined) {
+      const node = this.#countQuery.toOperationNode() as SelectQueryNode;
+      const core = SelectQueryNode.cloneWithoutOffset(
+        SelectQueryNode.cloneWithoutLimit(SelectQueryNode.cloneWithoutOrderBy(node)),
+      );
+      const templates = new Map<string, CompiledTemplate>();
+      const counted = this.template(templates, 'count', () => countNode(core));
+      this.#countSource = {
+        core,
+        templates,
+        key: countKey(this.planKey, `countQuery\u0000${counted.sql}`, counted.parameters),
+      };
+    }
+    return this.#countSource;
+  }
+
   /** Whether the cache lives as long as `db` (without one, as long as the query). */
   get lasting(): boolean {
     return this.db !== undefined;
@@ -101,6 +136,40 @@ export class SharedState implements SqlSession {
   /** Runs a statement of `@pagewise/sql`'s own (a catalog read, a probe), as a derived table. */
   read(statement: SqlFragment): Promise<Row[]> {
     return this.run(this.compile(asSelect(lower(statement) as RawNode)), [], [], true);
+  }
+
+  /**
+   * Runs one of the adapter's own reads (raw, as `run` with `raw`) with its time bounded on the
+   * server by `timeout`: after `timeout.setting` in a transaction of its own, or behind
+   * `timeout.prefix`. Throws what the driver throws when the server cancels it (`timeout.timedOut`).
+   * Needs `db`; without it the statement runs unbounded.
+   */
+  async runBounded(
+    template: CompiledTemplate,
+    base: readonly unknown[],
+    timeout: StatementTimeout,
+    ms: number,
+  ): Promise<Row[]> {
+    const db = this.db;
+    if (db === undefined) return this.run(template, [], base, true);
+    const parameters = template.parameters.map((p) =>
+      p instanceof Slot ? (p.base ? base[p.index] : undefined) : p,
+    );
+    const compiled: CompiledQuery<Row> = {
+      query: template.query,
+      queryId: createQueryId(),
+      sql: timeout.prefix ? `${timeout.prefix(ms)} ${template.sql}` : template.sql,
+      parameters,
+    };
+    if (timeout.setting === undefined) {
+      return (await db.getExecutor().withoutPlugins().executeQuery(compiled)).rows;
+    }
+    const setting = this.compile(asSelect(lower(timeout.setting(ms)) as RawNode));
+    return db.transaction().execute(async (trx) => {
+      const executor = trx.getExecutor().withoutPlugins();
+      await executor.executeQuery({ ...setting, queryId: createQueryId() } as CompiledQuery);
+      return (await executor.executeQuery(compiled)).rows;
+    });
   }
 
   /** A catalog column as a field names it (`rowField`), for messages. */

@@ -41,6 +41,7 @@ export type { ColumnInfo, ColumnKind } from './dialect/column-info.js';
 export { type IntegerBounds, integerRangeByName } from './dialect/integer-ranges.js';
 export type { RecordedText } from './dialect/recorded-text.js';
 export type { Row } from './dialect/row.js';
+export { errorCode, type StatementTimeout } from './dialect/statement-timeout.js';
 export { capabilitiesFromProbe, DIALECT_PROBE, dialectCapabilities } from './dialects.js';
 export {
   cast,
@@ -98,6 +99,7 @@ export {
 export { mysqlCapabilities } from './mysql/capabilities.js';
 export type { Mysql2Pool, Mysql2PoolConnection, Mysql2QueryResult } from './mysql/mysql2-types.js';
 export { recordExactTimestamps } from './mysql/record-exact-timestamps.js';
+export { mysqlExplainEstimate, mysqlStatementTimeout } from './mysql/statement-timeout.js';
 export { mysqlTemporalText } from './mysql/temporal-text.js';
 export {
   type BuilderSlice,
@@ -126,6 +128,7 @@ export { isStockDateParser, parseDateText } from './postgres/date-parser.js';
 export { type NameStatementsOptions, nameStatements } from './postgres/name-statements.js';
 export type { NamedPgPool, PgCursor, PgPool, PgPoolClient, PgQueryResult } from './postgres/pg-types.js';
 export { positionFromText } from './postgres/recorded-text.js';
+export { postgresStatementTimeout } from './postgres/statement-timeout.js';
 export { postgresTemporalText } from './postgres/temporal-text.js';
 export { sqliteCapabilities } from './sqlite/capabilities.js';
 export {

@@ -87,6 +87,14 @@ export interface CountResult {
   readonly exact: boolean;
 }
 
+/** What `OrderedQuery.count` is asked for. */
+export interface CountOptions {
+  /** An estimate will do (the planner's, where the adapter has one). @default false */
+  readonly estimate?: boolean | undefined;
+  /** Milliseconds an exact count may run before it is cancelled and estimated instead. @default none */
+  readonly timeoutMs?: number | undefined;
+}
+
 /**
  * What paginators page. Paginators never see SQL or arrays: adapters implement this contract
  * (`fromArray`, `fromKysely`) and compile `WindowSpec`s into their backend.
@@ -111,8 +119,13 @@ export interface OrderedQuery<Row> {
   readonly description: string;
   /** A copy whose own ordering is `terms` (what an ordering filter applies). */
   orderBy(terms: readonly OrderTerm[]): OrderedQuery<Row>;
-  /** Number of rows; with `estimate`, an adapter may answer a cheaper estimate. */
-  count(options?: { estimate?: boolean }): Promise<CountResult>;
+  /**
+   * Number of rows; with `estimate`, an adapter may answer a cheaper estimate. With `timeoutMs`,
+   * an exact count still running after that many milliseconds is cancelled on the server and
+   * the estimate answered instead (`exact: false`); an adapter that cannot cancel a statement
+   * (an in-process database, an array) counts exactly.
+   */
+  count(options?: CountOptions): Promise<CountResult>;
   /**
    * What a `CountCache` keys this query's count on: text that differs whenever the count could
    * (the statement and its values), the same for every page of one query. Optional; a query

@@ -2,6 +2,12 @@ import type { PositionValue } from '../contract/ordered-query.js';
 import type { KeyTerm } from '../contract/ordering.js';
 import { ConfigurationError } from '../errors.js';
 import { decodeCanonicalBase64url, encodeBase64urlText, encodeBase64urlTexts } from './base64url.js';
+import {
+  type CursorEncryptionKey,
+  decryptCursorText,
+  encryptCursorText,
+  encryptionKeys,
+} from './cursor-encryption.js';
 import { type CursorSecret, signingKey, signPayload, verifySignature } from './cursor-signature.js';
 
 /** A decoded cursor: DRF's `(offset, reverse, position)` with a typed, multi-field position. */
@@ -34,6 +40,21 @@ export interface CursorCodecOptions {
    * and unsigned or altered ones are rejected.
    */
   readonly secret?: CursorSecret | null | undefined;
+  /**
+   * AES-256-GCM key (or keys: the first encrypts, every one decrypts), 32 characters or more; when
+   * set, tokens are encrypted (the secret is then not used: GCM authenticates them) and plain or
+   * signed ones are rejected. Only the asynchronous `encodeCursorAsync` / `decodeCursorAsync`
+   * take it (Web Crypto is asynchronous).
+   */
+  readonly encryptionKey?: CursorEncryptionKey | null | undefined;
+  /**
+   * Milliseconds a token stays valid after it is minted; older ones are rejected. Needs a secret
+   * or an encryption key (a plain token's age could be rewritten): else `ConfigurationError`.
+   * @default null (tokens never expire)
+   */
+  readonly ttl?: number | null | undefined;
+  /** The time tokens are minted and checked at, in epoch milliseconds. @default Date.now() */
+  readonly now?: number | undefined;
   /** Decoded offsets above it are clamped to it (DRF's `offset_cutoff`); falsy: no clamp. */
   readonly offsetCutoff?: number | null | undefined;
   /**
@@ -192,11 +213,50 @@ function sameValue(x: PositionValue, y: PositionValue): boolean {
  */
 export function encodeCursor(cursor: Cursor, options: CursorCodecOptions): string {
   const fingerprint = options.fingerprint ?? orderingFingerprint(options.order);
-  return tokenOf(cursor, encodeBase64urlText(cursorJson(cursor, fingerprint)), options);
+  return tokenOf(cursor, encodeBase64urlText(cursorJson(cursor, fingerprint, issuedAt(options))), options);
+}
+
+/**
+ * `encodeCursor`, encrypted when `options.encryptionKey` is set (AES-256-GCM through Web Crypto,
+ * hence a promise); otherwise the same token `encodeCursor` mints.
+ *
+ * @example
+ * await encodeCursorAsync(cursor, { order, encryptionKey: process.env.CURSOR_KEY, ttl: 3_600_000 })
+ */
+export async function encodeCursorAsync(cursor: Cursor, options: CursorCodecOptions): Promise<string> {
+  const keys = encryptionKeys(options.encryptionKey);
+  if (keys === null) return encodeCursor(cursor, options);
+  const fingerprint = options.fingerprint ?? orderingFingerprint(options.order);
+  const token = await encryptCursorText(cursorJson(cursor, fingerprint, issuedAt(options)), keys);
+  return checkedLength(token, cursor, options);
+}
+
+/**
+ * When tokens minted now say they were (`t`, epoch ms): only with a `ttl`, which needs a secret or
+ * an encryption key; `null` without one. A bad `ttl` is a `ConfigurationError`.
+ */
+function issuedAt(options: CursorCodecOptions): number | null {
+  if (options.ttl === null || options.ttl === undefined) return null;
+  checkTtl(options);
+  return options.now ?? Date.now();
+}
+
+/** Throws `ConfigurationError` unless `ttl` is a positive integer with a secret or an encryption key to protect it. */
+export function checkTtl(options: Pick<CursorCodecOptions, 'ttl' | 'secret' | 'encryptionKey'>): void {
+  const { ttl } = options;
+  if (ttl === null || ttl === undefined) return;
+  if (!Number.isSafeInteger(ttl) || ttl < 1) {
+    throw new ConfigurationError(`cursorTtl must be a positive integer of milliseconds, got ${ttl}`);
+  }
+  if (encryptionKeys(options.encryptionKey) === null && signingKey(options.secret) === null) {
+    throw new ConfigurationError(
+      'cursorTtl needs cursorSecret or cursorEncryptionKey: the age of a plain cursor could be rewritten by anyone',
+    );
+  }
 }
 
 /** The JSON of a cursor under the fingerprint of its ordering: `{ k, o?, r?, p? }` in that key order. */
-function cursorJson(cursor: Cursor, fingerprint: string): string {
+function cursorJson(cursor: Cursor, fingerprint: string, issued: number | null): string {
   // The same text `JSON.stringify` gives, without the body object and the array of encoded values.
   let json = `{"k":"${fingerprint}"`;
   if (cursor.offset !== 0) {
@@ -210,14 +270,27 @@ function cursorJson(cursor: Cursor, fingerprint: string): string {
     for (let i = 0; i < position.length; i += 1) json += (i > 0 ? ',' : '') + valueJson(position[i]!);
     json += ']';
   }
+  if (issued !== null) json += `,"t":${issued}`;
   return `${json}}`;
 }
 
 /** The token of a cursor's encoded payload: signed when a secret is set, checked for length. */
 function tokenOf(cursor: Cursor, payload: string, options: CursorCodecOptions): string {
+  if (options.encryptionKey !== null && options.encryptionKey !== undefined) throw synchronousEncryption();
   // No secret (the common case) asks the signature nothing.
   const key = options.secret == null ? null : signingKey(options.secret);
   const token = key !== null ? `${payload}.${signPayload(payload, key)}` : payload;
+  return checkedLength(token, cursor, options);
+}
+
+function synchronousEncryption(): ConfigurationError {
+  return new ConfigurationError(
+    'Encrypted cursors are made with Web Crypto, which is asynchronous: use encodeCursorAsync / decodeCursorAsync',
+  );
+}
+
+/** `token`, unless it is longer than `maxLength` allows: then `ConfigurationError`. */
+function checkedLength(token: string, cursor: Cursor, options: CursorCodecOptions): string {
   const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
   // A link the same server would refuse ends the walk silently; fail where the fix is known.
   if (token.length > maxLength) throw tooLong(token.length, maxLength, cursor, options.order);
@@ -239,9 +312,10 @@ export function encodeCursors(
   if (next === null && previous === null) return [null, null];
   // One fingerprint for both: they stand on the same ordering.
   const fingerprint = options.fingerprint ?? orderingFingerprint(options.order);
+  const issued = issuedAt(options);
   const [a, b] = encodeBase64urlTexts(
-    next === null ? null : cursorJson(next, fingerprint),
-    previous === null ? null : cursorJson(previous, fingerprint),
+    next === null ? null : cursorJson(next, fingerprint, issued),
+    previous === null ? null : cursorJson(previous, fingerprint, issued),
   );
   return [
     next === null ? null : tokenOf(next, a!, options),
@@ -280,8 +354,10 @@ function tooLong(
  * Throws `CursorDecodeError` on any mismatch.
  */
 export function decodeCursor(token: string, options: CursorCodecOptions): Cursor {
+  if (options.encryptionKey !== null && options.encryptionKey !== undefined) throw synchronousEncryption();
   if (token.length > (options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH))
     throw new CursorDecodeError('too long');
+  checkTtl(options);
   const dot = token.indexOf('.');
   const payload = dot === -1 ? token : token.slice(0, dot);
   const signature = dot === -1 ? undefined : token.slice(dot + 1);
@@ -296,19 +372,57 @@ export function decodeCursor(token: string, options: CursorCodecOptions): Cursor
   }
   const bytes = decodeCanonicalBase64url(payload);
   if (bytes === null) throw new CursorDecodeError('not canonical base64url');
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw new CursorDecodeError('not JSON');
+  }
+  return cursorOfJson(text, options);
+}
+
+/**
+ * `decodeCursor`, decrypting when `options.encryptionKey` is set: then only a token one of its
+ * keys encrypted is read (plain and signed ones are `CursorDecodeError`); otherwise the same as
+ * `decodeCursor`.
+ *
+ * @example
+ * const cursor = await decodeCursorAsync(token, { order, encryptionKey: [newKey, oldKey] });
+ */
+export async function decodeCursorAsync(token: string, options: CursorCodecOptions): Promise<Cursor> {
+  const keys = encryptionKeys(options.encryptionKey);
+  if (keys === null) return decodeCursor(token, options);
+  if (token.length > (options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH))
+    throw new CursorDecodeError('too long');
+  checkTtl(options);
+  if (!BASE64URL.test(token)) throw new CursorDecodeError('not an encrypted cursor');
+  const text = await decryptCursorText(token, keys);
+  if (text === null) throw new CursorDecodeError('not encrypted by any configured key');
+  return cursorOfJson(text, options);
+}
+
+/** The cursor a token's JSON describes, every field checked (see `decodeCursor`). */
+function cursorOfJson(text: string, options: CursorCodecOptions): Cursor {
   let body: unknown;
   try {
-    body = JSON.parse(strictUtf8.decode(bytes));
+    body = JSON.parse(text);
   } catch {
     throw new CursorDecodeError('not JSON');
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new CursorDecodeError('not an object');
   for (const key of Object.keys(body)) {
-    if (key !== 'k' && key !== 'o' && key !== 'r' && key !== 'p')
+    if (key !== 'k' && key !== 'o' && key !== 'r' && key !== 'p' && key !== 't')
       throw new CursorDecodeError('unknown fields');
   }
-  const { k, o = 0, r = 0, p = null } = body as Record<string, unknown>;
+  const { k, o = 0, r = 0, p = null, t } = body as Record<string, unknown>;
+  if (t !== undefined && (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0))
+    throw new CursorDecodeError('bad time');
+  if (options.ttl !== null && options.ttl !== undefined) {
+    // A token minted without a lifetime never expires: it is no token of this configuration.
+    if (t === undefined) throw new CursorDecodeError('no time');
+    if ((options.now ?? Date.now()) - (t as number) > options.ttl) throw new CursorDecodeError('expired');
+  }
   if (k !== (options.fingerprint ?? orderingFingerprint(options.order)))
     throw new CursorDecodeError('minted for another ordering');
   if (typeof o !== 'number' || !Number.isSafeInteger(o) || o < 0) throw new CursorDecodeError('bad offset');

@@ -1,6 +1,7 @@
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { ConfigurationError } from '../errors.js';
 import { encodeBase64url } from './base64url.js';
-import { hmacSha256 } from './sha256.js';
 
 /**
  * The key cursors are signed with, or several while keys rotate: the first signs, every one
@@ -18,14 +19,16 @@ const utf8 = new TextEncoder();
 
 /**
  * The signature of a cursor payload: the first 16 bytes of HMAC-SHA256 (key and payload as
- * UTF-8), base64url. Synchronous and pure JavaScript (`sha256.ts`), because links are built
- * synchronously and the engine runs where there is no `node:crypto`.
+ * UTF-8), base64url. Synchronous (links are built synchronously; Web Crypto's HMAC is not) and
+ * runtime-neutral: `@noble/hashes`, audited and without dependencies of its own.
  *
  * @example
  * signPayload('eyJrIjoiNzkwbmZrIn0', 's3cret') // 22 base64url characters
  */
 export function signPayload(payload: string, secret: string): string {
-  return encodeBase64url(hmacSha256(utf8.encode(secret), utf8.encode(payload)).subarray(0, SIGNATURE_BYTES));
+  return encodeBase64url(
+    hmac(sha256, utf8.encode(secret), utf8.encode(payload)).subarray(0, SIGNATURE_BYTES),
+  );
 }
 
 /**

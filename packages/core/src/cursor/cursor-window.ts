@@ -1,3 +1,4 @@
+import type { CachedCountResult } from '../contract/count-cache.js';
 import {
   type FetchedRows,
   fetchedRowsOf,
@@ -18,19 +19,56 @@ import { NotFound } from '../errors.js';
 import {
   type Cursor,
   CursorDecodeError,
+  checkTtl,
   DEFAULT_MAX_CURSOR_LENGTH,
   decodeCursor,
+  decodeCursorAsync,
+  encodeCursor,
+  encodeCursorAsync,
   encodeCursors,
   samePosition,
 } from './cursor-codec.js';
+import { type CursorEncryptionKey, encryptionKeys } from './cursor-encryption.js';
 import { type CursorSecret, signingKey } from './cursor-signature.js';
+
+/** How tokens are protected, as every page function takes it. */
+export interface CursorProtection {
+  readonly secret: CursorSecret | null;
+  /** @default null (not encrypted) */
+  readonly encryptionKey?: CursorEncryptionKey | null | undefined;
+  /** Milliseconds a token lives. @default null (forever) */
+  readonly ttl?: number | null | undefined;
+}
+
+/**
+ * The protection an options object asks for, checked: a short encryption key, or a `cursorTtl`
+ * with neither a secret nor a key, is a `ConfigurationError` (at a page function's first call,
+ * whether or not it was given a token).
+ *
+ * @example
+ * const protection = cursorProtection({ cursorSecret: null, cursorTtl: 60_000 }) // throws: nothing protects the age
+ */
+export function cursorProtection(options: {
+  readonly cursorSecret?: CursorSecret | null | undefined;
+  readonly cursorEncryptionKey?: CursorEncryptionKey | null | undefined;
+  readonly cursorTtl?: number | null | undefined;
+}): CursorProtection {
+  const protection = {
+    secret: options.cursorSecret ?? null,
+    encryptionKey: options.cursorEncryptionKey ?? null,
+    ttl: options.cursorTtl ?? null,
+  };
+  // Checked where set only: the common page (neither set) enters neither file.
+  if (protection.encryptionKey !== null) encryptionKeys(protection.encryptionKey);
+  if (protection.ttl !== null) checkTtl(protection);
+  return protection;
+}
 
 // The keyset machinery the page functions share (`cursorPage`, `paginateCursor`, `streamRows`,
 // `connectionFromQuery`), so their tokens and pages are the same ones.
 
 /** How a token is read: the codec's options plus the 404 detail. */
-export interface CursorReadOptions {
-  readonly secret: CursorSecret | null;
+export interface CursorReadOptions extends CursorProtection {
   /** `orderingFingerprint(order)`, when the caller keeps it. @default computed from `order` */
   readonly fingerprint?: string | undefined;
   readonly offsetCutoff: number | null;
@@ -40,7 +78,10 @@ export interface CursorReadOptions {
   readonly invalidMessage?: string | undefined;
 }
 
-/** Decodes `token` for `order`; any defect is `404 Invalid cursor`. Empty or absent: `null`. */
+/**
+ * Decodes `token` for `order`; any defect is `404 Invalid cursor`. Empty or absent: `null`. Not
+ * for encrypted tokens (see `readCursorAsync`).
+ */
 export function readCursor(
   token: string | null | undefined,
   order: readonly KeyTerm[],
@@ -51,17 +92,62 @@ export function readCursor(
   if (options.secret != null) signingKey(options.secret);
   if (token === null || token === undefined || token === '') return null;
   try {
-    return decodeCursor(token, {
-      order,
-      fingerprint: options.fingerprint,
-      secret: options.secret,
-      offsetCutoff: options.offsetCutoff,
-      maxLength: options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH,
-    });
+    return decodeCursor(token, codecOptions(order, options));
   } catch (error) {
     if (error instanceof CursorDecodeError) throw new NotFound(options.invalidMessage ?? 'Invalid cursor');
     throw error;
   }
+}
+
+function codecOptions(order: readonly KeyTerm[], options: CursorReadOptions) {
+  return {
+    order,
+    fingerprint: options.fingerprint,
+    secret: options.secret,
+    encryptionKey: options.encryptionKey,
+    ttl: options.ttl,
+    offsetCutoff: options.offsetCutoff,
+    maxLength: options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH,
+  };
+}
+
+/**
+ * `readCursor` for every protection: synchronous work (a promise already settled) unless tokens
+ * are encrypted, when Web Crypto decrypts them.
+ */
+export async function readCursorAsync(
+  token: string | null | undefined,
+  order: readonly KeyTerm[],
+  options: CursorReadOptions,
+): Promise<Cursor | null> {
+  if (options.encryptionKey === null || options.encryptionKey === undefined) {
+    return readCursor(token, order, options);
+  }
+  if (token === null || token === undefined || token === '') return null;
+  try {
+    return await decodeCursorAsync(token, codecOptions(order, options));
+  } catch (error) {
+    if (error instanceof CursorDecodeError) throw new NotFound(options.invalidMessage ?? 'Invalid cursor');
+    throw error;
+  }
+}
+
+/**
+ * The tokens of `cursors` under `protection` (encrypted ones together, each with its own IV),
+ * `null` for `null`.
+ */
+export function mintCursors(
+  cursors: ReadonlyArray<Cursor | null>,
+  order: readonly KeyTerm[],
+  protection: CursorProtection,
+  maxLength: number,
+): Promise<Array<string | null>> {
+  const options = { order, ...protection, maxLength };
+  if (protection.encryptionKey === null || protection.encryptionKey === undefined) {
+    // Signed or plain tokens are minted synchronously: no promise per cursor.
+    return Promise.resolve(cursors.map((cursor) => (cursor === null ? null : encodeCursor(cursor, options))));
+  }
+  return Promise.all(cursors.map((cursor) => (cursor === null ? null : encodeCursorAsync(cursor, options))));
 }
 
 /** Fetches one window; a bound the adapter cannot compare (a forged position) is `404 Invalid cursor`. */
@@ -328,12 +414,21 @@ export interface KeysetPageOptions {
   /** The token asked for; absent, `null` or empty: the first page. */
   readonly token?: string | null | undefined;
   readonly secret: CursorSecret | null;
+  /** @default null (not encrypted) */
+  readonly encryptionKey?: CursorEncryptionKey | null | undefined;
+  /** @default null (tokens never expire) */
+  readonly ttl?: number | null | undefined;
   /** Largest residual offset a token may carry; `null`: no clamp. */
   readonly offsetCutoff: number | null;
   /** @default DEFAULT_MAX_CURSOR_LENGTH */
   readonly maxLength?: number | undefined;
   /** 404 detail for a token that cannot be used. @default 'Invalid cursor' */
   readonly invalidMessage?: string | undefined;
+  /**
+   * Takes the page's count, called once the page's statement is on its way (never before it, and
+   * never awaited before the page's rows are): the count runs beside the page. @default null (no count)
+   */
+  readonly count?: (() => Promise<CachedCountResult>) | null | undefined;
 }
 
 /** One keyset page as tokens: its rows, the cursor it was asked for, and its neighbours' tokens. */
@@ -343,7 +438,12 @@ export interface KeysetPage<Row> {
   readonly cursor: Cursor | null;
   readonly next: string | null;
   readonly previous: string | null;
+  /** What `options.count` answered; `null` without one. */
+  readonly counted: CachedCountResult | null;
 }
+
+/** A count whose page failed is not waited for; its own failure then goes unreported. */
+function ignore(): void {}
 
 /**
  * The page a token points at, as tokens (`paginateCursor`'s and `cursorPage`'s work): the key
@@ -359,12 +459,21 @@ export async function keysetPage<Row>(
 ): Promise<KeysetPage<Row>> {
   const order = frozenKeyOrder(query, options.ordering);
   const maxLength = options.maxLength ?? DEFAULT_MAX_CURSOR_LENGTH;
-  const cursor = readCursor(options.token, order, options);
+  const encrypted = options.encryptionKey !== null && options.encryptionKey !== undefined;
+  const cursor = encrypted
+    ? await readCursorAsync(options.token, order, options)
+    : readCursor(options.token, order, options);
   const spec = cursorWindowSpec(order, cursor, options.pageSize);
   // The page waits on the adapter's promise itself (`fetchWindow` inlined): no async hop between.
   let answer: FetchedRows<Row> | ReadonlyArray<WindowRow<Row>>;
+  let counting: Promise<CachedCountResult> | null = null;
   try {
-    answer = await (query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec));
+    const pending = query.fetchRows !== undefined ? query.fetchRows(spec) : query.fetch(spec);
+    if (options.count) {
+      counting = options.count();
+      counting.catch(ignore);
+    }
+    answer = await pending;
   } catch (error) {
     throw withoutOrdering(
       notFoundIfInvalidBound(error, options.invalidMessage ?? 'Invalid cursor'),
@@ -374,10 +483,14 @@ export async function keysetPage<Row>(
   }
   const window = cursorWindowOf(query, order, cursor, options.pageSize, answer);
   const [nextCursor, previousCursor] = linkCursors(window);
-  const [next, previous] = encodeCursors(nextCursor, previousCursor, {
-    order,
-    secret: options.secret,
-    maxLength,
-  });
-  return { rows: window.rows, order, cursor, next, previous };
+  const [next = null, previous = null] = encrypted
+    ? await mintCursors([nextCursor, previousCursor], order, options, maxLength)
+    : encodeCursors(nextCursor, previousCursor, {
+        order,
+        secret: options.secret,
+        ttl: options.ttl,
+        maxLength,
+      });
+  const counted = counting === null ? null : await counting;
+  return { rows: window.rows, order, cursor, next, previous, counted };
 }

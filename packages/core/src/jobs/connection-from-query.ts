@@ -1,3 +1,4 @@
+import type { CachedCountResult } from '../contract/count-cache.js';
 import type { OrderedQuery, PositionValue, WindowRow } from '../contract/ordered-query.js';
 import {
   invertOrdering,
@@ -6,9 +7,11 @@ import {
   resolveKeyOrder,
   withoutOrdering,
 } from '../contract/ordering.js';
-import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH, encodeCursor } from '../cursor/cursor-codec.js';
+import { type CountMode, countPlan, type PageCountOptions } from '../contract/page-count.js';
+import { type Cursor, DEFAULT_MAX_CURSOR_LENGTH } from '../cursor/cursor-codec.js';
+import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import { fetchWindow, readCursor } from '../cursor/cursor-window.js';
+import { cursorProtection, fetchWindow, mintCursors, readCursorAsync } from '../cursor/cursor-window.js';
 import { ConfigurationError, NotFound } from '../errors.js';
 import { type CursorOrderingOptions, checkCount } from './paginate-cursor.js';
 
@@ -21,9 +24,26 @@ export interface ConnectionArguments {
 }
 
 /** Options of `connectionFromQuery`. */
-export interface ConnectionOptions extends CursorOrderingOptions {
+export interface ConnectionOptions extends CursorOrderingOptions, PageCountOptions {
+  /**
+   * `totalCount` on the connection (`exact` or `estimated`), taken beside the edges' statement.
+   * On GraphQL, ask for it only when the query selects `totalCount` (`selectsField(info,
+   * 'totalCount')`). @default 'none' (no `totalCount`)
+   */
+  count?: CountMode;
   /** Signs cursors with HMAC-SHA256, as `CursorPagination`'s option (a list: the first signs, every one verifies). @default null */
   cursorSecret?: CursorSecret | null;
+  /**
+   * Encrypts cursors with AES-256-GCM (Web Crypto): unreadable and tamper-proof. A key is 32
+   * characters or more; a list rotates keys (the first encrypts, every one decrypts). Where it is
+   * set, plain and signed cursors are `Invalid cursor`. @default null
+   */
+  cursorEncryptionKey?: CursorEncryptionKey | null;
+  /**
+   * Milliseconds a cursor stays valid; older ones are `Invalid cursor`. Needs `cursorSecret` or
+   * `cursorEncryptionKey`, else `ConfigurationError`. @default null (never expire)
+   */
+  cursorTtl?: number | null;
   /** Edges when neither `first` nor `last` is given, and the clamp of both. @default 100 */
   maxPageSize?: number;
 }
@@ -46,6 +66,8 @@ export interface PageInfo {
 export interface Connection<Row> {
   readonly edges: ReadonlyArray<Edge<Row>>;
   readonly pageInfo: PageInfo;
+  /** The rows of the whole connection (every edge, not only this page's), only with a `count` option. */
+  readonly totalCount?: number;
 }
 
 /** The position a Relay cursor stands on; the direction a token was minted for does not matter. */
@@ -115,10 +137,25 @@ export async function connectionFromQuery<Row, const Options extends ConnectionO
         'could not name its row; give the adapter one (e.g. fromKysely(query, { uniqueKey: "id" })).',
     );
   }
-  const secret = options.cursorSecret ?? null;
-  const read = { secret, offsetCutoff: null };
-  const after = boundOf(readCursor(args.after, order, read));
-  const before = boundOf(readCursor(args.before, order, read));
+  const protection = cursorProtection(options);
+  const read = { ...protection, offsetCutoff: null };
+  const [afterCursor, beforeCursor] = await Promise.all([
+    readCursorAsync(args.after, order, read),
+    readCursorAsync(args.before, order, read),
+  ]);
+  const after = boundOf(afterCursor);
+  const before = boundOf(beforeCursor);
+  const { take: countNow } = countPlan('connectionFromQuery', query, options, 'none');
+  // The count goes out once the edges' statement has: beside it, never before it.
+  let counting: Promise<CachedCountResult> | null = null;
+  const countBeside = <T>(fetching: Promise<T>): Promise<T> => {
+    if (countNow !== null) {
+      const started = countNow();
+      started.catch(() => {});
+      counting = started;
+    }
+    return fetching;
+  };
 
   const fetch = (window: Parameters<OrderedQuery<Row>['fetch']>[0]) =>
     fetchWindow(query, window).catch((error: unknown) => {
@@ -131,13 +168,9 @@ export async function connectionFromQuery<Row, const Options extends ConnectionO
   if (last !== null && first === null) {
     // Backward: the `last + 1` rows just before `before`, read in reverse; the extra one is the
     // look-ahead that says whether edges remain before them.
-    const fetched = await fetch({
-      order: invertOrdering(order),
-      after: before,
-      before: after,
-      offset: 0,
-      limit: last + 1,
-    });
+    const fetched = await countBeside(
+      fetch({ order: invertOrdering(order), after: before, before: after, offset: 0, limit: last + 1 }),
+    );
     rows = fetched.slice(0, last).reverse();
     hasPreviousPage = fetched.length > last;
     hasNextPage = before !== null && (await holdsBeyond(fetch, order, before, rows.at(-1)?.position ?? null));
@@ -145,13 +178,9 @@ export async function connectionFromQuery<Row, const Options extends ConnectionO
     // Forward: `first` (or `maxPageSize`) rows after `after`; with `last` as well, enough rows to
     // know whether more than `last` edges lie between the cursors.
     const take = first ?? maxPageSize;
-    const fetched = await fetch({
-      order,
-      after,
-      before,
-      offset: 0,
-      limit: Math.max(take, last ?? 0) + 1,
-    });
+    const fetched = await countBeside(
+      fetch({ order, after, before, offset: 0, limit: Math.max(take, last ?? 0) + 1 }),
+    );
     const kept = fetched.slice(0, take);
     rows = last === null ? kept : kept.slice(Math.max(0, kept.length - last));
     hasNextPage = fetched.length > take;
@@ -162,20 +191,20 @@ export async function connectionFromQuery<Row, const Options extends ConnectionO
         : fetched.length > last;
   }
 
-  const codec = { order, secret, maxLength: DEFAULT_MAX_CURSOR_LENGTH };
-  const edges = rows.map((r) =>
-    Object.freeze({
-      node: r.row,
-      cursor: encodeCursor({ offset: 0, reverse: false, position: r.position }, codec),
-    }),
+  const cursors = await mintCursors(
+    rows.map((r) => ({ offset: 0, reverse: false, position: r.position })),
+    order,
+    protection,
+    DEFAULT_MAX_CURSOR_LENGTH,
   );
-  return Object.freeze({
-    edges: Object.freeze(edges),
-    pageInfo: Object.freeze({
-      hasNextPage,
-      hasPreviousPage,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    }),
+  const edges = rows.map((r, i) => Object.freeze({ node: r.row, cursor: cursors[i]! }));
+  const pageInfo = Object.freeze({
+    hasNextPage,
+    hasPreviousPage,
+    startCursor: edges[0]?.cursor ?? null,
+    endCursor: edges.at(-1)?.cursor ?? null,
   });
+  const counted = counting === null ? null : await (counting as Promise<CachedCountResult>);
+  if (counted === null) return Object.freeze({ edges: Object.freeze(edges), pageInfo });
+  return Object.freeze({ edges: Object.freeze(edges), pageInfo, totalCount: counted.value });
 }

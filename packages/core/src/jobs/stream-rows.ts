@@ -1,7 +1,8 @@
 import type { OrderedQuery, PositionValue } from '../contract/ordered-query.js';
 import { type OrderingCheck, resolveKeyOrder, withoutOrdering } from '../contract/ordering.js';
+import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import { readCursor } from '../cursor/cursor-window.js';
+import { cursorProtection, readCursorAsync } from '../cursor/cursor-window.js';
 import { ConfigurationError, NotFound } from '../errors.js';
 import type { CursorOrderingOptions } from './paginate-cursor.js';
 
@@ -18,6 +19,10 @@ export interface StreamRowsOptions extends CursorOrderingOptions {
   after?: string | null;
   /** The key(s) `after` was signed with, as `CursorPagination`'s option. @default null */
   cursorSecret?: CursorSecret | null;
+  /** The key(s) `after` was encrypted with, as `CursorPagination`'s option. @default null */
+  cursorEncryptionKey?: CursorEncryptionKey | null;
+  /** The lifetime `after` was minted under, as `CursorPagination`'s option. @default null */
+  cursorTtl?: number | null;
 }
 
 /**
@@ -54,8 +59,8 @@ export async function* streamRows<Row, const Options extends StreamRowsOptions =
         'or repeat rows that tie; give the adapter one (e.g. fromKysely(query, { uniqueKey: "id" })).',
     );
   }
-  const start = readCursor(options.after, order, {
-    secret: options.cursorSecret ?? null,
+  const start = await readCursorAsync(options.after, order, {
+    ...cursorProtection(options),
     offsetCutoff: null,
   });
   if (start !== null && (start.reverse || start.offset !== 0)) throw new NotFound('Invalid cursor');

@@ -1,8 +1,21 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
 import type { KeyTerm, OrderingCheck, OrderingInput } from '../contract/ordering.js';
+import {
+  type CountMode,
+  countFieldsOf,
+  countKeys,
+  countPlan,
+  type PageCountFields,
+  type PageCountOptions,
+} from '../contract/page-count.js';
+
+/** A page's count fields without a count. */
+const NO_COUNT: PageCountFields = Object.freeze({ count: null, countMode: 'none', countAgeMs: null });
+
 import type { Cursor } from '../cursor/cursor-codec.js';
+import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
-import { keysetPage } from '../cursor/cursor-window.js';
+import { cursorProtection, keysetPage } from '../cursor/cursor-window.js';
 import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
 import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
@@ -16,7 +29,7 @@ import type { CursorPaginated } from './paginated.js';
  * @example
  * const feed: CursorPageOptions = { pageSize: 50, ordering: '-published_at', cursorSecret: process.env.CURSOR_SECRET };
  */
-export interface CursorPageOptions {
+export interface CursorPageOptions extends PageCountOptions {
   /** Rows per page: a positive integer. */
   pageSize: number;
   /**
@@ -35,10 +48,28 @@ export interface CursorPageOptions {
   offsetCutoff?: number | null;
   /** Signs cursors with HMAC-SHA256 (a list: the first signs, every one verifies). @default null */
   cursorSecret?: CursorSecret | null;
+  /**
+   * Encrypts cursors with AES-256-GCM (Web Crypto): unreadable and tamper-proof. A key is 32
+   * characters or more; a list rotates keys (the first encrypts, every one decrypts). Where it is
+   * set, plain and signed cursors are `Invalid cursor`. @default null
+   */
+  cursorEncryptionKey?: CursorEncryptionKey | null;
+  /**
+   * Milliseconds a cursor stays valid; older ones are `Invalid cursor`. Needs `cursorSecret` or
+   * `cursorEncryptionKey`, else `ConfigurationError`. @default null (never expire)
+   */
+  cursorTtl?: number | null;
   /** 404 detail for a cursor that cannot be used. @default 'Invalid cursor' */
   invalidCursorMessage?: string;
   /** Longest cursor accepted and minted, in characters. @default DEFAULT_MAX_CURSOR_LENGTH (4096) */
   maxCursorLength?: number;
+  /**
+   * A total beside the page: `exact` counts, `estimated` asks the adapter for an estimate; the
+   * count runs beside the page's one keyset statement, never before it. The body is then
+   * `{ count, next, previous, results }` (with `countMode` / `countAge` as page numbers have
+   * them). @default 'none' (no count: `{ next, previous, results }`)
+   */
+  count?: CountMode;
   /**
    * Receives `PaginationWarning` (a client-chosen size without `maxPageSize`), once per hook (once
    * per options object without one). @default emitWarning
@@ -78,6 +109,12 @@ export interface CursorPage<Row> {
   readonly order: readonly KeyTerm[];
   /** The cursor this page was asked for, decoded; `null` for the first page. */
   readonly cursor: Cursor | null;
+  /** The total, with `count` configured (an estimate when `countMode` says so); else `null`. */
+  readonly count: number | null;
+  /** How the total was found; `'none'` without a count. */
+  readonly countMode: CountMode;
+  /** Milliseconds since a count cache took the count; `null` when it was taken for this request. */
+  readonly countAgeMs: number | null;
 }
 
 /** A cursor page value (see `PageValue`). */
@@ -85,6 +122,9 @@ class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
   declare pageSize: number;
   declare order: readonly KeyTerm[];
   declare cursor: Cursor | null;
+  declare count: number | null;
+  declare countMode: CountMode;
+  declare countAgeMs: number | null;
 
   constructor(
     rows: Row[],
@@ -93,16 +133,22 @@ class CursorPageValue<Row> extends PageValue<Row> implements CursorPage<Row> {
     pageSize: number,
     order: readonly KeyTerm[],
     cursor: Cursor | null,
+    counted: PageCountFields,
   ) {
     super(rows, next, previous);
     this.pageSize = pageSize;
     this.order = order;
     this.cursor = cursor;
+    this.count = counted.count;
+    this.countMode = counted.countMode;
+    this.countAgeMs = counted.countAgeMs;
     Object.freeze(this);
   }
 
   body<T>(data: readonly T[]): CursorPaginated<T> {
-    return { next: this.next, previous: this.previous, results: data as T[] };
+    const { next, previous } = this;
+    if (this.countMode === 'none') return { next, previous, results: data as T[] };
+    return { ...countKeys(this), next, previous, results: data as T[] } as CursorPaginated<T>;
   }
 }
 
@@ -128,6 +174,15 @@ export async function cursorPage<Row, const Options extends CursorPageOptions = 
   const { params, links } = requestUrl(onPublicOrigin(url, options.publicOrigin));
   const param = options.cursorQueryParam ?? 'cursor';
   const pageSize = pageSizeOf('cursorPage', params, options);
+  // Neither file is entered for the common page: no encryption, no lifetime, no count.
+  const protection =
+    options.cursorEncryptionKey == null && options.cursorTtl == null
+      ? { secret: options.cursorSecret ?? null }
+      : cursorProtection(options);
+  const counting =
+    options.count === undefined || options.count === 'none'
+      ? null
+      : countPlan('cursorPage', query, options, 'none');
   if (options.pageSizeQueryParam && (options.maxPageSize ?? null) === null) {
     const chooser = `pageSizeQueryParam '${options.pageSizeQueryParam}'`;
     warnUnbounded('cursorPage', chooser, 'maxPageSize', warnOnce(options));
@@ -138,18 +193,21 @@ export async function cursorPage<Row, const Options extends CursorPageOptions = 
     cursor,
     next: nextToken,
     previous: previousToken,
+    counted,
   } = await keysetPage(query, {
     pageSize,
     ordering: options.ordering,
     token: params.get(param) ?? null,
-    secret: options.cursorSecret ?? null,
+    ...protection,
     offsetCutoff: options.offsetCutoff === undefined ? 1000 : options.offsetCutoff,
     maxLength: options.maxCursorLength,
     invalidMessage: options.invalidCursorMessage,
+    count: counting?.take ?? null,
   });
   const [next, previous] = links.withEach(param, [nextToken ?? undefined, previousToken ?? undefined]) as [
     string | null,
     string | null,
   ];
-  return new CursorPageValue(rows, next, previous, pageSize, order, cursor);
+  const fields = counted === null ? NO_COUNT : countFieldsOf(counted);
+  return new CursorPageValue(rows, next, previous, pageSize, order, cursor, fields);
 }

@@ -1,4 +1,5 @@
 import type { OrderedQuery } from '../contract/ordered-query.js';
+import { countTimeoutOf } from '../contract/page-count.js';
 import { parsePythonBigInt, positiveIntOr } from '../url/positive-int.js';
 import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
@@ -31,6 +32,12 @@ export interface LimitOffsetPageOptions {
    */
   onWarning?: WarningHook;
   /**
+   * Milliseconds the count may run: one still running then is cancelled on the server and the
+   * estimate answered instead (`countMode: 'estimated'` in the body; the page then learns whether
+   * a next one exists from a look-ahead row, not from the estimate). @default null (no limit)
+   */
+  countTimeout?: number | null;
+  /**
    * The origin links are built on (`https://api.example.org`), in place of `url`'s own: a
    * framework builds its request URL from the `Host` header (Hono's `c.req.url`), so without it a
    * client chooses the host in every link. With it, `url` may be a path alone (Express's
@@ -57,6 +64,8 @@ export interface OffsetPage<Row> {
   /** DRF's body around `data`, keys in DRF's order. */
   body<T>(data: readonly T[]): LimitOffsetPaginated<T>;
   readonly count: number;
+  /** `'estimated'` when `countTimeout` cut the count short, else `'exact'`. */
+  readonly countMode: 'exact' | 'estimated';
   readonly limit: number;
   readonly offset: number;
 }
@@ -64,6 +73,7 @@ export interface OffsetPage<Row> {
 /** A limit/offset page value (see `PageValue`). */
 class OffsetPageValue<Row> extends PageValue<Row> implements OffsetPage<Row> {
   declare count: number;
+  declare countMode: 'exact' | 'estimated';
   declare limit: number;
   declare offset: number;
 
@@ -72,18 +82,23 @@ class OffsetPageValue<Row> extends PageValue<Row> implements OffsetPage<Row> {
     next: string | null,
     previous: string | null,
     count: number,
+    countMode: 'exact' | 'estimated',
     limit: number,
     offset: number,
   ) {
     super(rows, next, previous);
     this.count = count;
+    this.countMode = countMode;
     this.limit = limit;
     this.offset = offset;
     Object.freeze(this);
   }
 
   body<T>(data: readonly T[]): LimitOffsetPaginated<T> {
-    return { count: this.count, next: this.next, previous: this.previous, results: data as T[] };
+    const { count, next, previous } = this;
+    if (this.countMode === 'estimated')
+      return { count, countMode: 'estimated', next, previous, results: data as T[] };
+    return { count, next, previous, results: data as T[] };
   }
 }
 
@@ -127,18 +142,30 @@ export async function limitOffsetPage<Row>(
   const offset = positiveIntOr(params.get(offsetParam) ?? null, 0);
   const maxOffset = options.maxOffset ?? null;
   if (maxOffset !== null && offset > maxOffset) throw offsetTooLarge(offset, maxOffset);
-  const { value: count } = await query.count();
-  const rows =
-    count === 0 || offset >= count || limit === 0
-      ? []
-      : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
+  const timeout = countTimeoutOf('limitOffsetPage', options);
+  const counted = await (timeout === null ? query.count() : query.count({ timeoutMs: timeout }));
+  let count = counted.value;
+  let rows: Row[];
+  let following = false;
+  if (counted.exact) {
+    rows =
+      count === 0 || offset >= count || limit === 0
+        ? []
+        : (await query.fetch({ order: null, after: null, offset, limit })).map((r) => r.row);
+  } else {
+    // An estimate cannot say where the rows end: a look-ahead row does, and the total is at least what was seen.
+    const fetched =
+      limit === 0 ? [] : await query.fetch({ order: null, after: null, offset, limit: limit + 1 });
+    following = fetched.length > limit;
+    rows = fetched.slice(0, limit).map((r) => r.row);
+    count = Math.max(count, offset + rows.length + (following ? 1 : 0));
+  }
   const exactLimit = exactInteger(params.get(limitParam) ?? null, limit);
   const exactOffset = exactInteger(params.get(offsetParam) ?? null, offset);
   const withLimit = String(exactLimit);
-  const next =
-    exactOffset + exactLimit >= BigInt(count)
-      ? null
-      : links.withValues({ [limitParam]: withLimit, [offsetParam]: String(exactOffset + exactLimit) });
+  const next = (counted.exact ? exactOffset + exactLimit >= BigInt(count) : !following)
+    ? null
+    : links.withValues({ [limitParam]: withLimit, [offsetParam]: String(exactOffset + exactLimit) });
   const previous =
     exactOffset <= 0n
       ? null
@@ -146,5 +173,13 @@ export async function limitOffsetPage<Row>(
           [limitParam]: withLimit,
           [offsetParam]: exactOffset - exactLimit <= 0n ? null : String(exactOffset - exactLimit),
         });
-  return new OffsetPageValue(rows, next, previous, count, limit, offset);
+  return new OffsetPageValue(
+    rows,
+    next,
+    previous,
+    count,
+    counted.exact ? 'exact' : 'estimated',
+    limit,
+    offset,
+  );
 }

@@ -1,10 +1,10 @@
+import type { CachedCountResult, CountCache } from '../contract/count-cache.js';
 import type { OrderedQuery } from '../contract/ordered-query.js';
+import { type CountMode, takeCount } from '../contract/page-count.js';
 import { parsePythonInt } from '../url/positive-int.js';
 import { type WarningHook, warnIfUnordered } from '../warnings.js';
-import type { CachedCountResult, CountCache } from './count-cache.js';
 
-/** How a page-number paginator learns the total. */
-export type CountMode = 'exact' | 'estimated' | 'none';
+export type { CountMode } from '../contract/page-count.js';
 
 /** Django's `InvalidPage`: the requested page does not exist. `message` is Django's text. */
 export class InvalidPage extends Error {
@@ -41,6 +41,11 @@ export interface NumberedPagesOptions {
    * adapter gives no `countKey` are counted every time. @default null
    */
   countCache?: CountCache | null;
+  /**
+   * Milliseconds an exact count may run before it is cancelled on the server and the estimate
+   * answered instead. @default null (no limit)
+   */
+  countTimeout?: number | null;
 }
 
 /**
@@ -63,6 +68,7 @@ export class NumberedPages<Row> {
   readonly orphans: number;
   readonly allowEmptyFirstPage: boolean;
   readonly countCache: CountCache | null;
+  readonly countTimeout: number | null;
   #count: Promise<CachedCountResult> | undefined;
 
   constructor(query: OrderedQuery<Row>, perPage: number, options: NumberedPagesOptions = {}) {
@@ -72,6 +78,7 @@ export class NumberedPages<Row> {
     this.orphans = options.orphans ?? 0;
     this.allowEmptyFirstPage = options.allowEmptyFirstPage ?? true;
     this.countCache = options.countCache ?? null;
+    this.countTimeout = options.countTimeout ?? null;
     warnIfUnordered(query, options.onWarning);
   }
 
@@ -92,14 +99,8 @@ export class NumberedPages<Row> {
     return this.#count;
   }
 
-  async #takeCount(): Promise<CachedCountResult> {
-    const estimate = this.countMode === 'estimated';
-    const key = this.countCache === null ? null : (this.query.countKey?.() ?? null);
-    if (key !== null) {
-      return this.countCache!.lookup(`${this.countMode}:${key}`, () => this.query.count({ estimate }));
-    }
-    const result = await this.query.count({ estimate });
-    return { value: result.value, exact: result.exact, cached: false, ageMs: 0 };
+  #takeCount(): Promise<CachedCountResult> {
+    return takeCount(this.query, this.countMode as 'exact' | 'estimated', this.countCache, this.countTimeout);
   }
 
   /** Number of pages: an empty list still has one page when `allowEmptyFirstPage`. */

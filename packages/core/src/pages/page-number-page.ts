@@ -1,9 +1,10 @@
+import type { CountCache } from '../contract/count-cache.js';
 import type { OrderedQuery } from '../contract/ordered-query.js';
-import { ConfigurationError, NotFound } from '../errors.js';
+import { countCacheOf, countTimeoutOf } from '../contract/page-count.js';
+import { NotFound } from '../errors.js';
 import { onPublicOrigin } from '../url/public-origin.js';
 import { requestUrl } from '../url/query-string.js';
 import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
-import { CountCache } from './count-cache.js';
 import { offsetTooLarge } from './max-offset.js';
 import { type CountMode, InvalidPage, NumberedPages, type NumberedPagesOptions } from './numbered-pages.js';
 import { pageSizeOf } from './page-size.js';
@@ -41,6 +42,11 @@ export interface PageNumberPageOptions {
   countCacheTtl?: number | null;
   /** A count cache to use (its own `ttlMs` applies); wins over `countCacheTtl`. @default null */
   countCache?: CountCache | null;
+  /**
+   * Milliseconds an exact count may run: one still running then is cancelled on the server and
+   * the estimate answered instead, with `countMode: 'estimated'`. @default null (no limit)
+   */
+  countTimeout?: number | null;
   /** Largest row offset a page may start at; a deeper page is 404. @default null (no cap) */
   maxOffset?: number | null;
   /** 404 detail; DRF's `{page_number}` and `{message}` are replaced. @default 'Invalid page.' */
@@ -139,27 +145,6 @@ class NumberedPageValue<Row> extends PageValue<Row> implements NumberedPage<Row>
   }
 }
 
-/** Where `countCacheTtl` keeps its cache: on the options object, out of sight. */
-const OWN_COUNT_CACHE = Symbol('pagewise.countCache');
-
-/** `countCache`, else the cache `countCacheTtl` keeps on the options object (a bad TTL is refused). */
-function countCacheOf(options: PageNumberPageOptions): CountCache | null {
-  if (options.countCache) return options.countCache;
-  const ttl = options.countCacheTtl ?? null;
-  if (ttl === null || options.count === 'none') return null;
-  const holder = options as { [OWN_COUNT_CACHE]?: CountCache };
-  const own = holder[OWN_COUNT_CACHE];
-  if (own !== undefined && own.ttlMs === ttl) return own;
-  const cache = new CountCache({ ttlMs: ttl });
-  if (!Object.isExtensible(options)) {
-    throw new ConfigurationError(
-      'pageNumberPage: countCacheTtl keeps its cache on the options object, which is frozen; pass countCache: new CountCache({ ttlMs }) instead',
-    );
-  }
-  Object.defineProperty(options, OWN_COUNT_CACHE, { value: cache, configurable: true });
-  return cache;
-}
-
 /**
  * Python's `str.format` with DRF's two placeholders. Other text, including unknown `{names}`,
  * is kept.
@@ -209,7 +194,8 @@ export async function pageNumberPage<Row>(
   }
   const paginator = new Pages(query, pageSize, {
     count: mode,
-    countCache: countCacheOf(options),
+    countCache: countCacheOf('pageNumberPage', options, mode),
+    countTimeout: countTimeoutOf('pageNumberPage', options),
     onWarning: warn,
   }) as NumberedPages<Row>;
   // Nothing waits for an estimate before fetching the page: ask for both at once (a second

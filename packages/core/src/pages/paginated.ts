@@ -1,7 +1,7 @@
 /**
  * The response bodies of the built-in styles, as `page.response(data).data` types them. Key order
  * is part of the contract: page number and limit/offset `{ count, next, previous, results }`,
- * cursor `{ next, previous, results }`.
+ * cursor `{ next, previous, results }` (`{ count, next, previous, results }` with a count).
  */
 
 /**
@@ -30,6 +30,8 @@ export interface PageNumberPaginated<T> {
  */
 export interface LimitOffsetPaginated<T> {
   readonly count: number;
+  /** Only when `countTimeout` cut the count short: `'estimated'`. */
+  readonly countMode?: 'estimated';
   readonly next: string | null;
   readonly previous: string | null;
   readonly results: T[];
@@ -42,6 +44,10 @@ export interface LimitOffsetPaginated<T> {
  * const body: CursorPaginated<Article> = page.response(articles).data;
  */
 export interface CursorPaginated<T> {
+  /** Only with a `count` option: the total (see `PageNumberPaginated` for `countMode` and `countAge`). */
+  readonly count?: number | null;
+  readonly countMode?: 'exact' | 'estimated' | 'none';
+  readonly countAge?: number;
   readonly next: string | null;
   readonly previous: string | null;
   readonly results: T[];

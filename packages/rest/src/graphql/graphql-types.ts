@@ -25,21 +25,28 @@ type PageInfo {
  */
 export const connectionArgs = 'first: Int, after: String, last: Int, before: String';
 
+/** The connection's `totalCount` field, as SDL. */
+const TOTAL_COUNT = `
+  """Rows of the whole connection, not only this page's edges."""
+  totalCount: Int!`;
+
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /**
  * A connection type and its edge type over `node`, as SDL: `<Node>Connection` with `edges` and
  * `pageInfo` (`PageInfo`, from `pageInfoTypeDefs`), `<Node>Edge` with `node` and `cursor`: the
- * shape `connectionFromQuery` answers. Names that are not GraphQL names are a `ConfigurationError`.
+ * shape `connectionFromQuery` answers. With `totalCount: true`, the connection also has
+ * `totalCount: Int!` (`connectionFromQuery`'s `count` option; count it only when selected:
+ * `selectsField(info, 'totalCount')`). Names that are not GraphQL names are a `ConfigurationError`.
  *
  * @example
- * connectionTypeDefs('Article')
- * // type ArticleConnection { edges: [ArticleEdge!]! pageInfo: PageInfo! }
+ * connectionTypeDefs('Article', { totalCount: true })
+ * // type ArticleConnection { edges: [ArticleEdge!]! pageInfo: PageInfo! totalCount: Int! }
  * // type ArticleEdge { node: Article! cursor: String! }
  */
 export function connectionTypeDefs(
   node: string,
-  names: { readonly connection?: string; readonly edge?: string } = {},
+  names: { readonly connection?: string; readonly edge?: string; readonly totalCount?: boolean } = {},
 ): string {
   const connection = names.connection ?? `${node}Connection`;
   const edge = names.edge ?? `${node}Edge`;
@@ -49,7 +56,7 @@ export function connectionTypeDefs(
   }
   return `type ${connection} {
   edges: [${edge}!]!
-  pageInfo: PageInfo!
+  pageInfo: PageInfo!${names.totalCount ? TOTAL_COUNT : ''}
 }
 
 type ${edge} {

@@ -1,8 +1,12 @@
 import {
+  CountCache,
+  type CountMode,
+  type CursorEncryptionKey,
   type CursorPage,
   type CursorPaginated,
   type CursorSecret,
   cursorPage,
+  cursorProtection,
   DEFAULT_MAX_CURSOR_LENGTH,
   type KeyTerm,
   type OrderedQuery,
@@ -60,6 +64,36 @@ export interface CursorPaginationOptions<Row = unknown>
    * the first signs, every one verifies. @default null
    */
   cursorSecret?: CursorSecret | null;
+  /**
+   * Encrypts cursors with AES-256-GCM (Web Crypto): their positions are unreadable and any change
+   * is `404 Invalid cursor`. A key is 32 characters or more, else `ConfigurationError`; a list
+   * rotates keys (the first encrypts, every one decrypts). Where it is set, plain and signed
+   * cursors are `404 Invalid cursor`; with `cursorSecret` as well, cursors are encrypted.
+   * @default null
+   */
+  cursorEncryptionKey?: CursorEncryptionKey | null;
+  /**
+   * Milliseconds a cursor stays valid after its page was served; older ones are `404 Invalid
+   * cursor`. Needs `cursorSecret` or `cursorEncryptionKey`: else `ConfigurationError` at
+   * construction. @default null (never expire)
+   */
+  cursorTtl?: number | null;
+  /**
+   * A total beside each page: `exact` counts, `estimated` asks the adapter for the planner's
+   * estimate. The count runs beside the page's one keyset statement, never before it; the body
+   * is then `{ count, next, previous, results }` (with `countMode` / `countAge` as
+   * `PageNumberPagination` has them). @default 'none' (the body stays `{ next, previous, results }`)
+   */
+  count?: CountMode;
+  /** Reuse each query's count for this many milliseconds, in a cache of this pagination's own. @default null */
+  countCacheTtl?: number | null;
+  /** A count cache to use (and share); its own `ttlMs` applies. @default null */
+  countCache?: CountCache | null;
+  /**
+   * Milliseconds an exact count may run: one still running then is cancelled on the server and
+   * the estimate answered instead, with `countMode: 'estimated'`. @default null (no limit)
+   */
+  countTimeout?: number | null;
   /**
    * Longest cursor accepted, in characters: longer ones are `404 Invalid cursor` before decoding.
    * A page whose next or previous cursor would be longer (a long string in the position) throws
@@ -159,6 +193,14 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   override template: HtmlTemplate<PreviousNextHtmlContext> | null = previousNextTemplate;
   invalidCursorMessage = 'Invalid cursor';
   cursorSecret: CursorSecret | null = null;
+  cursorEncryptionKey: CursorEncryptionKey | null = null;
+  cursorTtl: number | null = null;
+  count: CountMode = 'none';
+  countCacheTtl: number | null = null;
+  countCache: CountCache | null = null;
+  countTimeout: number | null = null;
+  /** The cache `countCacheTtl` makes, on first use (the instance is frozen by then). */
+  #ownCountCache: CountCache | null = null;
   maxCursorLength = DEFAULT_MAX_CURSOR_LENGTH;
   /**
    * The key order of the last page and what it was keyed from. A request asking for the same
@@ -178,7 +220,21 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
     // Refused here, not at the first request (a secret a subclass field sets is refused at its
     // first page, by the engine). Without one there is nothing to check.
     if (this.cursorSecret !== null && this.cursorSecret !== undefined) signingKey(this.cursorSecret);
-    if (new.target === CursorPagination) this.seal();
+    if (new.target === CursorPagination) {
+      // A short key, a lifetime nothing protects or a bad count cache fail here, at construction
+      // (a subclass's own fields, at its first page: the engine checks them).
+      cursorProtection(this);
+      this.seal();
+      this.#countCache();
+    }
+  }
+
+  /** `countCache`, else the one `countCacheTtl` asks for (a bad TTL is refused at construction). */
+  #countCache(): CountCache | null {
+    if (this.countCache !== null || this.countCacheTtl === null || this.count === 'none')
+      return this.countCache;
+    this.#ownCountCache ??= new CountCache({ ttlMs: this.countCacheTtl });
+    return this.#ownCountCache;
   }
 
   /**
@@ -231,6 +287,11 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
       cursorQueryParam: this.cursorQueryParam,
       offsetCutoff: this.offsetCutoff,
       cursorSecret: this.cursorSecret,
+      cursorEncryptionKey: this.cursorEncryptionKey,
+      cursorTtl: this.cursorTtl,
+      count: this.count,
+      countCache: this.#countCache(),
+      countTimeout: this.countTimeout,
       invalidCursorMessage: this.invalidCursorMessage,
       maxCursorLength: this.maxCursorLength,
     });
@@ -264,10 +325,19 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
     const version = options.openapi ?? '3.0';
     const c = this.cursorQueryParam;
+    // Count fields only where a count is configured; `countMode` where it can be other than exact.
+    const counted = this.count !== 'none';
+    const cached = counted && (this.countCache !== null || this.countCacheTtl !== null);
+    const moded = counted && (cached || this.count === 'estimated' || this.countTimeout !== null);
     return {
       type: 'object',
-      required: ['results'],
+      required: counted ? ['count', 'results'] : ['results'],
       properties: {
+        ...(counted ? { count: { type: 'integer', example: 123 } } : {}),
+        ...(moded
+          ? { countMode: { type: 'string', enum: ['exact', 'estimated'], example: this.count } }
+          : {}),
+        ...(cached ? { countAge: { type: 'integer', minimum: 0, example: 12 } } : {}),
         next: nullableUri(`http://api.example.org/accounts/?${c}=cD00ODY%3D`, version),
         previous: nullableUri(`http://api.example.org/accounts/?${c}=cj0xJnA9NDg3`, version),
         results: schema,

@@ -41,6 +41,12 @@ export interface LimitOffsetPaginationOptions extends PageStyleOptions<NumberedH
    * database a scan of every skipped row, so public APIs often cap them. @default null (no cap)
    */
   maxOffset?: number | null;
+  /**
+   * Milliseconds an exact count may run: one still running then is cancelled on the server
+   * (Postgres, MariaDB) and the estimate answered instead, with `countMode: 'estimated'` in the body.
+   * @default null (no limit)
+   */
+  countTimeout?: number | null;
 }
 
 /** A limit/offset window on DRF's layer: the engine's page, with its response and controls. */
@@ -85,6 +91,7 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
   offsetQueryDescription = 'The initial index from which to return the results.';
   maxLimit: number | null = null;
   maxOffset: number | null = null;
+  countTimeout: number | null = null;
   override template: HtmlTemplate<NumberedHtmlContext> | null = numbersTemplate;
 
   constructor(options: LimitOffsetPaginationOptions = {}) {
@@ -122,6 +129,7 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
       // keeps to it, and does not warn of a missing maxLimit, which is DRF's default here.
       maxLimit: this.maxLimit ?? limit,
       maxOffset: this.maxOffset,
+      countTimeout: this.countTimeout,
       onWarning: this.engineWarnings(),
     });
     return page!;
@@ -140,6 +148,9 @@ export class LimitOffsetPagination extends PageStyle<LimitOffsetPage<unknown>, N
       required: ['count', 'results'],
       properties: {
         count: { type: 'integer', example: 123 },
+        ...(this.countTimeout === null
+          ? {}
+          : { countMode: { type: 'string', enum: ['estimated'], example: 'estimated' } }),
         next: nullableUri(`http://api.example.org/accounts/?${o}=400&${l}=100`, version),
         previous: nullableUri(`http://api.example.org/accounts/?${o}=200&${l}=100`, version),
         results: schema,

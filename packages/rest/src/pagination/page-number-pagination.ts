@@ -63,6 +63,12 @@ export interface PageNumberPaginationOptions
    * `ttlMs` applies. @default null
    */
   countCache?: CountCache | null;
+  /**
+   * Milliseconds an exact count may run: one still running then is cancelled on the server
+   * (Postgres, MariaDB) and the estimate answered instead, with `countMode: 'estimated'`.
+   * @default null (no limit)
+   */
+  countTimeout?: number | null;
   /** Largest row offset a page may start at; a deeper page is 404. @default null (no cap) */
   maxOffset?: number | null;
 }
@@ -107,6 +113,7 @@ export class PageNumberPagination extends ClientSizedStyle<PageNumberPage<unknow
   count: CountMode = 'exact';
   countCacheTtl: number | null = null;
   countCache: CountCache | null = null;
+  countTimeout: number | null = null;
   maxOffset: number | null = null;
   /** The cache `countCacheTtl` makes, on first use (the instance is frozen by then). */
   #ownCountCache: CountCache | null = null;
@@ -139,6 +146,7 @@ export class PageNumberPagination extends ClientSizedStyle<PageNumberPage<unknow
       lastPageStrings: this.lastPageStrings,
       count: this.count,
       countCache: this.#countCache(),
+      countTimeout: this.countTimeout,
       maxOffset: this.maxOffset,
       invalidPageMessage: this.invalidPageMessage,
       onWarning: this.engineWarnings(),
@@ -148,7 +156,10 @@ export class PageNumberPagination extends ClientSizedStyle<PageNumberPage<unknow
 
   override getPaginatedResponseSchema(schema: JsonSchema, options: SchemaOptions = {}): JsonSchema {
     const version = options.openapi ?? '3.0';
-    const cached = this.count !== 'none' && (this.countCache !== null || this.countCacheTtl !== null);
+    // A timeout makes an exact count say `countMode` when the estimate answered.
+    const cached =
+      this.count !== 'none' &&
+      (this.countCache !== null || this.countCacheTtl !== null || this.countTimeout !== null);
     const countMode = cached
       ? {
           countMode: { type: 'string', enum: ['exact', 'estimated'], example: this.count },

@@ -4,6 +4,7 @@ import type { SqlFragment, SqlPart } from '../fragment/fragment.js';
 import type { ColumnInfo, ColumnKind } from './column-info.js';
 import { integerRangeByName } from './integer-ranges.js';
 import type { RecordedText } from './recorded-text.js';
+import type { StatementTimeout } from './statement-timeout.js';
 
 /**
  * How a SQL dialect differs where pagination cares. Every dialect starts from `baseCapabilities`
@@ -121,6 +122,12 @@ export interface DialectCapabilities {
   readonly estimateCount: boolean;
   /** Reads the estimate from the first row of the JSON `EXPLAIN`. @default () => null */
   readonly readEstimate: (row: Record<string, unknown>) => number | null;
+  /**
+   * How `countTimeout` has the server cancel an exact count at the limit (the estimate is then
+   * answered); `null` where it cannot (SQLite runs statements in-process): counts stay exact.
+   * @default null
+   */
+  readonly statementTimeout: StatementTimeout | null;
   /** Earliest instant a date column accepts in a comparison without an error. @default null */
   readonly minDateMs: number | null;
   /**
@@ -226,6 +233,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   exactTimestampText: null,
   estimateCount: false,
   readEstimate: () => null,
+  statementTimeout: null,
   minDateMs: null,
   positionExpression: () => null,
   exactIntegerText: null,

@@ -5,6 +5,7 @@ import { mysqlCatalogQuery, mysqlIndexGone, mysqlIndexQuery } from './catalog.js
 import { mysqlKind } from './column-kinds.js';
 import { mysqlBoundParameter, mysqlDateText, mysqlExactIntegerText, mysqlPosition } from './positions.js';
 import { mysqlRecordedText } from './recorded-text.js';
+import { mysqlStatementTimeout } from './statement-timeout.js';
 import { mysqlTemporalText } from './temporal-text.js';
 
 /** MySQL's YEAR holds 1901 to 2155, and 0 for the zero year. */
@@ -32,4 +33,5 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   boundParameter: mysqlBoundParameter,
   dateParameter: mysqlDateText,
   temporalText: mysqlTemporalText,
+  statementTimeout: mysqlStatementTimeout,
 });

@@ -4,6 +4,7 @@ import { postgresCatalogQuery, postgresEstimate } from './catalog.js';
 import { postgresKind } from './column-kinds.js';
 import { POSTGRES_MIN_MS, postgresDateFromText, postgresDateText, postgresPosition } from './positions.js';
 import { postgresRecordedText } from './recorded-text.js';
+import { postgresStatementTimeout } from './statement-timeout.js';
 import { postgresTemporalText } from './temporal-text.js';
 
 /**
@@ -37,4 +38,5 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   estimateCount: true,
   minDateMs: POSTGRES_MIN_MS,
   readEstimate: postgresEstimate,
+  statementTimeout: postgresStatementTimeout,
 });

@@ -1,5 +1,5 @@
-import type { CountResult } from '../contract/ordered-query.js';
 import { ConfigurationError } from '../errors.js';
+import type { CountResult } from './ordered-query.js';
 
 /** Options of a `CountCache`. */
 export interface CountCacheOptions {

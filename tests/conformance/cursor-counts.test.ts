@@ -1,0 +1,289 @@
+import {
+  connectionFromQuery,
+  cursorPage,
+  limitOffsetPage,
+  type OrderedQuery,
+  pageNumberPage,
+  paginateCursor,
+} from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';
+
+// Counts on cursor pages and Relay connections (issue 38 §1), on every adapter and database: the
+// body `{ count, next, previous, results }` only when a count is configured, `countMode` /
+// `countAge` as page numbers have them, the count beside the page's one keyset statement, and
+// `countTimeout`: an exact count still running at the limit is cancelled on the server and the
+// estimate answered, with no statement of the test's own left running.
+
+type Item = { id: number; tenant: number };
+const ITEMS: Item[] = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, tenant: i % 8 < 5 ? 1 : 2 }));
+const TENANT_ONE = ITEMS.filter((item) => item.tenant === 1).length; // 25
+const URL_BASE = 'http://testserver/items';
+
+type Backend = { name: string; query: () => OrderedQuery<Item>; estimates: boolean };
+
+/** Every case, once per backend. */
+function countCases(backend: () => Backend): void {
+  const query = () => backend().query();
+
+  it('without a count option the body is as before; with one it is { count, next, previous, results }', async () => {
+    const plain = await cursorPage(query(), URL_BASE, { pageSize: 10, ordering: 'id' });
+    expect(Object.keys(plain.body([]))).toEqual(['next', 'previous', 'results']);
+    expect(plain.count).toBeNull();
+    expect(plain.countMode).toBe('none');
+
+    const counted = await cursorPage(query(), URL_BASE, { pageSize: 10, ordering: 'id', count: 'exact' });
+    expect(Object.keys(counted.body([]))).toEqual(['count', 'next', 'previous', 'results']);
+    expect(counted.body([]).count).toBe(TENANT_ONE);
+    // Every page of the walk carries the same total.
+    const next = await cursorPage(query(), counted.next!, { pageSize: 10, ordering: 'id', count: 'exact' });
+    expect(next.count).toBe(TENANT_ONE);
+    expect(next.rows.map((r) => r.id)).toEqual(
+      ITEMS.filter((i) => i.tenant === 1)
+        .slice(10, 20)
+        .map((i) => i.id),
+    );
+  });
+
+  it('a cached count says countMode and countAge, as page numbers do', async () => {
+    const options = { pageSize: 10, ordering: 'id', count: 'exact' as const, countCacheTtl: 60_000 };
+    const first = await cursorPage(query(), URL_BASE, options);
+    expect(Object.keys(first.body([]))).toEqual(['count', 'next', 'previous', 'results']);
+    const second = await cursorPage(query(), first.next!, options);
+    const body = second.body([]);
+    if (backend().name === 'memory') {
+      // The memory adapter keys no counts: it counts every time, and says nothing of a cache.
+      expect(Object.keys(body)).toEqual(['count', 'next', 'previous', 'results']);
+    } else {
+      expect(Object.keys(body)).toEqual(['count', 'countMode', 'countAge', 'next', 'previous', 'results']);
+      expect(body).toMatchObject({ count: TENANT_ONE, countMode: 'exact', countAge: 0 });
+    }
+  });
+
+  it("'estimated' answers the planner's estimate where the dialect has one, and says so", async () => {
+    const page = await cursorPage(query(), URL_BASE, { pageSize: 10, ordering: 'id', count: 'estimated' });
+    const body = page.body([]);
+    expect(typeof body.count).toBe('number');
+    if (backend().estimates) {
+      expect(body.countMode).toBe('estimated');
+      expect(Object.keys(body)).toEqual(['count', 'countMode', 'next', 'previous', 'results']);
+    } else {
+      expect(body.count).toBe(TENANT_ONE);
+      expect(Object.keys(body)).toEqual(['count', 'next', 'previous', 'results']);
+    }
+  });
+
+  it('paginateCursor has count and countMode, connectionFromQuery totalCount, only when asked', async () => {
+    const plain = await paginateCursor(query(), { pageSize: 7, ordering: 'id' });
+    expect(Object.keys(plain)).toEqual(['results', 'nextCursor', 'previousCursor']);
+    const counted = await paginateCursor(query(), { pageSize: 7, ordering: 'id', count: 'exact' });
+    expect(counted).toMatchObject({ count: TENANT_ONE, countMode: 'exact' });
+    expect(counted.results).toHaveLength(7);
+
+    const connection = await connectionFromQuery(query(), { first: 3 }, { ordering: 'id' });
+    expect('totalCount' in connection).toBe(false);
+    const total = await connectionFromQuery(query(), { first: 3 }, { ordering: 'id', count: 'exact' });
+    expect(total.totalCount).toBe(TENANT_ONE);
+    const last = await connectionFromQuery(
+      query(),
+      { last: 2, before: total.pageInfo.endCursor },
+      { ordering: 'id', count: 'exact' },
+    );
+    expect(last.totalCount).toBe(TENANT_ONE);
+    expect(last.edges).toHaveLength(2);
+  });
+
+  it('an invalid cursor is 404 before anything is counted', async () => {
+    await expect(
+      cursorPage(query(), `${URL_BASE}?cursor=bm90LWEtY3Vyc29y`, {
+        pageSize: 5,
+        ordering: 'id',
+        count: 'exact',
+      }),
+    ).rejects.toThrow('Invalid cursor');
+  });
+}
+
+describe('[memory] counts on cursor pages', () => {
+  const query = () =>
+    fromArray(
+      ITEMS.filter((i) => i.tenant === 1),
+      { uniqueKey: 'id' },
+    );
+  countCases(() => ({ name: 'memory', query, estimates: false }));
+
+  it('the count starts once the page statement has gone out, and the page does not wait for it first', async () => {
+    const events: string[] = [];
+    const inner = query();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const logged: OrderedQuery<Item> = {
+      ...inner,
+      orderBy: inner.orderBy.bind(inner),
+      fetch: async (window) => {
+        events.push('fetch');
+        const rows = await inner.fetch(window);
+        events.push('fetched');
+        return rows;
+      },
+      count: async (options) => {
+        events.push('count');
+        await held;
+        events.push('counted');
+        return inner.count(options);
+      },
+    };
+    const page = cursorPage(logged, URL_BASE, { pageSize: 5, ordering: 'id', count: 'exact' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The page's rows are in while the count is still held: the two ran side by side.
+    expect(events).toEqual(['fetch', 'count', 'fetched']);
+    release();
+    expect((await page).count).toBe(TENANT_ONE);
+    expect(events).toEqual(['fetch', 'count', 'fetched', 'counted']);
+  });
+
+  it('countTimeout on an adapter that cannot cancel (an array): the count is exact', async () => {
+    const page = await cursorPage(query(), URL_BASE, {
+      pageSize: 5,
+      ordering: 'id',
+      count: 'exact',
+      countTimeout: 1,
+    });
+    expect(page.body([])).toMatchObject({ count: TENANT_ONE });
+    expect(page.countMode).toBe('exact');
+  });
+});
+
+for (const target of databaseTargets()) {
+  describeDatabase(target, 'counts on cursor pages', () => {
+    const TABLE = tableName('pw_cursor_counts');
+    const SLOW = tableName('pw_slow_counts');
+    let database: TestDatabase;
+    // biome-ignore lint/suspicious/noExplicitAny: tables are created at run time.
+    let db: Kysely<any>;
+
+    beforeAll(async () => {
+      database = await target.open();
+      db = database.db;
+      for (const table of [TABLE, SLOW]) await sql`drop table if exists ${sql.table(table)}`.execute(db);
+      await sql`create table ${sql.table(TABLE)} (id integer primary key, tenant integer not null)`.execute(
+        db,
+      );
+      await db.insertInto(TABLE).values(ITEMS).execute();
+      await sql`create table ${sql.table(SLOW)} (id integer primary key, tenant integer not null)`.execute(
+        db,
+      );
+      for (let i = 0; i < 1000; i += 250) {
+        await db
+          .insertInto(SLOW)
+          .values(Array.from({ length: 250 }, (_, j) => ({ id: i + j + 1, tenant: 1 })))
+          .execute();
+      }
+      if (database.dialect === 'postgres') await sql`analyze ${sql.table(TABLE)}`.execute(db);
+    });
+
+    afterAll(async () => {
+      for (const table of [TABLE, SLOW]) await sql`drop table if exists ${sql.table(table)}`.execute(db);
+      await database.close();
+    });
+
+    const query = () =>
+      fromKysely(db.selectFrom(TABLE).selectAll().where('tenant', '=', 1), {
+        db,
+      }) as unknown as OrderedQuery<Item>;
+    countCases(() => ({ name: target.name, query, estimates: database.dialect === 'postgres' }));
+
+    /** A query whose every row takes 2 ms to filter: a page of 6 rows is quick, its exact count 2 s. */
+    const slow = () => {
+      const sleep =
+        database.dialect === 'postgres'
+          ? sql<boolean>`pg_sleep(0.002) is not null`
+          : database.dialect === 'mysql'
+            ? sql<boolean>`sleep(0.002) = 0`
+            : null;
+      return fromKysely(
+        sleep === null ? db.selectFrom(SLOW).selectAll() : db.selectFrom(SLOW).selectAll().where(sleep),
+        {
+          db,
+        },
+      );
+    };
+
+    /** Statements of this process's own tables still running on the server. */
+    async function running(): Promise<string[]> {
+      if (database.dialect === 'postgres' && target.name === 'postgres') {
+        const { rows } = await sql<{ query: string }>`
+          select query from pg_stat_activity
+          where state = 'active' and pid <> pg_backend_pid() and query like ${`%${SLOW}%`}`.execute(db);
+        return rows.map((r) => r.query);
+      }
+      if (database.dialect === 'mysql') {
+        const { rows } = await sql<{ info: string }>`
+          select info from information_schema.processlist
+          where id <> connection_id() and info like ${`%${SLOW}%`}`.execute(db);
+        return rows.map((r) => r.info);
+      }
+      return [];
+    }
+
+    const cancels = target.name === 'postgres' || target.name === 'mariadb';
+    it(cancels
+      ? 'countTimeout: a count still running is cancelled on the server and the estimate answered, on every style'
+      : `countTimeout: ${target.name} runs statements in-process and cannot cancel one, so the count is exact`, async () => {
+      const started = performance.now();
+      const page = await cursorPage(slow(), URL_BASE, {
+        pageSize: 6,
+        ordering: 'id',
+        count: 'exact',
+        countTimeout: cancels ? 200 : 60_000,
+      });
+      const elapsed = performance.now() - started;
+      expect(page.rows.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6]);
+      if (!cancels) {
+        expect(page.body([])).toMatchObject({ count: 1000 });
+        expect(page.countMode).toBe('exact');
+        return;
+      }
+      expect(elapsed).toBeLessThan(1500);
+      // The check below sees a count of ours that runs: one without a limit, 2 s long.
+      const unbounded = slow().count();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await running()).length).toBeGreaterThan(0);
+      expect(await unbounded).toEqual({ value: 1000, exact: true });
+      expect(page.countMode).toBe('estimated');
+      expect(Object.keys(page.body([]))).toEqual(['count', 'countMode', 'next', 'previous', 'results']);
+      expect(page.count).toBeGreaterThan(0);
+      expect(await running()).toEqual([]);
+
+      // The same on page numbers and limit/offset (which always counts), and on connections.
+      const numbered = await pageNumberPage(slow(), URL_BASE, { pageSize: 6, countTimeout: 200 });
+      expect(numbered.countMode).toBe('estimated');
+      expect(numbered.body([])).toMatchObject({ countMode: 'estimated' });
+      const offset = await limitOffsetPage(slow(), `${URL_BASE}?limit=6`, { countTimeout: 200 });
+      expect(offset!.countMode).toBe('estimated');
+      expect(offset!.rows).toHaveLength(6);
+      expect(Object.keys(offset!.body([]))).toEqual(['count', 'countMode', 'next', 'previous', 'results']);
+      const connection = await connectionFromQuery(
+        slow(),
+        { first: 6 },
+        { ordering: 'id', count: 'exact', countTimeout: 200 },
+      );
+      expect(connection.totalCount).toBeGreaterThan(0);
+      expect(await running()).toEqual([]);
+      // Under the limit, the count is exact.
+      const quick = await cursorPage(query(), URL_BASE, {
+        pageSize: 6,
+        ordering: 'id',
+        count: 'exact',
+        countTimeout: 5_000,
+      });
+      expect(quick.countMode).toBe('exact');
+      expect(quick.count).toBe(TENANT_ONE);
+    }, 30_000);
+  });
+}
