@@ -2,7 +2,12 @@ import type { Row } from '../dialect/row.js';
 import { errorCode, type StatementTimeout } from '../dialect/statement-timeout.js';
 
 /** MariaDB's ER_STATEMENT_TIMEOUT (max_statement_time exceeded) and MySQL's ER_QUERY_TIMEOUT. */
-const TIMED_OUT: ReadonlySet<string | number> = new Set<string | number>([1969, 3024, 'ER_STATEMENT_TIMEOUT', 'ER_QUERY_TIMEOUT']);
+const TIMED_OUT: ReadonlySet<string | number> = new Set<string | number>([
+  1969,
+  3024,
+  'ER_STATEMENT_TIMEOUT',
+  'ER_QUERY_TIMEOUT',
+]);
 
 interface ExplainedTable {
   readonly rows?: unknown;
