@@ -43,6 +43,19 @@ beforeAll(() => {
       filter: (source) => !/[/\\](node_modules|dist)$/.test(source),
     });
     symlinkSync(join(checkout, 'packages', dir), join(modules, '@pagewise', dir), 'dir');
+    // A package's own dependencies (core's @noble/hashes), as pnpm installs them beside it; its
+    // links to the workspace's @pagewise packages stay out, so the checkout's own copies are built.
+    const own = join(ROOT, 'packages', dir, 'node_modules');
+    if (!existsSync(own)) continue;
+    for (const entry of readdirSync(own)) {
+      if (entry.startsWith('.') || entry === '@pagewise') continue;
+      mkdirSync(join(checkout, 'packages', dir, 'node_modules'), { recursive: true });
+      symlinkSync(
+        realpathSync(join(own, entry)),
+        join(checkout, 'packages', dir, 'node_modules', entry),
+        'dir',
+      );
+    }
   }
   for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
     if (entry.startsWith('.')) continue;

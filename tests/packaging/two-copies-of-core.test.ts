@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +17,8 @@ let other: typeof core;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pagewise-core-copy-'));
   cpSync(SOURCES, dir, { recursive: true, filter: (path) => !path.endsWith('.test.ts') });
+  // Core's own dependencies (@noble/hashes), found from the copy as from the package.
+  symlinkSync(realpathSync(join(SOURCES, '..', 'node_modules')), join(dir, 'node_modules'), 'dir');
   other = await import(pathToFileURL(join(dir, 'index.ts')).href);
 });
 
