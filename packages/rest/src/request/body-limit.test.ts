@@ -37,16 +37,28 @@ describe('readNodeBody', () => {
   });
 });
 
-test('readFetchBody refuses past the cap without reading the rest', async () => {
+test('readFetchBody refuses past the cap, drops a bounded rest, then cancels a body that never ends', async () => {
   let pulled = 0;
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       pulled += 1;
       controller.enqueue(new Uint8Array(64));
     },
+    cancel() {
+      cancelled = true;
+    },
   });
   const request = new Request('http://x/', { method: 'POST', body, duplex: 'half' } as RequestInit);
   await expect(readFetchBody(request, 1000)).rejects.toThrow(PayloadTooLarge);
-  expect(pulled).toBeLessThan(20);
+  // The rest is dropped in the background, up to 8 MiB, and then the stream is cancelled.
+  for (let waited = 0; !cancelled && waited < 10_000; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  expect(cancelled).toBe(true);
+  const read = pulled;
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(pulled).toBe(read);
+  expect(pulled * 64).toBeLessThanOrEqual(1000 + 8 * 1024 * 1024 + 64 * 64);
   expect(await readFetchBody(new Request('http://x/', { method: 'POST', body: 'ok' }), 10)).toBe('ok');
 });

@@ -72,14 +72,28 @@ export async function readFetchBody(request: Request, maxBytes = Number.POSITIVE
   }
 }
 
+/** How much of a refused body is read and dropped before the stream is cancelled instead. */
+const DISCARD_LIMIT = 8 * 1024 * 1024;
+
 /**
  * Reads what is left of a body and drops it, beside the 413: the connection is then free for the
  * client's next request, as Node's own server leaves it once a request stream flows to no one.
- * A runtime that refuses reads after the answer ends it here, which is as good.
+ * Bounded: past `DISCARD_LIMIT` more bytes (a body that never ends) the stream is cancelled, which
+ * closes the connection rather than reading on. A runtime that refuses reads after the answer ends
+ * it here, which is as good.
  */
 async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let dropped = 0;
   try {
-    for (;;) if ((await reader.read()).done) return;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      dropped += value.byteLength;
+      if (dropped > DISCARD_LIMIT) {
+        await reader.cancel();
+        return;
+      }
+    }
   } catch {
     // The client went away, or the runtime closed the stream: nothing left to drop.
   }
