@@ -8,10 +8,6 @@ import {
   type PageCountFields,
   type PageCountOptions,
 } from '../contract/page-count.js';
-
-/** A page's count fields without a count. */
-const NO_COUNT: PageCountFields = Object.freeze({ count: null, countMode: 'none', countAgeMs: null });
-
 import type { Cursor } from '../cursor/cursor-codec.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
@@ -22,6 +18,9 @@ import { type WarningHook, warnOnce, warnUnbounded } from '../warnings.js';
 import { pageSizeOf } from './page-size.js';
 import { PageValue } from './page-value.js';
 import type { CursorPaginated } from './paginated.js';
+
+/** A page's count fields without a count. */
+const NO_COUNT: PageCountFields = Object.freeze({ count: null, countMode: 'none', countAgeMs: null });
 
 /**
  * Options of `cursorPage`: DRF's `CursorPagination` options in camelCase.
