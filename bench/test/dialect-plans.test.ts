@@ -82,7 +82,9 @@ describe('mysqlPlanSummary', () => {
 const url = process.env.MYSQL_URL;
 if (!url) console.warn('mysqlPlan on a real server skipped: MYSQL_URL is not set');
 
-describe.skipIf(!url)('mysqlPlan on a real MariaDB/MySQL server', () => {
+// A skipped suite says why in its name, as describeDatabase does, for the run's skip summary.
+const title = `mysqlPlan on a real MariaDB/MySQL server${url ? '' : ' (skipped: MYSQL_URL is not set)'}`;
+describe.skipIf(!url)(title, () => {
   const pool = url ? createPool({ uri: url, connectionLimit: 1 }).promise() : null;
   const table = `pagewise_plan_test_${process.pid}`;
   afterAll(async () => {
