@@ -186,14 +186,22 @@ describeWithPgInstances('pgpool-II load balancing over a primary and a streaming
   }
 
   it('page numbers balanced over a lagging standby repeat and skip rows: the count and the offsets come from two servers', async () => {
-    const walk = await pageNumberWalk('pagewise-tests');
-    figures.push(
-      `page-number walk through pgpool, balanced, standby 17 rows behind: ${walk.repeated} repeated, ${walk.skipped} skipped, ` +
-        `counts seen ${walk.counts.join('/')}; SELECTs primary ${walk.sent[0]} / standby ${walk.sent[1]}`,
-    );
-    expect(walk.sent[1]).toBeGreaterThan(0);
-    expect(walk.repeated + walk.skipped).toBeGreaterThan(0);
-  }, 120_000);
+    // pgpool picks a server per statement at random: a walk whose statements all happened to land
+    // on one server is exact by luck (seen once in CI), so up to 5 walks are run for the one that
+    // shows what balancing does.
+    const walks = [];
+    for (let tries = 0; tries < 5; tries += 1) {
+      const walk = await pageNumberWalk('pagewise-tests');
+      walks.push(walk);
+      figures.push(
+        `page-number walk through pgpool, balanced, standby 17 rows behind: ${walk.repeated} repeated, ${walk.skipped} skipped, ` +
+          `counts seen ${walk.counts.join('/')}; SELECTs primary ${walk.sent[0]} / standby ${walk.sent[1]}`,
+      );
+      if (walk.sent[1]! > 0 && walk.repeated + walk.skipped > 0) break;
+    }
+    expect(walks.some((walk) => walk.sent[1]! > 0)).toBe(true);
+    expect(walks.some((walk) => walk.repeated + walk.skipped > 0)).toBe(true);
+  }, 300_000);
 
   it(`app_name_redirect_preference_list = '${ONE_SERVER_APP}:primary' keeps a walk on one server: the same walk is exact`, async () => {
     const walk = await pageNumberWalk(ONE_SERVER_APP);
