@@ -193,5 +193,18 @@ for (const name of ['sqlite', 'pglite', 'postgres', 'mariadb'] as DrizzleDatabas
         ),
       ).rejects.toThrow(/cannot page a sliced builder/);
     });
+
+    it(`[${name}] an estimated count asks the planner in the dialect's own EXPLAIN, where it has one`, async () => {
+      const { drizzle } = database;
+      const query = fromDrizzle(drizzle.select().from(items).orderBy(asc(items.id)), { db: drizzle });
+      const estimate = await query.count({ estimate: true });
+      if (name === 'sqlite') {
+        expect(estimate).toEqual(await query.count());
+      } else {
+        // Postgres `explain (format json)`, MariaDB `explain format=json`.
+        expect(estimate.exact).toBe(false);
+        expect(estimate.value).toBeGreaterThan(0);
+      }
+    });
   });
 }

@@ -179,7 +179,8 @@ function adapterCases(target: DatabaseTarget): void {
       estimate: true,
     });
     const filteredEstimate = await filtered.count({ estimate: true });
-    if (database.dialect === 'postgres') {
+    if (database.dialect !== 'sqlite') {
+      // Postgres' and MariaDB's planners (EXPLAIN): an estimate, said to be one.
       expect(estimate.exact).toBe(false);
       expect(estimate.value).toBeGreaterThan(0);
       // Parameters of the query's own WHERE reach the EXPLAIN too.

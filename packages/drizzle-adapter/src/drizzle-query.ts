@@ -217,7 +217,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const session = source.session;
     const dialect = session.dialect;
     if (options.estimate && session.capabilities.estimateCount) {
-      const rows = await session.readSql(estimateSql(dialect, source.core));
+      const rows = await session.readSql(estimateSql(dialect, source.core, session.capabilities.explainJson));
       const estimate = rows[0] ? session.capabilities.readEstimate(rows[0]) : null;
       if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
     }

@@ -164,9 +164,12 @@ export function countSql(dialect: DialectLike, core: SelectConfig): SQL {
   return sql`select count(*) as ${sql.identifier('count')} from (${counted}) as ${sql.identifier('pagewise_count')}`;
 }
 
-/** `explain (format json) <core>`: Postgres's row estimate. */
-export function estimateSql(dialect: DialectLike, core: SelectConfig): SQL {
-  return sql`explain (format json) ${build(dialect, core)}`;
+/**
+ * `<explain> <core>`: the planner's row estimate, `explain` being the dialect's `explainJson`
+ * (Postgres `explain (format json)`, MySQL/MariaDB `explain format=json`).
+ */
+export function estimateSql(dialect: DialectLike, core: SelectConfig, explain: string): SQL {
+  return sql`${sql.raw(explain)} ${build(dialect, core)}`;
 }
 
 /**

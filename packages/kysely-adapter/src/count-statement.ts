@@ -2,7 +2,7 @@ import { AliasNode, ExplainNode, IdentifierNode, RawNode, SelectionNode, SelectQ
 import { selectsDistinct } from './query-tables.js';
 
 // The statements of `count()`: `select count(*) as "count" from (<core>) as "pagewise_count"`, and
-// on Postgres the planner's estimate, `explain (format json) <core>`.
+// the planner's estimate, `explain (format json) <core>` (MySQL/MariaDB: `explain format=json <core>`).
 
 /**
  * What `count` counts: the core query, selecting a constant unless the selection decides the
@@ -37,7 +37,8 @@ export function countNode(core: SelectQueryNode): SelectQueryNode {
 }
 
 /**
- * `explain (format json) <core>`: the planner's row estimate (`readEstimate` reads it).
+ * `explain (format json) <core>`, as Kysely writes EXPLAIN for the dialect (MySQL:
+ * `explain format=json <core>`): the planner's row estimate (`readEstimate` reads it).
  * @example
  * estimateNode(core) // explain (format json) select * from "articles" where ...
  */

@@ -231,7 +231,8 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   }
 
   /**
-   * Counts the rows; with `estimate` on Postgres, reads the planner's estimate instead.
+   * Counts the rows; with `estimate` on Postgres and MySQL/MariaDB, reads the planner's estimate
+   * instead (MariaDB: `explain format=json select ...`, its rows times `filtered`).
    *
    * @example
    * await query.count()

@@ -97,9 +97,10 @@ export {
   type TieGroups,
 } from './keyset/statement.js';
 export { mysqlCapabilities } from './mysql/capabilities.js';
+export { mysqlEstimate, mysqlExplainEstimate } from './mysql/estimate.js';
 export type { Mysql2Pool, Mysql2PoolConnection, Mysql2QueryResult } from './mysql/mysql2-types.js';
 export { recordExactTimestamps } from './mysql/record-exact-timestamps.js';
-export { mysqlExplainEstimate, mysqlStatementTimeout } from './mysql/statement-timeout.js';
+export { mysqlStatementTimeout } from './mysql/statement-timeout.js';
 export { mysqlTemporalText } from './mysql/temporal-text.js';
 export {
   type BuilderSlice,

@@ -116,12 +116,18 @@ export interface DialectCapabilities {
    */
   readonly exactTimestampText: ((column: SqlPart, type: string) => SqlPart) | null;
   /**
-   * `EXPLAIN (FORMAT JSON)` reports the planner's row estimate, so `count({ estimate: true })` can
-   * skip the scan. @default false
+   * `EXPLAIN` in JSON (`explainJson`) reports the planner's row estimate, so
+   * `count({ estimate: true })` can skip the scan. @default false
    */
   readonly estimateCount: boolean;
   /** Reads the estimate from the first row of the JSON `EXPLAIN`. @default () => null */
   readonly readEstimate: (row: Record<string, unknown>) => number | null;
+  /**
+   * The words before a query that have the planner answer its plan as JSON, for `estimateCount`:
+   * Postgres `explain (format json)`, MySQL/MariaDB `explain format=json`.
+   * @default 'explain (format json)'
+   */
+  readonly explainJson: string;
   /**
    * How `countTimeout` has the server cancel an exact count at the limit (the estimate is then
    * answered); `null` where it cannot (SQLite runs statements in-process): counts stay exact.
@@ -233,6 +239,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   exactTimestampText: null,
   estimateCount: false,
   readEstimate: () => null,
+  explainJson: 'explain (format json)',
   statementTimeout: null,
   minDateMs: null,
   positionExpression: () => null,

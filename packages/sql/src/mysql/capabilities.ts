@@ -3,6 +3,7 @@ import { type IntegerBounds, integerRangeByName } from '../dialect/integer-range
 import { cast, type SqlPart } from '../fragment/fragment.js';
 import { mysqlCatalogQuery, mysqlIndexGone, mysqlIndexQuery } from './catalog.js';
 import { mysqlKind } from './column-kinds.js';
+import { mysqlEstimate } from './estimate.js';
 import { mysqlBoundParameter, mysqlDateText, mysqlExactIntegerText, mysqlPosition } from './positions.js';
 import { mysqlRecordedText } from './recorded-text.js';
 import { mysqlStatementTimeout } from './statement-timeout.js';
@@ -13,7 +14,8 @@ const YEAR_RANGE: IntegerBounds = Object.freeze([0n, 2155n] as const);
 
 /**
  * MySQL and MariaDB: MariaDB scans the whole index for a row-value comparison (EXPLAIN type
- * `index`, no possible keys), so the expanded form is used; NULL sorts low; no `NULLS` clause.
+ * `index`, no possible keys), so the expanded form is used; NULL sorts low; no `NULLS` clause;
+ * counts are estimated from `EXPLAIN FORMAT=JSON`.
  * @example
  * ({ ...mysqlCapabilities, indexQuery: null }) // statements that never name an index
  */
@@ -33,5 +35,9 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   boundParameter: mysqlBoundParameter,
   dateParameter: mysqlDateText,
   temporalText: mysqlTemporalText,
+  // EXPLAIN's rows times `filtered`, as Postgres' planner estimates the query's rows.
+  estimateCount: true,
+  readEstimate: mysqlEstimate,
+  explainJson: 'explain format=json',
   statementTimeout: mysqlStatementTimeout,
 });

@@ -1,4 +1,3 @@
-import type { Row } from '../dialect/row.js';
 import { errorCode, type StatementTimeout } from '../dialect/statement-timeout.js';
 
 /** MariaDB's ER_STATEMENT_TIMEOUT (max_statement_time exceeded) and MySQL's ER_QUERY_TIMEOUT. */
@@ -8,42 +7,6 @@ const TIMED_OUT: ReadonlySet<string | number> = new Set<string | number>([
   'ER_STATEMENT_TIMEOUT',
   'ER_QUERY_TIMEOUT',
 ]);
-
-interface ExplainedTable {
-  readonly rows?: unknown;
-  readonly rows_examined_per_scan?: unknown;
-  readonly filtered?: unknown;
-}
-
-/**
- * The planner's row estimate from `EXPLAIN FORMAT=JSON`: each table's rows (MariaDB's `rows`,
- * MySQL's `rows_examined_per_scan`) times the share its condition keeps (`filtered`, percent),
- * multiplied along a join.
- *
- * @example
- * mysqlExplainEstimate([{ EXPLAIN: '{"query_block":{"table":{"rows":1000,"filtered":50}}}' }]) // 500
- */
-export function mysqlExplainEstimate(rows: readonly Row[]): number | null {
-  const row = rows[0];
-  const raw = row === undefined ? undefined : Object.values(row)[0];
-  if (typeof raw !== 'string') return null;
-  let block: { table?: ExplainedTable; nested_loop?: Array<{ table?: ExplainedTable }> } | undefined;
-  try {
-    block = (JSON.parse(raw) as { query_block?: typeof block }).query_block;
-  } catch {
-    return null;
-  }
-  const tables = block?.table ? [block.table] : (block?.nested_loop ?? []).map((step) => step.table);
-  if (tables.length === 0) return null;
-  let estimate = 1;
-  for (const table of tables) {
-    const scanned = Number(table?.rows ?? table?.rows_examined_per_scan);
-    const kept = table?.filtered === undefined ? 100 : Number(table.filtered);
-    if (!Number.isFinite(scanned) || !Number.isFinite(kept)) return null;
-    estimate *= (scanned * kept) / 100;
-  }
-  return Math.round(estimate);
-}
 
 /**
  * MariaDB: `SET STATEMENT max_statement_time=<seconds> FOR <count>` (10.1+), one statement; the
@@ -60,5 +23,4 @@ export const mysqlStatementTimeout: StatementTimeout = Object.freeze({
     const code = errorCode(error);
     return code !== undefined && TIMED_OUT.has(code);
   },
-  readEstimate: mysqlExplainEstimate,
 });
