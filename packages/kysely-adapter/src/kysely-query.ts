@@ -30,6 +30,7 @@ import {
   readKeysetWindow,
   refuseKeysetOnSlice,
   Slot,
+  serverStatementTimeout,
   sliceCount,
   sliceOf,
   windowRows,
@@ -247,8 +248,12 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       if (estimate !== null) return estimate;
     }
     const counted = shared.template(templates, 'count', () => countNode(core));
-    const timeout = shared.capabilities.statementTimeout;
-    if (!options.estimate && options.timeoutMs !== undefined && timeout !== null && shared.lasting) {
+    // MySQL and MariaDB bound a statement differently: the server's version, read once per `db`, says how.
+    const timeout =
+      !options.estimate && options.timeoutMs !== undefined && shared.lasting
+        ? await serverStatementTimeout(shared)
+        : null;
+    if (options.timeoutMs !== undefined && timeout !== null) {
       try {
         const rows = await shared.runBounded(counted, base, timeout, options.timeoutMs);
         return { value: sliceCount(this.#slice, countOf(rows)), exact: true };

@@ -1,5 +1,6 @@
 import {
   type AdapterName,
+  boundedStatement,
   type ColumnInfo,
   type ColumnKind,
   capabilitiesFromProbe,
@@ -141,7 +142,7 @@ export class SharedState implements SqlSession {
   /**
    * Runs one of the adapter's own reads (raw, as `run` with `raw`) with its time bounded on the
    * server by `timeout`: after `timeout.setting` in a transaction of its own, or behind
-   * `timeout.prefix`. Throws what the driver throws when the server cancels it (`timeout.timedOut`).
+   * `timeout.prefix` or with `timeout.hint` (`boundedStatement`). Throws what the driver throws when the server cancels it (`timeout.timedOut`).
    * Needs `db`; without it the statement runs unbounded.
    */
   async runBounded(
@@ -158,7 +159,7 @@ export class SharedState implements SqlSession {
     const compiled: CompiledQuery<Row> = {
       query: template.query,
       queryId: createQueryId(),
-      sql: timeout.prefix ? `${timeout.prefix(ms)} ${template.sql}` : template.sql,
+      sql: boundedStatement(timeout, ms, template.sql),
       parameters,
     };
     if (timeout.setting === undefined) {

@@ -20,6 +20,7 @@ export {
 export { type ColumnLookup, checkColumnLookup } from './catalog/column-lookup.js';
 export { type KeyCoverage, uniqueKeyRefusal } from './catalog/key-coverage.js';
 export { orderingIndex } from './catalog/ordering-index.js';
+export { serverStatementTimeout } from './catalog/server-statement-timeout.js';
 export { CatalogCache, type SqlSession } from './catalog/session.js';
 export { catalogKey, type QueryTables, type SourceTable } from './catalog/source-tables.js';
 export { type UniqueIndex, uniqueIndexes } from './catalog/unique-indexes.js';
@@ -41,7 +42,7 @@ export type { ColumnInfo, ColumnKind } from './dialect/column-info.js';
 export { type IntegerBounds, integerRangeByName } from './dialect/integer-ranges.js';
 export type { RecordedText } from './dialect/recorded-text.js';
 export type { Row } from './dialect/row.js';
-export { errorCode, type StatementTimeout } from './dialect/statement-timeout.js';
+export { boundedStatement, errorCode, type StatementTimeout } from './dialect/statement-timeout.js';
 export { capabilitiesFromProbe, DIALECT_PROBE, dialectCapabilities } from './dialects.js';
 export {
   cast,
@@ -100,7 +101,11 @@ export { mysqlCapabilities } from './mysql/capabilities.js';
 export { mysqlEstimate, mysqlExplainEstimate } from './mysql/estimate.js';
 export type { Mysql2Pool, Mysql2PoolConnection, Mysql2QueryResult } from './mysql/mysql2-types.js';
 export { recordExactTimestamps } from './mysql/record-exact-timestamps.js';
-export { mysqlStatementTimeout } from './mysql/statement-timeout.js';
+export {
+  mysqlExecutionTimeout,
+  mysqlStatementTimeout,
+  mysqlStatementTimeoutFor,
+} from './mysql/statement-timeout.js';
 export { mysqlTemporalText } from './mysql/temporal-text.js';
 export {
   type BuilderSlice,

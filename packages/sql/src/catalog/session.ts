@@ -3,6 +3,7 @@ import type { DialectCapabilities } from '../dialect/capabilities.js';
 import type { CatalogRow, IndexColumnRow } from '../dialect/catalog-rows.js';
 import type { ColumnInfo, ColumnKind } from '../dialect/column-info.js';
 import type { Row } from '../dialect/row.js';
+import type { StatementTimeout } from '../dialect/statement-timeout.js';
 import type { SqlFragment } from '../fragment/fragment.js';
 
 /**
@@ -22,6 +23,8 @@ export class CatalogCache {
   integersExact: Promise<boolean> | undefined;
   /** @internal whether the driver records the exact text of values (`recordedText`), probed once */
   textRecorded: Promise<boolean> | undefined;
+  /** @internal the statement timeout the server's version asks for (`serverStatementTimeout`), read once */
+  statementTimeout: Promise<StatementTimeout | null> | undefined;
   /** @internal the plan key of queries without `columns` and `dialect`, per unique key */
   readonly defaultPlanKeys = new Map<string | null, string>();
   /** @internal catalog reads per `schema.table` */

@@ -21,6 +21,22 @@ export interface StatementTimeout {
    * FOR`): one statement, no transaction. `ms` is the checked option, never text from a request.
    */
   readonly prefix?: ((ms: number) => string) | undefined;
+  /**
+   * SQL text put right after the count's leading `select` (MySQL's optimizer hint `/*+
+   * MAX_EXECUTION_TIME(ms) *\/`): one statement, no transaction. Absent where `prefix` is used.
+   */
+  readonly hint?: ((ms: number) => string) | undefined;
+  /**
+   * Where servers of one dialect bound statements differently (MySQL and MariaDB both speak
+   * `mysql`): the statement reading the server's version (its one column is read), once per
+   * database, and the form for that version (`serverStatementTimeout` chooses it).
+   */
+  readonly byServer?:
+    | {
+        readonly versionQuery: SqlFragment;
+        readonly choose: (version: string) => StatementTimeout;
+      }
+    | undefined;
   /** Whether `error` is the server cancelling the statement at the limit. */
   readonly timedOut: (error: unknown) => boolean;
   /**
@@ -36,4 +52,21 @@ export function errorCode(error: unknown): string | number | undefined {
   const { code, errno } = error as { code?: unknown; errno?: unknown };
   if (typeof errno === 'number') return errno;
   return typeof code === 'string' || typeof code === 'number' ? code : undefined;
+}
+
+/**
+ * The text of a count statement `text` bounded to `ms` by `timeout`'s `prefix` or `hint`
+ * (`text` itself where the bound is a `setting` run before it).
+ *
+ * @example
+ * boundedStatement(mysqlExecutionTimeout, 250, 'select count(*) ...')
+ * // 'select /*+ MAX_EXECUTION_TIME(250) *\/ count(*) ...'
+ */
+export function boundedStatement(timeout: StatementTimeout, ms: number, text: string): string {
+  if (timeout.prefix) return `${timeout.prefix(ms)} ${text}`;
+  if (timeout.hint) {
+    const hint = timeout.hint(ms);
+    return text.replace(/^\s*select\b/i, (leading) => `${leading} ${hint}`);
+  }
+  return text;
 }
