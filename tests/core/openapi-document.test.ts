@@ -106,4 +106,71 @@ describe.each(['3.0', '3.1'] as const)('OpenAPI %s document', (version) => {
     expect(one.parameters).toHaveLength(1);
     expect(one.responses['200']!.content['application/json'].schema.type).toBe('object');
   });
+
+  test('a list documents count fields only where its paginator counts (issue 38)', async () => {
+    const item = { type: 'object', properties: { id: { type: 'integer' } } };
+    const list = (path: string, pagination: CursorPagination | PageNumberPagination) => ({
+      path,
+      operationId: path.replaceAll('/', ''),
+      list: true,
+      pagination,
+      itemSchema: item,
+    });
+    const doc = buildOpenApiDocument({
+      title: 'Counts',
+      version: '1.0.0',
+      openapi: version,
+      operations: [
+        list('/feed/', new CursorPagination({ pageSize: 10 })),
+        list('/counted/', new CursorPagination({ pageSize: 10, count: 'exact' })),
+        list('/estimated/', new CursorPagination({ pageSize: 10, count: 'estimated' })),
+        list('/cached/', new CursorPagination({ pageSize: 10, count: 'exact', countCacheTtl: 30_000 })),
+        list('/bounded/', new CursorPagination({ pageSize: 10, count: 'exact', countTimeout: 200 })),
+        list('/pages/', new PageNumberPagination({ pageSize: 10 })),
+      ],
+    });
+    const envelope = (path: string) => {
+      const paths = (
+        doc as unknown as { paths: Record<string, { get: { responses: Record<string, unknown> } }> }
+      ).paths;
+      const response = paths[path]!.get.responses['200'] as {
+        content: { 'application/json': { schema: { properties: object; required?: string[] } } };
+      };
+      return response.content['application/json'].schema;
+    };
+    // No count configured: no count field anywhere in the operation, nor a countMode or countAge.
+    expect(Object.keys(envelope('/feed/').properties)).toEqual(['next', 'previous', 'results']);
+    expect(JSON.stringify(envelope('/feed/'))).not.toMatch(/"count/);
+    expect(Object.keys(envelope('/counted/').properties)).toEqual(['count', 'next', 'previous', 'results']);
+    expect(envelope('/counted/').required).toContain('count');
+    expect(Object.keys(envelope('/estimated/').properties)).toEqual([
+      'count',
+      'countMode',
+      'next',
+      'previous',
+      'results',
+    ]);
+    expect(Object.keys(envelope('/cached/').properties)).toEqual([
+      'count',
+      'countMode',
+      'countAge',
+      'next',
+      'previous',
+      'results',
+    ]);
+    // Past countTimeout the estimate is answered, which the body says.
+    expect(Object.keys(envelope('/bounded/').properties)).toEqual([
+      'count',
+      'countMode',
+      'next',
+      'previous',
+      'results',
+    ]);
+    // Page numbers always count exactly: count, and no countMode unless a mode could answer another.
+    expect(Object.keys(envelope('/pages/').properties)).toEqual(['count', 'next', 'previous', 'results']);
+    const result = await new Validator().validate(
+      structuredClone(doc) as Parameters<Validator['validate']>[0],
+    );
+    expect(result.errors ?? []).toEqual([]);
+  });
 });
