@@ -49,7 +49,7 @@ import {
 import type { DrizzleSession, DrizzleTemplate } from './drizzle-session.js';
 import { lowerOrderItems } from './lower.js';
 import { DRIZZLE } from './options.js';
-import { coreOf, countSql, estimateSql, keysetSql, lookupSql, offsetSql } from './statements.js';
+import { coreOf, countSql, decides, estimateSql, keysetSql, lookupSql, offsetSql } from './statements.js';
 
 /** What every copy of one `fromDrizzle` value made by `orderBy` shares: its builder's parts, session and caches. */
 export interface DrizzleShared {
@@ -216,7 +216,9 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const source = this.#source;
     const session = source.session;
     const dialect = session.dialect;
-    if (options.estimate && session.capabilities.estimateCount) {
+    const { estimateCount, estimateGroups } = session.capabilities;
+    // MySQL's EXPLAIN has the rows before grouping, not the groups: such a query is counted.
+    if (options.estimate && estimateCount && (estimateGroups || !decides(source.core))) {
       const rows = await session.readSql(estimateSql(dialect, source.core, session.capabilities.explainJson));
       const estimate = rows[0] ? session.capabilities.readEstimate(rows[0]) : null;
       if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };

@@ -144,7 +144,7 @@ export function offsetSql(
 }
 
 /** Whether the selection decides the rows (DISTINCT, GROUP BY, set operations): then it is counted as it is. */
-function decides(core: SelectConfig): boolean {
+export function decides(core: SelectConfig): boolean {
   return (
     (core.distinct !== undefined && core.distinct !== false) ||
     (core.groupBy?.length ?? 0) > 0 ||

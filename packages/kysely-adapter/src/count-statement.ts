@@ -4,14 +4,20 @@ import { selectsDistinct } from './query-tables.js';
 // The statements of `count()`: `select count(*) as "count" from (<core>) as "pagewise_count"`, and
 // the planner's estimate, `explain (format json) <core>` (MySQL/MariaDB: `explain format=json <core>`).
 
+/** Whether the selection decides the rows: DISTINCT, DISTINCT ON, GROUP BY, HAVING, set operations. */
+export function decidesRows(core: SelectQueryNode): boolean {
+  return Boolean(
+    selectsDistinct(core) || core.distinctOn || core.groupBy || core.having || core.setOperations,
+  );
+}
+
 /**
  * What `count` counts: the core query, selecting a constant unless the selection decides the
  * rows (DISTINCT, GROUP BY, set operations). The constant spares the database the columns and
  * MySQL its "Duplicate column name" error for `select a.*, b.*` in a derived table.
  */
 function counted(core: SelectQueryNode): SelectQueryNode {
-  if (selectsDistinct(core) || core.distinctOn || core.groupBy || core.having || core.setOperations)
-    return core;
+  if (decidesRows(core)) return core;
   return {
     ...core,
     selections: [

@@ -36,7 +36,7 @@ import {
   windowRows,
 } from '@pagewise/sql';
 import { type OperationNode, type OrderByItemNode, ReferenceNode, SelectQueryNode, ValueNode } from 'kysely';
-import { countNode, estimateNode } from './count-statement.js';
+import { countNode, decidesRows, estimateNode } from './count-statement.js';
 import { lookupNode } from './lookup-statement.js';
 import { lowerOrderItems } from './lower.js';
 import { offsetRows } from './offset-window.js';
@@ -260,7 +260,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
       } catch (error) {
         if (!timeout.timedOut(error)) throw error;
         // The server cancelled the count at the limit: the planner's estimate instead.
-        const estimate = await this.#estimate(timeout.readEstimate);
+        const estimate = await this.#estimate(timeout.readEstimate, true);
         if (estimate !== null) return estimate;
         throw error;
       }
@@ -284,12 +284,18 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   /**
    * The planner's estimate of the rows (`explain (format json)`), `null` where the dialect has
    * none: read by `readRows` (a statement timeout's own reader) when given, else from the first
-   * row by the dialect's `readEstimate` where it estimates counts.
+   * row by the dialect's `readEstimate` where it estimates counts. For a query whose selection
+   * decides its rows, only where the planner estimates groups (`estimateGroups`), or as an upper
+   * bound (`bound`: past a timeout, where the alternative is no answer).
    */
-  async #estimate(readRows?: (rows: readonly Row[]) => number | null): Promise<CountResult | null> {
+  async #estimate(
+    readRows?: (rows: readonly Row[]) => number | null,
+    bound = false,
+  ): Promise<CountResult | null> {
     const { shared, core, base, templates } = this.#counted();
-    const { estimateCount, readEstimate } = shared.capabilities;
+    const { estimateCount, estimateGroups, readEstimate } = shared.capabilities;
     if (readRows === undefined && !estimateCount) return null;
+    if (!estimateGroups && !bound && decidesRows(core)) return null;
     const explain = shared.template(templates, 'estimate', () => estimateNode(core));
     const rows = await shared.run(explain, [], base, true);
     const estimate = readRows !== undefined ? readRows(rows) : rows[0] ? readEstimate(rows[0]) : null;

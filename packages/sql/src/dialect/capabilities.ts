@@ -129,6 +129,14 @@ export interface DialectCapabilities {
    */
   readonly explainJson: string;
   /**
+   * Whether the estimate of a query whose selection decides its rows (DISTINCT, GROUP BY, HAVING,
+   * set operations) counts its groups, as Postgres' aggregate node does. MySQL's and MariaDB's
+   * `EXPLAIN` has only the rows read before grouping (401 for 5 groups read by a loose index
+   * scan): `'estimated'` counts such a query exactly, and past `countTimeout` that row estimate is
+   * answered as an upper bound. @default false
+   */
+  readonly estimateGroups: boolean;
+  /**
    * How `countTimeout` has the server cancel an exact count at the limit (the estimate is then
    * answered); `null` where it cannot (SQLite runs statements in-process): counts stay exact.
    * @default null
@@ -240,6 +248,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   estimateCount: false,
   readEstimate: () => null,
   explainJson: 'explain (format json)',
+  estimateGroups: false,
   statementTimeout: null,
   minDateMs: null,
   positionExpression: () => null,

@@ -22,9 +22,21 @@ describe('the planner estimate of EXPLAIN FORMAT=JSON', () => {
     expect(mysqlEstimate(explained(plan))).toBe(300);
   });
 
+  it('reads through a grouping’s wrappers: the rows before grouping, an upper bound', () => {
+    const mariadb = {
+      filesort: { sort_key: 'k', temporary_table: { nested_loop: [{ table: { rows: 400 } }] } },
+    };
+    expect(mysqlEstimate(explained(mariadb))).toBe(400);
+    const mysql = {
+      grouping_operation: { using_temporary_table: true, table: { rows_examined_per_scan: 90 } },
+    };
+    expect(mysqlEstimate(explained(mysql))).toBe(90);
+  });
+
   it('is null for a plan of another shape, so the count is exact', () => {
     expect(mysqlEstimate(explained({ table: { message: 'Impossible WHERE' } }))).toBeNull();
     expect(mysqlEstimate(explained({ filesort: { temporary_table: { nested_loop: [] } } }))).toBeNull();
+    expect(mysqlEstimate(explained({ filesort: { sort_key: 'k' } }))).toBeNull();
     expect(mysqlEstimate({ EXPLAIN: 'not json' })).toBeNull();
     expect(mysqlExplainEstimate([])).toBeNull();
   });

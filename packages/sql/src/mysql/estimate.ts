@@ -15,14 +15,41 @@ interface JoinStep {
 interface QueryBlock {
   readonly table?: ExplainedTable;
   readonly nested_loop?: readonly JoinStep[];
+  readonly [wrapper: string]: unknown;
+}
+
+/**
+ * The steps a grouping, sort or DISTINCT wraps its tables in (MariaDB's `filesort` and
+ * `temporary_table`, MySQL's `*_operation` and `duplicates_removal`): their rows are those read
+ * before grouping, an upper bound on the groups.
+ */
+const WRAPPERS = [
+  'filesort',
+  'temporary_table',
+  'grouping_operation',
+  'ordering_operation',
+  'duplicates_removal',
+] as const;
+
+/** The block that holds the tables, past the wrappers around them. */
+function tablesBlock(block: QueryBlock | undefined): QueryBlock | undefined {
+  for (let depth = 0; block !== undefined && depth < 8; depth += 1) {
+    if (block.table !== undefined || block.nested_loop !== undefined) return block;
+    const inner = WRAPPERS.map((name) => block![name]).find(
+      (step) => typeof step === 'object' && step !== null,
+    );
+    block = inner as QueryBlock | undefined;
+  }
+  return undefined;
 }
 
 /**
  * The planner's row estimate from `EXPLAIN FORMAT=JSON`: each table's rows (MariaDB's `rows`,
  * MySQL's `rows_examined_per_scan`) times the share its condition keeps (`filtered`, percent),
- * multiplied along a join, as Postgres' top `Plan Rows` estimates the query's rows. `null` for a
- * plan of another shape (a GROUP BY's temporary table, an impossible WHERE's message): the count
- * is then exact. The rows come from InnoDB's statistics, which a table's writes keep near its
+ * multiplied along a join, as Postgres' top `Plan Rows` estimates the query's rows. Through a
+ * grouping's or sort's wrappers, the rows read before them (so no estimate of groups: the
+ * capabilities' `estimateGroups` is false). `null` for a plan of another shape (an impossible
+ * WHERE's message): the count is then exact. The rows come from InnoDB's statistics, which a table's writes keep near its
  * size; a condition no index or histogram describes keeps every row (`filtered: 100`).
  *
  * @example
@@ -34,7 +61,7 @@ export function mysqlExplainEstimate(rows: readonly Row[]): number | null {
   if (typeof raw !== 'string') return null;
   let block: QueryBlock | undefined;
   try {
-    block = (JSON.parse(raw) as { query_block?: QueryBlock }).query_block;
+    block = tablesBlock((JSON.parse(raw) as { query_block?: QueryBlock }).query_block);
   } catch {
     return null;
   }

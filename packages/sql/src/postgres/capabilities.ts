@@ -36,6 +36,7 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   dateFromText: postgresDateFromText,
   temporalText: postgresTemporalText,
   estimateCount: true,
+  estimateGroups: true,
   minDateMs: POSTGRES_MIN_MS,
   readEstimate: postgresEstimate,
   statementTimeout: postgresStatementTimeout,
