@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  type CountOptions,
   type CountResult,
   type FetchedRows,
   fetchedRowsOf,
@@ -27,6 +28,7 @@ import {
   planByText,
   type QueryClauses,
   type QueryTables,
+  type Row,
   readKeysetWindow,
   refuseKeysetOnSlice,
   type ShapePlans,
@@ -40,13 +42,14 @@ import {
 import { Column, getTableName, is, Placeholder, SQL } from 'drizzle-orm';
 import {
   type BuilderParts,
+  type DialectLike,
   queryClauses,
   queryTables,
   type SelectConfig,
   selectionAt,
   tableColumns,
 } from './builder-config.js';
-import type { DrizzleSession, DrizzleTemplate } from './drizzle-session.js';
+import { type DrizzleSession, type DrizzleTemplate, timedOut } from './drizzle-session.js';
 import { lowerOrderItems } from './lower.js';
 import { DRIZZLE } from './options.js';
 import { coreOf, countSql, estimateSql, keysetSql, lookupSql, offsetSql } from './statements.js';
@@ -59,6 +62,14 @@ export interface DrizzleShared {
   /** Plans of the builder's statement by ordering, and its own statements (offset windows, counts, finds). */
   readonly plans: ShapePlans<DrizzleTemplate>;
   readonly templates: Map<string, DrizzleTemplate>;
+  /** What `countQuery` counts (its config without ORDER BY, LIMIT and OFFSET), `null` without one. */
+  readonly counted: CountedSelect | null;
+}
+
+/** A select whose rows a count counts, by its own dialect. */
+export interface CountedSelect {
+  readonly dialect: DialectLike;
+  readonly core: SelectConfig;
 }
 
 /**
@@ -208,32 +219,79 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
   }
 
   /**
-   * Counts the rows; with `estimate` on Postgres, reads the planner's estimate instead.
+   * Counts the rows (`countQuery`'s where the options give one); with `estimate` on Postgres,
+   * reads the planner's estimate instead. With `timeoutMs` where the dialect bounds a statement's
+   * time (`statementTimeout`: Postgres, MariaDB), the server cancels an exact count still running
+   * at the limit and the estimate is answered (`exact: false`).
    * @example
    * await query.count() // select count(*) as "count" from (select 1 as "one" from "posts" ...) as "pagewise_count"
+   * await query.count({ timeoutMs: 250 }) // Postgres:
+   * // begin; select set_config('statement_timeout', $1, true) as "set"; select count(*) ...; commit
    */
-  async count(options: { estimate?: boolean } = {}): Promise<CountResult> {
-    const source = this.#source;
-    const session = source.session;
-    const dialect = session.dialect;
-    if (options.estimate && session.capabilities.estimateCount) {
-      const rows = await session.readSql(estimateSql(dialect, source.core));
-      const estimate = rows[0] ? session.capabilities.readEstimate(rows[0]) : null;
-      if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
+  async count(options: CountOptions = {}): Promise<CountResult> {
+    const session = this.#source.session;
+    const { dialect, core } = this.#counted();
+    if (options.estimate) {
+      const estimate = await this.#estimate();
+      if (estimate !== null) return estimate;
     }
-    const rows = await session.readSql(countSql(dialect, source.core));
+    const statement = countSql(dialect, core);
+    const timeout = session.capabilities.statementTimeout;
+    if (!options.estimate && options.timeoutMs !== undefined && timeout !== null) {
+      try {
+        return this.#exact(await session.readBounded(statement, timeout, options.timeoutMs));
+      } catch (error) {
+        if (!timedOut(timeout, error)) throw error;
+        // The server cancelled the count at the limit: the planner's estimate instead.
+        const estimate = await this.#estimate(timeout.readEstimate);
+        if (estimate !== null) return estimate;
+        throw error;
+      }
+    }
+    return this.#exact(await session.readSql(statement));
+  }
+
+  #exact(rows: readonly Row[]): CountResult {
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
   }
 
-  /** What a count cache keys this query's count on: its count statement's text and values. */
+  /** What counts count: `countQuery`'s select where the options give one, else the query's own. */
+  #counted(): CountedSelect {
+    const source = this.#source;
+    return this.#shared.counted ?? { dialect: source.session.dialect, core: source.core };
+  }
+
+  /**
+   * The planner's estimate of the rows (the dialect's JSON `EXPLAIN`), `null` where it has none:
+   * read by `readRows` (a statement timeout's own reader) when given, else from the first row by
+   * the dialect's `readEstimate` where it estimates counts.
+   */
+  async #estimate(readRows?: (rows: readonly Row[]) => number | null): Promise<CountResult | null> {
+    const session = this.#source.session;
+    const { estimateCount, readEstimate, explainJson } = session.capabilities;
+    if (explainJson === null || (readRows === undefined && !estimateCount)) return null;
+    const { dialect, core } = this.#counted();
+    const rows = await session.readSql(estimateSql(dialect, core, explainJson));
+    const estimate = readRows !== undefined ? readRows(rows) : rows[0] ? readEstimate(rows[0]) : null;
+    return estimate === null ? null : { value: sliceCount(this.#slice, estimate), exact: false };
+  }
+
+  /**
+   * What a count cache keys this query's count on: its count statement's text and values, the
+   * builder's own LIMIT/OFFSET (which bounds the total) and, with `countQuery`, that statement's.
+   */
   countKey(): string {
     const source = this.#source;
     const session = source.session;
-    const query = session.dialect.sqlToQuery(countSql(session.dialect, source.core));
-    const text = JSON.stringify([query.sql, query.params], (_key, value) =>
-      typeof value === 'bigint' ? `${value}n` : value,
+    const own = countKey(
+      session.planKey,
+      statementText(session.dialect, countSql(session.dialect, source.core)),
+      [this.#slice],
     );
-    return countKey(session.planKey, text, []);
+    const counted = this.#shared.counted;
+    if (counted === null) return own;
+    const other = statementText(counted.dialect, countSql(counted.dialect, counted.core));
+    return countKey(countKey(session.planKey, `countQuery\u0000${other}`, []), own, []);
   }
 
   /**
@@ -363,6 +421,14 @@ function readSlice(config: SelectConfig): BuilderSlice | null {
     config.limit === undefined ? null : clause(config.limit),
     config.offset === undefined ? null : clause(config.offset),
     DRIZZLE,
+  );
+}
+
+/** A statement's text and values as one string (bigints marked), for cache keys. */
+function statementText(dialect: DialectLike, statement: SQL): string {
+  const query = dialect.sqlToQuery(statement);
+  return JSON.stringify([query.sql, query.params], (_key, value) =>
+    typeof value === 'bigint' ? `${value}n` : value,
   );
 }
 

@@ -6,6 +6,7 @@ import {
   node,
   type OrderItem,
   Slot,
+  type SqlFragment,
   type SqlPart,
   TIE_COLUMN,
   TIE_TABLE,
@@ -164,9 +165,18 @@ export function countSql(dialect: DialectLike, core: SelectConfig): SQL {
   return sql`select count(*) as ${sql.identifier('count')} from (${counted}) as ${sql.identifier('pagewise_count')}`;
 }
 
-/** `explain (format json) <core>`: Postgres's row estimate. */
-export function estimateSql(dialect: DialectLike, core: SelectConfig): SQL {
-  return sql`explain (format json) ${build(dialect, core)}`;
+/**
+ * The JSON `EXPLAIN` of `<core>` as the dialect writes it (`DialectCapabilities.explainJson`),
+ * whose rows hold the planner's row estimate.
+ * @example
+ * estimateSql(dialect, core, postgresCapabilities.explainJson!) // explain (format json) select ... from "posts" ...
+ */
+export function estimateSql(
+  dialect: DialectLike,
+  core: SelectConfig,
+  explain: (query: SqlPart) => SqlFragment,
+): SQL {
+  return lower(explain(node(build(dialect, core))));
 }
 
 /**

@@ -123,6 +123,14 @@ export interface DialectCapabilities {
   /** Reads the estimate from the first row of the JSON `EXPLAIN`. @default () => null */
   readonly readEstimate: (row: Record<string, unknown>) => number | null;
   /**
+   * The JSON `EXPLAIN` of `query`, whose rows `readEstimate` (or `statementTimeout.readEstimate`)
+   * reads, for an ORM whose builder writes no EXPLAIN of its own; `null` where the dialect has
+   * none. @default null
+   * @example
+   * postgresCapabilities.explainJson!(node(select)) // explain (format json) <select>
+   */
+  readonly explainJson: ((query: SqlPart) => SqlFragment) | null;
+  /**
    * How `countTimeout` has the server cancel an exact count at the limit (the estimate is then
    * answered); `null` where it cannot (SQLite runs statements in-process): counts stay exact.
    * @default null
@@ -233,6 +241,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   exactTimestampText: null,
   estimateCount: false,
   readEstimate: () => null,
+  explainJson: null,
   statementTimeout: null,
   minDateMs: null,
   positionExpression: () => null,

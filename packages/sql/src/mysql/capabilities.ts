@@ -1,6 +1,6 @@
 import { baseCapabilities, type DialectCapabilities } from '../dialect/capabilities.js';
 import { type IntegerBounds, integerRangeByName } from '../dialect/integer-ranges.js';
-import { cast, type SqlPart } from '../fragment/fragment.js';
+import { cast, type SqlPart, sql } from '../fragment/fragment.js';
 import { mysqlCatalogQuery, mysqlIndexGone, mysqlIndexQuery } from './catalog.js';
 import { mysqlKind } from './column-kinds.js';
 import { mysqlBoundParameter, mysqlDateText, mysqlExactIntegerText, mysqlPosition } from './positions.js';
@@ -34,4 +34,6 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   dateParameter: mysqlDateText,
   temporalText: mysqlTemporalText,
   statementTimeout: mysqlStatementTimeout,
+  // The estimate after a count's timeout (`mysqlStatementTimeout.readEstimate` reads it).
+  explainJson: (query: SqlPart) => sql`explain format=json ${query}`,
 });
