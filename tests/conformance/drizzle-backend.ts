@@ -15,11 +15,12 @@ import { createTable, type Dataset, dropTable } from '../support/tables.js';
 import { type ConformanceBackend, conformanceCases } from './conformance-suite.js';
 import { slicedBuilderCases } from './sliced-builder-cases.js';
 import { sqlMatrixBackend, typeMatrixCases } from './type-matrix.js';
+import { viewsetCases } from './viewset-cases.js';
 
 /**
  * The conformance cases of the Kysely adapter, run on the Drizzle adapter over drizzle-orm's own
  * driver of `name`: the same pages and the same links (cursor tokens) as the memory reference, so
- * as Kysely's; the sliced builders; and the type matrix, every type walked both ways in the
+ * as Kysely's; the sliced builders; the viewsets (ModelViewSet's default writes through the adapter); and the type matrix, every type walked both ways in the
  * database's own order. Each drizzle-<name>.test.ts is this one call.
  */
 export function drizzleConformance(name: DrizzleDatabaseName): void {
@@ -29,6 +30,7 @@ export function drizzleConformance(name: DrizzleDatabaseName): void {
   describeDatabase(target, 'conformance (drizzle)', () => {
     conformanceCases(`drizzle-${target.name}`, backend(''));
     slicedBuilderCases(`drizzle-${target.name}`, backend('_slice'));
+    viewsetCases(`drizzle-${target.name}`, backend('_vs'));
     typeMatrixCases(async () => {
       const database = await target.open();
       return sqlMatrixBackend(

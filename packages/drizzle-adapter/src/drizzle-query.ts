@@ -52,6 +52,7 @@ import {
 import { type DrizzleSession, type DrizzleTemplate, timedOut } from './drizzle-session.js';
 import { lowerOrderItems } from './lower.js';
 import { DRIZZLE } from './options.js';
+import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import { coreOf, countSql, estimateSql, keysetSql, lookupSql, offsetSql } from './statements.js';
 
 /** What every copy of one `fromDrizzle` value made by `orderBy` shares: its builder's parts, session and caches. */
@@ -399,6 +400,53 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
    */
   async accepts(field: string, value: string): Promise<boolean> {
     return lookupAccepts(await this.#lookupColumn(field), value, this.#source.session.capabilities);
+  }
+
+  /**
+   * Inserts into the select's one table through the database's own builder (`db.insert`), values
+   * by result keys, and answers the row as the query reads it.
+   * @example
+   * await query.insert({ name: 'Ada' })
+   * // insert into "people" ("id", "name") values (default, $1) returning "id"; then find('id', <new id>)
+   */
+  async insert(values: Readonly<Record<string, unknown>>): Promise<O> {
+    const key = this.uniqueKey ?? 'id';
+    const id = await insertRow(this.#writeTarget, key, values);
+    return (await this.find(key, String(id))) ?? ({ ...values, [key]: id } as O);
+  }
+
+  /**
+   * Updates the select's table where `field` equals `value` (checked against the column's type
+   * first); answers the row re-read, or `null`.
+   * @example
+   * await query.update('id', '7', { name: 'Ada' }) // update "people" set "name" = $1 where "people"."id" = $2
+   */
+  async update(field: string, value: string, values: Readonly<Record<string, unknown>>): Promise<O | null> {
+    const parameter = await this.#lookupParameter(field, value);
+    if (parameter === undefined) return null;
+    await updateRows(this.#writeTarget, field, parameter, values);
+    const changed = values[field];
+    return this.find(field, changed === undefined || changed === null ? value : String(changed));
+  }
+
+  /**
+   * Deletes from the select's table where `field` equals `value`; answers how many rows went.
+   * @example
+   * await query.delete('id', '7') // delete from "people" where "people"."id" = $1
+   */
+  async delete(field: string, value: string): Promise<number> {
+    const parameter = await this.#lookupParameter(field, value);
+    return parameter === undefined ? 0 : deleteRows(this.#writeTarget, field, parameter);
+  }
+
+  get #writeTarget(): WriteTarget {
+    const session = this.#source.session;
+    return {
+      db: session.db,
+      config: this.#source.config,
+      description: this.description,
+      returning: session.capabilities.insertReturning,
+    };
   }
 
   async #lookupParameter(field: string, value: string): Promise<unknown | undefined> {

@@ -105,6 +105,8 @@ export class DrizzleSession implements SqlSession {
   readonly planKey: string;
   readonly lasting = true;
   readonly dialect: DialectLike;
+  /** The database every statement runs on (its write builders serve `ModelViewSet`'s default writes). */
+  readonly db: DrizzleDatabase;
   readonly #family: Family;
   readonly #session: SessionLike;
 
@@ -123,6 +125,7 @@ export class DrizzleSession implements SqlSession {
       );
     }
     this.#session = session;
+    this.db = db;
     this.#family = family;
     this.dialect = dialect;
     this.capabilities = CAPABILITIES[family];

@@ -136,6 +136,12 @@ export interface DialectCapabilities {
    * @default null
    */
   readonly statementTimeout: StatementTimeout | null;
+  /**
+   * `INSERT ... RETURNING <key>` answers a written row's key (Postgres, SQLite 3.35+); without it
+   * (MySQL, and MariaDB as ORMs write for it) the driver's insert id does. For ORM builders that
+   * ask which to write (`ModelViewSet`'s default create through `fromDrizzle`). @default false
+   */
+  readonly insertReturning: boolean;
   /** Earliest instant a date column accepts in a comparison without an error. @default null */
   readonly minDateMs: number | null;
   /**
@@ -243,6 +249,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   readEstimate: () => null,
   explainJson: null,
   statementTimeout: null,
+  insertReturning: false,
   minDateMs: null,
   positionExpression: () => null,
   exactIntegerText: null,

@@ -40,4 +40,5 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   readEstimate: postgresEstimate,
   explainJson: (query: SqlPart) => sql`explain (format json) ${query}`,
   statementTimeout: postgresStatementTimeout,
+  insertReturning: true,
 });
