@@ -12,18 +12,8 @@ import { fromArray } from '@pagewise/memory-adapter';
 import { sql as drizzleSql, eq } from 'drizzle-orm';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type DatabaseTarget,
-  databaseTargets,
-  describeDatabase,
-  type TestDatabase,
-  tableName,
-} from '../support/databases.js';
-import {
-  type DrizzleTarget,
-  type DrizzleTestDatabase,
-  drizzleTargets,
-} from '../support/drizzle-databases.js';
+import { databaseTargets, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';
+import { type DrizzleTestDatabase, drizzleTargets } from '../support/drizzle-databases.js';
 import { drizzleTable } from '../support/drizzle-tables.js';
 
 // Counts on cursor pages and Relay connections (issue 38 §1), on every adapter and database: the
@@ -239,7 +229,7 @@ for (const target of drizzleTargets()) {
 
 /** The cases on one database, its tables `<base>` and the slow one made here, paged by `queries`. */
 function countsOnDatabase(
-  target: DatabaseTarget | DrizzleTarget,
+  target: Parameters<typeof describeDatabase>[0],
   title: string,
   base: string,
   queries: (database: TestDatabase) => CountQueries,
