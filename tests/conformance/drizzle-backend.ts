@@ -4,10 +4,43 @@ import { asc } from 'drizzle-orm';
 import { int, customType as mysqlCustomType, mysqlTable } from 'drizzle-orm/mysql-core';
 import { customType as pgCustomType, integer as pgInteger, pgTable } from 'drizzle-orm/pg-core';
 import { integer, customType as sqliteCustomType, sqliteTable } from 'drizzle-orm/sqlite-core';
-import type { DrizzleTestDatabase } from '../support/drizzle-databases.js';
+import { describeDatabase, tableName } from '../support/databases.js';
+import {
+  type DrizzleDatabaseName,
+  type DrizzleTestDatabase,
+  drizzleTarget,
+} from '../support/drizzle-databases.js';
 import { drizzleTable } from '../support/drizzle-tables.js';
 import { createTable, type Dataset, dropTable } from '../support/tables.js';
-import type { ConformanceBackend } from './conformance-suite.js';
+import { type ConformanceBackend, conformanceCases } from './conformance-suite.js';
+import { slicedBuilderCases } from './sliced-builder-cases.js';
+import { sqlMatrixBackend, typeMatrixCases } from './type-matrix.js';
+import { viewsetCases } from './viewset-cases.js';
+
+/**
+ * The conformance cases of the Kysely adapter, run on the Drizzle adapter over drizzle-orm's own
+ * driver of `name`: the same pages and the same links (cursor tokens) as the memory reference, so
+ * as Kysely's; the sliced builders; the viewsets (ModelViewSet's default writes through the adapter); and the type matrix, every type walked both ways in the
+ * database's own order. Each drizzle-<name>.test.ts is this one call.
+ */
+export function drizzleConformance(name: DrizzleDatabaseName): void {
+  const target = drizzleTarget(name);
+  const backend = (suffix: string) => async () =>
+    drizzleBackend(await target.open(), tableName(`pw_dz_conf_${name}${suffix}`));
+  describeDatabase(target, 'conformance (drizzle)', () => {
+    conformanceCases(`drizzle-${target.name}`, backend(''));
+    slicedBuilderCases(`drizzle-${target.name}`, backend('_slice'));
+    viewsetCases(`drizzle-${target.name}`, backend('_vs'));
+    typeMatrixCases(async () => {
+      const database = await target.open();
+      return sqlMatrixBackend(
+        database,
+        (table) => drizzleMatrixQuery(database, table),
+        `drizzle-${target.name}`,
+      );
+    }, `drizzle-${target.name}`);
+  });
+}
 
 /**
  * A database behind the Drizzle adapter: the same tables `sqlBackend` pages through Kysely

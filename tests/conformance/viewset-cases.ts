@@ -262,8 +262,10 @@ export function viewsetCases(name: string, open: () => Promise<ConformanceBacken
     }
     const routes = new DefaultRouter().register('people', PersonViewSet, { basename: 'person' }).routes;
     const call = client(routes, ORIGIN);
+    // Arrays are read-only: a memory viewset writes through its perform* hooks, and says so. Every
+    // SQL adapter writes.
+    expect(queryset.insert === undefined).toBe(backend.name === 'memory');
     if (queryset.insert === undefined) {
-      // Arrays are read-only: a memory viewset writes through its perform* hooks, and says so.
       const refused = await call('/people/', { method: 'POST', body: { id: 7, name: 'Edsger', score: 5 } });
       expect(refused.status).toBe(500);
       expect(await call('/people/7/')).toMatchObject({ status: 404 });

@@ -1,8 +1,11 @@
 // Forged unsigned cursors against a table with one ordering column per SQL type, over real HTTP on
 // every SQL backend: each cursor value is checked against its column's type and range before it
-// becomes a parameter, so every answer is 200 or 404 `Invalid cursor`, never a 5xx.
+// becomes a parameter, so every answer is 200 or 404 `Invalid cursor`, never a 5xx. The same table
+// is served through fromDrizzle beside fromKysely, and every answer (first pages and forged
+// cursors alike: the same rows, the same cursor tokens in its links) is byte for byte Kysely's.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fromDrizzle } from '@pagewise/drizzle-adapter';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   type ApiRequest,
@@ -10,20 +13,22 @@ import {
   CursorPagination,
   createNodeHandler,
   ListView,
+  type OrderedQuery,
   OrderingFilter,
   Routes,
 } from '@pagewise/rest';
+import { int, customType as mysqlCustomType, mysqlTable } from 'drizzle-orm/mysql-core';
+import { customType as pgCustomType, integer as pgInteger, pgTable } from 'drizzle-orm/pg-core';
+import { integer, customType as sqliteCustomType, sqliteTable } from 'drizzle-orm/sqlite-core';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type DatabaseName, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';
 import {
-  type DatabaseName,
-  type DatabaseTarget,
-  databaseTargets,
-  describeDatabase,
-  type TestDatabase,
-  tableName,
-} from '../support/databases.js';
+  type DrizzleTarget,
+  type DrizzleTestDatabase,
+  drizzleTargets,
+} from '../support/drizzle-databases.js';
 
 /** At least 5,000 forged cursors per database (issue 10); PGlite, in-process and slower, fewer. */
 const FORGED = 5_000;
@@ -510,7 +515,41 @@ interface ServerError {
   readonly configuration: boolean;
 }
 
-function serve(database: TestDatabase, table: string, columns: readonly Column[], errors: ServerError[]) {
+/**
+ * The typed table through Drizzle: every column a custom one that hands rows the driver's values,
+ * whatever the type (positions are read by the adapter from the database column, not a Drizzle mode).
+ */
+function drizzleQuery(database: DrizzleTestDatabase, table: string, columns: readonly Column[]) {
+  const raw = { dataType: () => 'v' };
+  const db = database.drizzle;
+  const schema =
+    database.dialect === 'postgres'
+      ? pgTable(table, {
+          id: pgInteger('id').primaryKey(),
+          ...Object.fromEntries(columns.map((c) => [c.name, pgCustomType<{ data: unknown }>(raw)(c.name)])),
+        })
+      : database.dialect === 'mysql'
+        ? mysqlTable(table, {
+            id: int('id').primaryKey(),
+            ...Object.fromEntries(
+              columns.map((c) => [c.name, mysqlCustomType<{ data: unknown }>(raw)(c.name)]),
+            ),
+          })
+        : sqliteTable(table, {
+            id: integer('id').primaryKey(),
+            ...Object.fromEntries(
+              columns.map((c) => [c.name, sqliteCustomType<{ data: unknown }>(raw)(c.name)]),
+            ),
+          });
+  return () =>
+    fromDrizzle(db.select().from(schema) as never, { db }) as OrderedQuery<Record<string, unknown>>;
+}
+
+function serve(
+  queryset: () => OrderedQuery<Record<string, unknown>>,
+  columns: readonly Column[],
+  errors: ServerError[],
+) {
   class Feed extends CursorPagination {
     override pageSize = 3;
     override ordering = 'id';
@@ -519,11 +558,11 @@ function serve(database: TestDatabase, table: string, columns: readonly Column[]
     '/typed/',
     'typed',
     ListView.asView({
-      queryset: () => fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db }),
+      queryset,
       paginationClass: Feed,
       versioningClass: null,
       filterBackends: [new OrderingFilter({ orderingFields: columns.map((c) => c.name) })],
-      serializer: (row: { id: unknown }) => Number(row.id),
+      serializer: (row: Record<string, unknown>) => Number(row.id),
     }),
   );
   const onError = (error: unknown, request: ApiRequest | null) => {
@@ -583,26 +622,34 @@ function summarize(errors: readonly ServerError[]): string {
     .join('\n');
 }
 
-function fuzzDatabase(target: DatabaseTarget): void {
+function fuzzDatabase(target: DrizzleTarget): void {
   describeDatabase(target, 'forged cursors over typed columns (HTTP)', () => {
-    let database: TestDatabase;
+    let database: DrizzleTestDatabase;
     let server: http.Server;
     let port: number;
+    /** The same table through fromDrizzle. */
+    let drizzleServer: http.Server;
+    let drizzlePort: number;
     let columns: Column[];
     const table = tableName(`pw_typed_fuzz_${target.name}`);
     const errors: ServerError[] = [];
+    const drizzleErrors: ServerError[] = [];
 
     beforeAll(async () => {
       database = await target.open();
       columns = await createTypedTable(database, table);
-      server = await serve(database, table, columns, errors);
+      const { db } = database;
+      server = await serve(() => fromKysely(db.selectFrom(table).selectAll(), { db }), columns, errors);
       port = (server.address() as AddressInfo).port;
+      drizzleServer = await serve(drizzleQuery(database, table, columns), columns, drizzleErrors);
+      drizzlePort = (drizzleServer.address() as AddressInfo).port;
     });
 
     afterAll(async () => {
-      if (server) {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
+      for (const open of [server, drizzleServer]) {
+        if (!open) continue;
+        open.closeAllConnections();
+        await new Promise((resolve) => open.close(resolve));
       }
       if (database) {
         await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
@@ -610,10 +657,28 @@ function fuzzDatabase(target: DatabaseTarget): void {
       }
     });
 
-    const get = (ordering: string, cursor?: string) => {
+    const get = (ordering: string, cursor?: string, on = port) => {
       const search = new URLSearchParams({ ordering, page_size: '2' });
       if (cursor !== undefined) search.set('cursor', cursor);
-      return rawGet(port, `/typed/?${search}`);
+      return rawGet(on, `/typed/?${search}`);
+    };
+    /** Answers of the Drizzle server that differ from Kysely's (links read with Kysely's port). */
+    const differences: string[] = [];
+    let compared = 0;
+    const compare = async (
+      answer: { status: number; body: string },
+      ordering: string,
+      cursor?: string,
+    ): Promise<void> => {
+      const { status, body } = await get(ordering, cursor, drizzlePort);
+      compared += 1;
+      const same = body.replaceAll(`127.0.0.1:${drizzlePort}`, `127.0.0.1:${port}`);
+      if (status !== answer.status || same !== answer.body) {
+        const forged = cursor === undefined ? '' : ` cursor=${Buffer.from(cursor, 'base64url').toString()}`;
+        differences.push(
+          `ordering=${ordering}${forged}: kysely ${answer.status} ${answer.body.slice(0, 160)} / drizzle ${status} ${same.slice(0, 160)}`,
+        );
+      }
     };
 
     test('every ordering serves its first page or is refused up front; forged cursors answer 200 or 404 Invalid cursor', async () => {
@@ -621,6 +686,7 @@ function fuzzDatabase(target: DatabaseTarget): void {
       const firstPages = new Map<number, number>();
       for (const ordering of orderings(columns)) {
         const { status, body } = await get(ordering);
+        await compare({ status, body }, ordering);
         firstPages.set(status, (firstPages.get(status) ?? 0) + 1);
         if (status !== 200) continue;
         const next = (JSON.parse(body) as { next: string | null }).next;
@@ -653,6 +719,7 @@ function fuzzDatabase(target: DatabaseTarget): void {
       for (let i = 0; i < forged.length; i += IN_FLIGHT) {
         const batch = forged.slice(i, i + IN_FLIGHT);
         const answers = await Promise.all(batch.map(({ ordering, cursor }) => get(ordering, cursor)));
+        await Promise.all(batch.map(({ ordering, cursor }, j) => compare(answers[j]!, ordering, cursor)));
         answers.forEach(({ status, body }, j) => {
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           const fine = status === 200 || (status === 404 && body === '{"detail":"Invalid cursor"}');
@@ -672,8 +739,14 @@ function fuzzDatabase(target: DatabaseTarget): void {
       expect(errors.length, `server errors on ${target.name}:\n${summarize(errors)}`).toBe(0);
       expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
       expect(statuses.get(404) ?? 0).toBeGreaterThan(0);
-    }, 120_000);
+      // fromDrizzle: the same answer to every request, and the same types refused up front alone.
+      expect(differences.slice(0, 10), `${differences.length} answers of fromDrizzle differ`).toEqual([]);
+      expect(compared).toBe(orderings(columns).length + forged.length);
+      const drizzleRefused = drizzleErrors.filter((e) => e.configuration && e.cursor === '');
+      expect(drizzleRefused.map((e) => e.ordering)).toEqual(refused.map((e) => e.ordering));
+      expect(drizzleErrors.length - drizzleRefused.length, summarize(drizzleErrors)).toBe(0);
+    }, 240_000);
   });
 }
 
-for (const target of databaseTargets()) fuzzDatabase(target);
+for (const target of drizzleTargets()) fuzzDatabase(target);

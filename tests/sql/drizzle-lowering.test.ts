@@ -18,12 +18,13 @@ import {
   stopPredicate,
 } from '@pagewise/sql';
 import Database from 'better-sqlite3';
-import { fillPlaceholders, is, SQL, sql } from 'drizzle-orm';
+import { fillPlaceholders, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { MySqlDialect } from 'drizzle-orm/mysql-core';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { integer, SQLiteSyncDialect, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lower, slotName } from '../../packages/drizzle-adapter/src/lower.js';
 
 // @pagewise/sql's fragments lower into Drizzle's `sql` one for one, as they lower into Kysely's
 // nodes: text around parts (`sql.raw` between the parts), `sql.identifier` (qualified ones joined
@@ -31,40 +32,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 // (`sql.placeholder`, filled when the statement runs). Every shape written through Drizzle's own
 // dialects is the text the reference lowering (`renderSql`) writes, and a keyset page over it runs
 // on better-sqlite3 through Drizzle with its placeholders filled. The Drizzle adapter builds on
-// this lowering; @pagewise/sql itself never imports drizzle-orm.
-
-/** The placeholder name of a slot: `s0` (a window value), `b0` (a value of the query's own clauses). */
-const slotName = (slot: Slot) => `${slot.base ? 'b' : 's'}${slot.index}`;
-
-/** A fragment part as Drizzle SQL. */
-function toDrizzle(part: SqlPart): SQL {
-  if (part instanceof Slot) return sql`${sql.placeholder(slotName(part))}`;
-  switch (part.kind) {
-    case 'fragment': {
-      const chunks: SQL[] = [];
-      part.strings.forEach((text, i) => {
-        if (text !== '') chunks.push(sql.raw(text));
-        const inner = part.parts[i];
-        if (inner !== undefined) chunks.push(toDrizzle(inner));
-      });
-      return sql.join(chunks);
-    }
-    case 'identifier':
-      return sql.join(
-        part.names.map((name) => sql`${sql.identifier(name)}`),
-        sql.raw('.'),
-      );
-    case 'value':
-      return sql`${part.value}`;
-    case 'literal':
-      return sql.raw(
-        typeof part.value === 'number' ? String(part.value) : `'${part.value.replaceAll("'", "''")}'`,
-      );
-    case 'node':
-      if (!is(part.node, SQL)) throw new TypeError('a node part of this test is Drizzle SQL');
-      return part.node;
-  }
-}
+// this lowering (packages/drizzle-adapter/src/lower.ts, tested here); @pagewise/sql itself never imports
+// drizzle-orm.
 
 const DIALECTS = [
   ['postgres', new PgDialect(), postgresCapabilities, RENDER_STYLES.postgres],
@@ -74,12 +43,18 @@ const DIALECTS = [
 
 type Dialect = (typeof DIALECTS)[number][1];
 
+/**
+ * The adapter's lowering of `part`, typed as this file's Drizzle SQL: the adapter and the tests
+ * resolve two installed copies of drizzle-orm (their peers differ), one at run time through `is()`.
+ */
+const toSql = (part: SqlPart): SQL => lower(part) as unknown as SQL;
+
 /** A column as the Drizzle adapter will pass it: Drizzle SQL inside a node part. */
 const column = (name: string): SqlPart => node(sql`${sql.identifier(name)}`);
 
 /** Drizzle's text and params for `part`, the params' placeholders named as the slots. */
 function throughDrizzle(dialect: Dialect, part: SqlPart): { sql: string; params: unknown[] } {
-  const query = dialect.sqlToQuery(toDrizzle(part));
+  const query = dialect.sqlToQuery(toSql(part));
   return {
     sql: query.sql,
     params: query.params.map((p) =>
@@ -209,7 +184,7 @@ describe('a keyset page through Drizzle on better-sqlite3, its placeholders fill
       const segments = planSegments(order, nullable, bound, sqliteCapabilities, true);
       const arms = segments.map((segment) => {
         const predicates = segmentPredicates(segment, order, exprs, boundSlots(order), sqliteCapabilities);
-        return predicates.length === 0 ? sql`1 = 1` : sql.join(predicates.map(toDrizzle), sql.raw(' and '));
+        return predicates.length === 0 ? sql`1 = 1` : sql.join(predicates.map(toSql), sql.raw(' and '));
       });
       // One statement of `union all` arms under one ORDER BY and LIMIT, as the merged statement says.
       const statement = sql.join(

@@ -8,7 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
-import { type DatabaseTarget, databaseTarget, type TestDatabase } from './databases.js';
+import { type DatabaseTarget, databaseTarget, databaseTargets, type TestDatabase } from './databases.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 /** The backends the Drizzle adapter runs on: drizzle-orm's better-sqlite3, pglite, node-postgres and mysql2 drivers. */
@@ -45,6 +45,15 @@ export function drizzleTarget(name: DrizzleDatabaseName): DrizzleTarget {
     skipReason: target.skipReason,
     open: (_log?: unknown, logged?: StatementLog) => openDrizzle(name, logged),
   };
+}
+
+const DRIZZLE_DATABASES: readonly string[] = ['sqlite', 'pglite', 'postgres', 'mariadb'];
+
+/** The Drizzle targets of `databaseTargets()`: each backend the suites run on that Drizzle has a driver for. */
+export function drizzleTargets(): DrizzleTarget[] {
+  return databaseTargets()
+    .filter((target) => DRIZZLE_DATABASES.includes(target.name))
+    .map((target) => drizzleTarget(target.name as DrizzleDatabaseName));
 }
 
 async function openDrizzle(name: DrizzleDatabaseName, logged?: StatementLog): Promise<DrizzleTestDatabase> {

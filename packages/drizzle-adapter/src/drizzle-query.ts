@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  type CountOptions,
   type CountResult,
   type FetchedRows,
   fetchedRowsOf,
@@ -27,6 +28,7 @@ import {
   planByText,
   type QueryClauses,
   type QueryTables,
+  type Row,
   readKeysetWindow,
   refuseKeysetOnSlice,
   type ShapePlans,
@@ -40,15 +42,17 @@ import {
 import { Column, getTableName, is, Placeholder, SQL } from 'drizzle-orm';
 import {
   type BuilderParts,
+  type DialectLike,
   queryClauses,
   queryTables,
   type SelectConfig,
   selectionAt,
   tableColumns,
 } from './builder-config.js';
-import type { DrizzleSession, DrizzleTemplate } from './drizzle-session.js';
+import { type DrizzleSession, type DrizzleTemplate, timedOut } from './drizzle-session.js';
 import { lowerOrderItems } from './lower.js';
 import { DRIZZLE } from './options.js';
+import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import { coreOf, countSql, decides, estimateSql, keysetSql, lookupSql, offsetSql } from './statements.js';
 
 /** What every copy of one `fromDrizzle` value made by `orderBy` shares: its builder's parts, session and caches. */
@@ -59,6 +63,14 @@ export interface DrizzleShared {
   /** Plans of the builder's statement by ordering, and its own statements (offset windows, counts, finds). */
   readonly plans: ShapePlans<DrizzleTemplate>;
   readonly templates: Map<string, DrizzleTemplate>;
+  /** What `countQuery` counts (its config without ORDER BY, LIMIT and OFFSET), `null` without one. */
+  readonly counted: CountedSelect | null;
+}
+
+/** A select whose rows a count counts, by its own dialect. */
+export interface CountedSelect {
+  readonly dialect: DialectLike;
+  readonly core: SelectConfig;
 }
 
 /**
@@ -208,34 +220,82 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
   }
 
   /**
-   * Counts the rows; with `estimate` on Postgres, reads the planner's estimate instead.
+   * Counts the rows (`countQuery`'s where the options give one); with `estimate` on Postgres,
+   * reads the planner's estimate instead. With `timeoutMs` where the dialect bounds a statement's
+   * time (`statementTimeout`: Postgres, MariaDB), the server cancels an exact count still running
+   * at the limit and the estimate is answered (`exact: false`).
    * @example
    * await query.count() // select count(*) as "count" from (select 1 as "one" from "posts" ...) as "pagewise_count"
+   * await query.count({ timeoutMs: 250 }) // Postgres:
+   * // begin; select set_config('statement_timeout', $1, true) as "set"; select count(*) ...; commit
    */
-  async count(options: { estimate?: boolean } = {}): Promise<CountResult> {
-    const source = this.#source;
-    const session = source.session;
-    const dialect = session.dialect;
-    const { estimateCount, estimateGroups } = session.capabilities;
-    // MySQL's EXPLAIN has the rows before grouping, not the groups: such a query is counted.
-    if (options.estimate && estimateCount && (estimateGroups || !decides(source.core))) {
-      const rows = await session.readSql(estimateSql(dialect, source.core, session.capabilities.explainJson));
-      const estimate = rows[0] ? session.capabilities.readEstimate(rows[0]) : null;
-      if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
+  async count(options: CountOptions = {}): Promise<CountResult> {
+    const session = this.#source.session;
+    const { dialect, core } = this.#counted();
+    if (options.estimate) {
+      const estimate = await this.#estimate();
+      if (estimate !== null) return estimate;
     }
-    const rows = await session.readSql(countSql(dialect, source.core));
+    const statement = countSql(dialect, core);
+    const timeout = session.capabilities.statementTimeout;
+    if (!options.estimate && options.timeoutMs !== undefined && timeout !== null) {
+      try {
+        return this.#exact(await session.readBounded(statement, timeout, options.timeoutMs));
+      } catch (error) {
+        if (!timedOut(timeout, error)) throw error;
+        // The server cancelled the count at the limit: the planner's estimate instead.
+        const estimate = await this.#estimate(timeout.readEstimate);
+        if (estimate !== null) return estimate;
+        throw error;
+      }
+    }
+    return this.#exact(await session.readSql(statement));
+  }
+
+  #exact(rows: readonly Row[]): CountResult {
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
   }
 
-  /** What a count cache keys this query's count on: its count statement's text and values. */
+  /** What counts count: `countQuery`'s select where the options give one, else the query's own. */
+  #counted(): CountedSelect {
+    const source = this.#source;
+    return this.#shared.counted ?? { dialect: source.session.dialect, core: source.core };
+  }
+
+  /**
+   * The planner's estimate of the rows (the dialect's JSON `EXPLAIN`), `null` where it has none:
+   * read by `readRows` (a statement timeout's own reader) when given, else from the first row by
+   * the dialect's `readEstimate` where it estimates counts.
+   */
+  async #estimate(readRows?: (rows: readonly Row[]) => number | null): Promise<CountResult | null> {
+    const session = this.#source.session;
+    const { estimateCount, estimateGroups, readEstimate, explainJson } = session.capabilities;
+    if (explainJson === null || (readRows === undefined && !estimateCount)) return null;
+    const { dialect, core } = this.#counted();
+    // MySQL's EXPLAIN has the rows before grouping, not the groups: such a query is counted, and
+    // past countTimeout (`readRows`) that row figure is answered as an upper bound.
+    if (readRows === undefined && !estimateGroups && decides(core)) return null;
+    const rows = await session.readSql(estimateSql(dialect, core, explainJson));
+    const estimate = readRows !== undefined ? readRows(rows) : rows[0] ? readEstimate(rows[0]) : null;
+    return estimate === null ? null : { value: sliceCount(this.#slice, estimate), exact: false };
+  }
+
+  /**
+   * What a count cache keys this query's count on: its count statement's text and values, the
+   * builder's own LIMIT/OFFSET (which bounds the total) and, with `countQuery`, that statement's.
+   */
   countKey(): string {
     const source = this.#source;
     const session = source.session;
-    const query = session.dialect.sqlToQuery(countSql(session.dialect, source.core));
-    const text = JSON.stringify([query.sql, query.params], (_key, value) =>
-      typeof value === 'bigint' ? `${value}n` : value,
+    const own = countKey(
+      session.planKey,
+      statementText(session.dialect, countSql(session.dialect, source.core)),
+      [this.#slice],
     );
-    return countKey(session.planKey, text, []);
+    const counted = this.#shared.counted;
+    if (counted === null) return own;
+    const other = statementText(counted.dialect, countSql(counted.dialect, counted.core));
+    return countKey(countKey(session.planKey, `countQuery\u0000${other}`, []), own, []);
   }
 
   /**
@@ -345,6 +405,53 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     return lookupAccepts(await this.#lookupColumn(field), value, this.#source.session.capabilities);
   }
 
+  /**
+   * Inserts into the select's one table through the database's own builder (`db.insert`), values
+   * by result keys, and answers the row as the query reads it.
+   * @example
+   * await query.insert({ name: 'Ada' })
+   * // insert into "people" ("id", "name") values (default, $1) returning "id"; then find('id', <new id>)
+   */
+  async insert(values: Readonly<Record<string, unknown>>): Promise<O> {
+    const key = this.uniqueKey ?? 'id';
+    const id = await insertRow(this.#writeTarget, key, values);
+    return (await this.find(key, String(id))) ?? ({ ...values, [key]: id } as O);
+  }
+
+  /**
+   * Updates the select's table where `field` equals `value` (checked against the column's type
+   * first); answers the row re-read, or `null`.
+   * @example
+   * await query.update('id', '7', { name: 'Ada' }) // update "people" set "name" = $1 where "people"."id" = $2
+   */
+  async update(field: string, value: string, values: Readonly<Record<string, unknown>>): Promise<O | null> {
+    const parameter = await this.#lookupParameter(field, value);
+    if (parameter === undefined) return null;
+    await updateRows(this.#writeTarget, field, parameter, values);
+    const changed = values[field];
+    return this.find(field, changed === undefined || changed === null ? value : String(changed));
+  }
+
+  /**
+   * Deletes from the select's table where `field` equals `value`; answers how many rows went.
+   * @example
+   * await query.delete('id', '7') // delete from "people" where "people"."id" = $1
+   */
+  async delete(field: string, value: string): Promise<number> {
+    const parameter = await this.#lookupParameter(field, value);
+    return parameter === undefined ? 0 : deleteRows(this.#writeTarget, field, parameter);
+  }
+
+  get #writeTarget(): WriteTarget {
+    const session = this.#source.session;
+    return {
+      db: session.db,
+      config: this.#source.config,
+      description: this.description,
+      returning: session.capabilities.insertReturning,
+    };
+  }
+
   async #lookupParameter(field: string, value: string): Promise<unknown | undefined> {
     return lookupParameter(await this.#lookupColumn(field), value, this.#source.session.capabilities);
   }
@@ -365,6 +472,14 @@ function readSlice(config: SelectConfig): BuilderSlice | null {
     config.limit === undefined ? null : clause(config.limit),
     config.offset === undefined ? null : clause(config.offset),
     DRIZZLE,
+  );
+}
+
+/** A statement's text and values as one string (bigints marked), for cache keys. */
+function statementText(dialect: DialectLike, statement: SQL): string {
+  const query = dialect.sqlToQuery(statement);
+  return JSON.stringify([query.sql, query.params], (_key, value) =>
+    typeof value === 'bigint' ? `${value}n` : value,
   );
 }
 

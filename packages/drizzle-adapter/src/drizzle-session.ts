@@ -10,9 +10,10 @@ import {
   type Row,
   type SqlFragment,
   type SqlSession,
+  type StatementTimeout,
   sqliteCapabilities,
 } from '@pagewise/sql';
-import { is, type SQL } from 'drizzle-orm';
+import { is, type SQL, sql } from 'drizzle-orm';
 import { MySqlDialect } from 'drizzle-orm/mysql-core';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteDialect } from 'drizzle-orm/sqlite-core';
@@ -41,6 +42,25 @@ interface PreparedLike {
 /** A Drizzle session (`PgSession`, `MySqlSession`, `SQLiteSession`), as far as the adapter prepares statements on it. */
 interface SessionLike {
   prepareQuery(query: { sql: string; params: unknown[] }, ...rest: unknown[]): PreparedLike;
+  /** Runs `run` in a transaction of its own (one pooled connection), with the transaction as a database. */
+  transaction?<T>(run: (tx: unknown) => Promise<T>): Promise<T>;
+}
+
+/** The session of a Drizzle database or transaction: `db.session`, or `db._.session`. */
+function sessionOf(db: unknown): SessionLike | undefined {
+  const held = db as { readonly session?: unknown; readonly _?: { readonly session?: unknown } } | undefined;
+  const session = (held?.session ?? held?._?.session) as SessionLike | undefined;
+  return session !== undefined && typeof session.prepareQuery === 'function' ? session : undefined;
+}
+
+/**
+ * Whether `error` is the server cancelling a statement at `timeout`'s limit: the driver's error,
+ * or Drizzle's `DrizzleQueryError` around it (its `cause`).
+ */
+export function timedOut(timeout: StatementTimeout, error: unknown): boolean {
+  if (timeout.timedOut(error)) return true;
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause !== undefined && timeout.timedOut(cause);
 }
 
 /** Where a database's catalog reads are kept: on its session, which lives and dies with the db. */
@@ -85,6 +105,8 @@ export class DrizzleSession implements SqlSession {
   readonly planKey: string;
   readonly lasting = true;
   readonly dialect: DialectLike;
+  /** The database every statement runs on (its write builders serve `ModelViewSet`'s default writes). */
+  readonly db: DrizzleDatabase;
   readonly #family: Family;
   readonly #session: SessionLike;
 
@@ -94,18 +116,16 @@ export class DrizzleSession implements SqlSession {
     uniqueKey: string | null,
     columns: Readonly<Record<string, ColumnKind | ColumnInfo>>,
   ) {
-    const held = db as
-      | { readonly session?: unknown; readonly _?: { readonly session?: unknown } }
-      | undefined;
-    const session = (held?.session ?? held?._?.session) as SessionLike | undefined;
+    const session = sessionOf(db);
     const family = familyOf(dialect);
-    if (session === undefined || typeof session.prepareQuery !== 'function' || family === undefined) {
+    if (session === undefined || family === undefined) {
       throw new ConfigurationError(
         'drizzle adapter: fromDrizzle(select, { db }) needs the Drizzle database the select runs on ' +
           '(drizzle(...) of drizzle-orm/node-postgres, mysql2, better-sqlite3 or pglite)',
       );
     }
     this.#session = session;
+    this.db = db;
     this.#family = family;
     this.dialect = dialect;
     this.capabilities = CAPABILITIES[family];
@@ -119,10 +139,13 @@ export class DrizzleSession implements SqlSession {
    * Prepares `statement` through the database's session: rows mapped by its fields as Drizzle
    * maps the builder's own (modes, nested selections), the private columns as the driver read them.
    */
-  prepare(statement: BuiltStatement, joinsNotNullableMap?: Record<string, boolean>): DrizzleTemplate {
+  prepare(
+    statement: BuiltStatement,
+    joinsNotNullableMap?: Record<string, boolean>,
+    session: SessionLike = this.#session,
+  ): DrizzleTemplate {
     const query = this.dialect.sqlToQuery(statement.sql);
     const fields = statement.fields === undefined ? undefined : orderedFieldsWith(statement);
-    const session = this.#session;
     const family = this.#family;
     let prepared: PreparedLike;
     if (family === 'postgres')
@@ -152,6 +175,31 @@ export class DrizzleSession implements SqlSession {
   /** Runs Drizzle SQL of the adapter's own (a count) without mapping its rows. */
   readSql(statement: SQL): Promise<Row[]> {
     return this.prepare({ sql: statement, fields: undefined, extra: [] }).run({});
+  }
+
+  /**
+   * Runs Drizzle SQL of the adapter's own (a count) with its time bounded on the server by
+   * `timeout` (`@pagewise/sql`'s): behind `timeout.prefix` as one statement (MariaDB), or after
+   * `timeout.setting` in a transaction of its own through the database's session (Postgres), whose
+   * setting ends with it. Throws what Drizzle throws when the server cancels it (`timedOut`).
+   *
+   * @example
+   * await session.readBounded(countSql(dialect, core), postgresStatementTimeout, 250)
+   * // begin; select set_config('statement_timeout', $1, true) as "set"; select count(*) ...; rollback
+   */
+  async readBounded(statement: SQL, timeout: StatementTimeout, ms: number): Promise<Row[]> {
+    const setting = timeout.setting;
+    if (setting === undefined) {
+      const prefix = timeout.prefix?.(ms);
+      return this.readSql(prefix === undefined ? statement : sql`${sql.raw(prefix)} ${statement}`);
+    }
+    const session = this.#session;
+    if (session.transaction === undefined) return this.readSql(statement);
+    return session.transaction<Row[]>(async (tx) => {
+      const inner = sessionOf(tx) ?? session;
+      await this.prepare({ sql: lower(setting(ms)), fields: undefined, extra: [] }, undefined, inner).run({});
+      return this.prepare({ sql: statement, fields: undefined, extra: [] }, undefined, inner).run({});
+    });
   }
 
   /** Runs `template` with the window's values in its slots (`s0`, `s1`, ...). */

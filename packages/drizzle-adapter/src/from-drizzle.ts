@@ -13,6 +13,7 @@ import {
 import { DrizzleQuery, sharedCaches } from './drizzle-query.js';
 import { DrizzleSession } from './drizzle-session.js';
 import type { DrizzleQueryOptions, DrizzleSelect, RowOf } from './options.js';
+import { coreOf } from './statements.js';
 
 /**
  * Pages a Drizzle select on Postgres (node-postgres, PGlite), SQLite (better-sqlite3) or
@@ -38,7 +39,10 @@ export function fromDrizzle<S extends DrizzleSelect>(
   for (const term of own) refuseUnorderable(config, term.field, description);
   const uniqueKey = options.uniqueKey === undefined ? primaryKeyField(config) : options.uniqueKey;
   const session = new DrizzleSession(options.db, parts.dialect, uniqueKey, options.columns ?? {});
-  return new DrizzleQuery<RowOf<S>>({ session, parts, description, ...sharedCaches() }, own, null);
+  const countParts = options.countQuery === undefined ? null : builderParts(options.countQuery);
+  const counted =
+    countParts === null ? null : { dialect: countParts.dialect, core: coreOf(countParts.config) };
+  return new DrizzleQuery<RowOf<S>>({ session, parts, description, counted, ...sharedCaches() }, own, null);
 }
 
 /** Column types no cursor can bound exactly, refused before any statement: json(b), binary, blob. */

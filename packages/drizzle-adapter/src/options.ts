@@ -47,4 +47,17 @@ export interface DrizzleQueryOptions {
    * { columns: { score: 'number' } }
    */
   columns?: Readonly<Record<string, ColumnKind | ColumnInfo>>;
+  /**
+   * A select of the same database whose `count(*)` replaces the page query's: the query without
+   * the joins that do not change its rows, or a counter table's select. Its ORDER BY, LIMIT and
+   * OFFSET are dropped; the page query's own LIMIT/OFFSET still bounds the total. Safe only when
+   * it selects exactly as many rows as the page query: a join that filters (an inner join to a
+   * table that may lack a match) or one that multiplies rows makes the total wrong.
+   * @default undefined (the page query's own count)
+   * @example
+   * fromDrizzle(db.select({ id: posts.id, author: users.name }).from(posts).leftJoin(users, eq(users.id, posts.authorId)),
+   *   { db, countQuery: db.select().from(posts) })
+   * // select count(*) as "count" from (select 1 as "one" from "posts") as "pagewise_count"
+   */
+  countQuery?: DrizzleSelect | undefined;
 }

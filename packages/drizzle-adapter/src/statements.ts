@@ -6,6 +6,7 @@ import {
   node,
   type OrderItem,
   Slot,
+  type SqlFragment,
   type SqlPart,
   TIE_COLUMN,
   TIE_TABLE,
@@ -165,11 +166,17 @@ export function countSql(dialect: DialectLike, core: SelectConfig): SQL {
 }
 
 /**
- * `<explain> <core>`: the planner's row estimate, `explain` being the dialect's `explainJson`
- * (Postgres `explain (format json)`, MySQL/MariaDB `explain format=json`).
+ * The JSON `EXPLAIN` of `<core>` as the dialect writes it (`DialectCapabilities.explainJson`),
+ * whose rows hold the planner's row estimate.
+ * @example
+ * estimateSql(dialect, core, postgresCapabilities.explainJson!) // explain (format json) select ... from "posts" ...
  */
-export function estimateSql(dialect: DialectLike, core: SelectConfig, explain: string): SQL {
-  return sql`${sql.raw(explain)} ${build(dialect, core)}`;
+export function estimateSql(
+  dialect: DialectLike,
+  core: SelectConfig,
+  explain: (query: SqlPart) => SqlFragment,
+): SQL {
+  return lower(explain(node(build(dialect, core))));
 }
 
 /**

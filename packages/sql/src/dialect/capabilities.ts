@@ -123,11 +123,13 @@ export interface DialectCapabilities {
   /** Reads the estimate from the first row of the JSON `EXPLAIN`. @default () => null */
   readonly readEstimate: (row: Record<string, unknown>) => number | null;
   /**
-   * The words before a query that have the planner answer its plan as JSON, for `estimateCount`:
-   * Postgres `explain (format json)`, MySQL/MariaDB `explain format=json`.
-   * @default 'explain (format json)'
+   * The JSON `EXPLAIN` of `query`, whose rows `readEstimate` (or `statementTimeout.readEstimate`)
+   * reads, for an ORM whose builder writes no EXPLAIN of its own; `null` where the dialect has
+   * none. @default null
+   * @example
+   * postgresCapabilities.explainJson!(node(select)) // explain (format json) <select>
    */
-  readonly explainJson: string;
+  readonly explainJson: ((query: SqlPart) => SqlFragment) | null;
   /**
    * Whether the estimate of a query whose selection decides its rows (DISTINCT, GROUP BY, HAVING,
    * set operations) counts its groups, as Postgres' aggregate node does. MySQL's and MariaDB's
@@ -142,6 +144,12 @@ export interface DialectCapabilities {
    * @default null
    */
   readonly statementTimeout: StatementTimeout | null;
+  /**
+   * `INSERT ... RETURNING <key>` answers a written row's key (Postgres, SQLite 3.35+); without it
+   * (MySQL, and MariaDB as ORMs write for it) the driver's insert id does. For ORM builders that
+   * ask which to write (`ModelViewSet`'s default create through `fromDrizzle`). @default false
+   */
+  readonly insertReturning: boolean;
   /** Earliest instant a date column accepts in a comparison without an error. @default null */
   readonly minDateMs: number | null;
   /**
@@ -247,9 +255,10 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   exactTimestampText: null,
   estimateCount: false,
   readEstimate: () => null,
-  explainJson: 'explain (format json)',
+  explainJson: null,
   estimateGroups: false,
   statementTimeout: null,
+  insertReturning: false,
   minDateMs: null,
   positionExpression: () => null,
   exactIntegerText: null,

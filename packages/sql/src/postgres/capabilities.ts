@@ -1,5 +1,5 @@
 import { baseCapabilities, type DialectCapabilities } from '../dialect/capabilities.js';
-import type { SqlPart } from '../fragment/fragment.js';
+import { type SqlPart, sql } from '../fragment/fragment.js';
 import { postgresCatalogQuery, postgresEstimate } from './catalog.js';
 import { postgresKind } from './column-kinds.js';
 import { POSTGRES_MIN_MS, postgresDateFromText, postgresDateText, postgresPosition } from './positions.js';
@@ -39,5 +39,7 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   estimateGroups: true,
   minDateMs: POSTGRES_MIN_MS,
   readEstimate: postgresEstimate,
+  explainJson: (query: SqlPart) => sql`explain (format json) ${query}`,
   statementTimeout: postgresStatementTimeout,
+  insertReturning: true,
 });

@@ -39,4 +39,5 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   booleansAsIntegers: true,
   realsInIntegerColumns: true,
   singlePrecision: () => false,
+  insertReturning: true,
 });
