@@ -13,6 +13,7 @@ import {
   frozenReverse,
   type KeyTerm,
   type OrderingInput,
+  uniqueKeyColumns,
   withoutOrdering,
 } from '../contract/ordering.js';
 import { NotFound } from '../errors.js';
@@ -222,7 +223,7 @@ function cursorWindowOf<Row>(
     positions: new LazyPositions(fetched, rows.length, reverse),
     pageSize,
     cursor,
-    unique: holdsUniqueKey(order, query.uniqueKey),
+    unique: holdsUniqueKey(order, uniqueKeyColumns(query)),
     hasNext: reverse ? started : lookAhead,
     hasPrevious: reverse ? lookAhead : started,
     nextPosition: reverse ? () => currentPosition : following,
@@ -230,8 +231,13 @@ function cursorWindowOf<Row>(
   };
 }
 
-/** Whether `order` holds the query's unique key (marked, or by name): its positions never tie. */
-function holdsUniqueKey(order: readonly KeyTerm[], uniqueKey: string | null): boolean {
+/**
+ * Whether `order` holds the query's unique key (marked, or by name), every column of a composite
+ * one: its positions never tie.
+ */
+function holdsUniqueKey(order: readonly KeyTerm[], keys: readonly string[]): boolean {
+  if (keys.length > 1) return keys.every((key) => order.some((term) => term.field === key));
+  const uniqueKey = keys[0];
   for (let i = 0; i < order.length; i += 1) {
     const term = order[i]!;
     if (term.unique === true || term.field === uniqueKey) return true;
