@@ -171,6 +171,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
   readonly ordering: readonly OrderTerm[];
   readonly ordered: boolean;
   readonly uniqueKey: string | null;
+  readonly uniqueKeys: readonly string[] | undefined;
   readonly description: string;
   readonly #shared: DrizzleShared;
   readonly #source: DrizzleSource;
@@ -186,6 +187,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const config = shared.parts.config;
     this.#slice = readSlice(config);
     this.uniqueKey = shared.session.uniqueKey;
+    this.uniqueKeys = shared.session.uniqueKeys;
     this.ordered = terms !== null || own.length > 0;
     this.ordering = terms ?? own;
     this.#terms = terms ?? (own.length > 0 ? own : null);

@@ -158,6 +158,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   readonly ordering: readonly OrderTerm[];
   readonly ordered: boolean;
   readonly uniqueKey: string | null;
+  readonly uniqueKeys: readonly string[] | undefined;
   readonly description: string;
   readonly #source: KyselySource;
   /**
@@ -180,6 +181,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     this.#source = source;
     this.#slice = readSlice(query, base);
     this.uniqueKey = shared.uniqueKey;
+    this.uniqueKeys = shared.uniqueKeys;
     const items = query.orderBy?.items ?? [];
     this.ordered = items.length > 0;
     this.ordering = terms ?? orderTermsOf(items);
