@@ -1,15 +1,12 @@
 import type { KeyTerm, PositionValue } from '@pagewise/core';
-import { fromDrizzle } from '@pagewise/drizzle-adapter';
-import { fromKysely } from '@pagewise/kysely-adapter';
-import type { OrderedQuery } from '@pagewise/rest';
 import { int, primaryKey as mysqlPrimaryKey, mysqlTable } from 'drizzle-orm/mysql-core';
 import { integer as pgInteger, primaryKey as pgPrimaryKey, pgTable } from 'drizzle-orm/pg-core';
 import { integer, primaryKey as sqlitePrimaryKey, sqliteTable } from 'drizzle-orm/sqlite-core';
-import { CompiledQuery, type LogEvent, sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
 import { type DatabaseTarget, type TestDatabase, tableName } from '../support/databases.js';
-import type { DrizzleTarget, DrizzleTestDatabase, StatementLog } from '../support/drizzle-databases.js';
-import { explain } from './plan-suite.js';
+import type { DrizzleTarget, DrizzleTestDatabase } from '../support/drizzle-databases.js';
+import { explain, loggedTable } from './plan-suite.js';
 
 // Composite unique keys (issue 38 §3) EXPLAINed: a multi-tenant table whose only key is PRIMARY
 // KEY (tenant_id, id), paged deep by the key itself and by a column full of duplicates with the
@@ -154,51 +151,14 @@ export function compositePlanCases(
   orm: 'kysely' | 'drizzle' = 'kysely',
 ): void {
   const table = tableName(`pw_plan_ck_${orm === 'drizzle' ? 'dz_' : ''}${target.name}`);
-  const statements: CompiledQuery[] = [];
-  let database: TestDatabase;
-  let paged: () => OrderedQuery<Record<string, unknown>>;
-  const logged: StatementLog = {
-    statements: new Proxy([], {
-      set(list, index, value) {
-        if (index !== 'length') statements.push(CompiledQuery.raw(String(value), []));
-        return Reflect.set(list, index, value);
-      },
-    }),
-    parameters: new Proxy([], {
-      set(list, index, value) {
-        if (index !== 'length') {
-          const last = statements.at(-1);
-          if (last) statements[statements.length - 1] = CompiledQuery.raw(last.sql, value as unknown[]);
-        }
-        return Reflect.set(list, index, value);
-      },
-    }),
-  };
-
-  beforeAll(async () => {
-    if (orm === 'drizzle') {
-      const opened = await (target as DrizzleTarget).open(undefined, logged);
-      database = opened;
-      const db = opened.drizzle;
-      const schema = schemaOf(opened, table);
-      paged = () =>
-        fromDrizzle(db.select().from(schema) as never, { db }) as OrderedQuery<Record<string, unknown>>;
-    } else {
-      database = await (target as DatabaseTarget).open((event: LogEvent) => {
-        if (event.level === 'query') statements.push(event.query);
-      });
-      paged = () =>
-        fromKysely(database.db.selectFrom(table).selectAll(), {
-          db: database.db,
-          uniqueKey: ['tenant_id', 'id'],
-        });
-    }
-    await seed(database, table);
-  });
-  afterAll(async () => {
-    if (!database) return;
-    await sql.raw(`drop table if exists ${quoted(database, table)}`).execute(database.db);
-    await database.close();
+  const {
+    statements,
+    database: databaseOf,
+    paged,
+  } = loggedTable(target, orm, table, {
+    schema: schemaOf,
+    seed,
+    uniqueKey: ['tenant_id', 'id'],
   });
 
   it(`[${target.name}] the query's key is the composite one (${orm})`, () => {
@@ -223,11 +183,11 @@ export function compositePlanCases(
       const statement = statements[0]!;
       // Every key column is a bound parameter.
       expect(statement.parameters.length).toBeGreaterThanOrEqual(bound.length);
-      const plan = await explain(database, statement);
+      const plan = await explain(databaseOf(), statement);
       console.log(
         `EXPLAIN ${target.name} (${orm}) | composite key, ${shape.title} | ${plan.map((l) => l.trim()).join(' / ')}`,
       );
-      assertRange(database, table, shape, plan);
+      assertRange(databaseOf(), table, shape, plan);
     });
   }
 }
