@@ -1,4 +1,5 @@
 import type { KeyTerm, PositionValue } from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
 import { int, primaryKey as mysqlPrimaryKey, mysqlTable } from 'drizzle-orm/mysql-core';
 import { integer as pgInteger, primaryKey as pgPrimaryKey, pgTable } from 'drizzle-orm/pg-core';
 import { integer, primaryKey as sqlitePrimaryKey, sqliteTable } from 'drizzle-orm/sqlite-core';
@@ -28,7 +29,7 @@ interface CompositeShape {
   readonly title: string;
   readonly order: readonly KeyTerm[];
   /** The index the range is on, as each dialect names it. */
-  readonly index: 'primary' | 'score_key';
+  readonly index: 'primary' | 'score_key' | 'tenant_score';
 }
 
 /** What core's key order makes of these orderings over `uniqueKey: ['tenant_id', 'id']`. */
@@ -87,6 +88,9 @@ async function seed(database: TestDatabase, table: string): Promise<void> {
   await sql
     .raw(`create index ${quoted(database, `${table}_score_key`)} on ${t} (score, tenant_id, id)`)
     .execute(db);
+  await sql
+    .raw(`create index ${quoted(database, `${table}_tenant_score`)} on ${t} (tenant_id, score, id)`)
+    .execute(db);
   await sql.raw(dialect === 'mysql' ? `analyze table ${t}` : `analyze ${t}`).execute(db);
 }
 
@@ -124,18 +128,18 @@ function schemaOf(database: DrizzleTestDatabase, table: string) {
 function assertRange(database: TestDatabase, table: string, shape: CompositeShape, plan: string[]): void {
   const text = plan.join('\n');
   if (database.dialect === 'postgres') {
-    const index = shape.index === 'primary' ? `${table}_pkey` : `${table}_score_key`;
+    const index = shape.index === 'primary' ? `${table}_pkey` : `${table}_${shape.index}`;
     expect(text).toMatch(new RegExp(`Index (Only )?Scan( Backward)? using ${index} `));
     // The whole key order is one row comparison the index ranges on.
     expect(plan.find((line) => line.includes('Index Cond'))).toMatch(/ROW\(|\(\w+, \w+(, \w+)?\) [<>]/);
     expect(text).not.toMatch(/\bSort\b|Seq Scan/);
   } else if (database.dialect === 'sqlite') {
-    const index = shape.index === 'primary' ? `sqlite_autoindex_${table}_1` : `${table}_score_key`;
+    const index = shape.index === 'primary' ? `sqlite_autoindex_${table}_1` : `${table}_${shape.index}`;
     expect(text).toMatch(new RegExp(`SEARCH ${table} USING (COVERING )?INDEX ${index} \\(`));
     expect(text).not.toMatch(/TEMP B-TREE|\bSCAN\b/);
   } else {
     expect(plan).toHaveLength(1);
-    const index = shape.index === 'primary' ? 'PRIMARY' : `${table}_score_key`;
+    const index = shape.index === 'primary' ? 'PRIMARY' : `${table}_${shape.index}`;
     expect(plan[0]).toMatch(new RegExp(`^type=range key=${index} `));
     expect(plan[0]).not.toMatch(/filesort/);
   }
@@ -188,6 +192,30 @@ export function compositePlanCases(
         `EXPLAIN ${target.name} (${orm}) | composite key, ${shape.title} | ${plan.map((l) => l.trim()).join(' / ')}`,
       );
       assertRange(databaseOf(), table, shape, plan);
+    });
+  }
+
+  if (orm === 'kysely') {
+    // One tenant's rows (`where tenant_id = ?`, the multi-tenant page): the key's tenant_id is
+    // fixed, and an index (tenant_id, score, id) serves the ordering `-score` then the key.
+    it(`[${target.name}] EXPLAIN (${orm}): composite key, one tenant's rows by -score: a cursor page at depth is an index range, no sort`, async () => {
+      const database = databaseOf();
+      const query = fromKysely(database.db.selectFrom(table).selectAll().where('tenant_id', '=', 5), {
+        db: database.db,
+        uniqueKey: ['tenant_id', 'id'],
+      });
+      const shape = SHAPES[1]!;
+      const [at] = await query.fetch({ order: shape.order, after: null, offset: DEPTH / TENANTS, limit: 1 });
+      const bound: PositionValue[] = [...at!.position];
+      statements.length = 0;
+      const rows = await query.fetch({ order: shape.order, after: bound, offset: 0, limit: PAGE + 1 });
+      expect(rows).toHaveLength(PAGE + 1);
+      expect(rows.every((r) => r.row.tenant_id === 5)).toBe(true);
+      const plan = await explain(database, statements[0]!);
+      console.log(
+        `EXPLAIN ${target.name} (${orm}) | composite key, one tenant by -score | ${plan.map((l) => l.trim()).join(' / ')}`,
+      );
+      assertRange(database, table, { ...shape, index: 'tenant_score' }, plan);
     });
   }
 }
