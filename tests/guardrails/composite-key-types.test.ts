@@ -97,6 +97,20 @@ describe('uniqueKey: string | readonly string[]', () => {
     sqlite.close();
   });
 
+  it("a composite-keyed Kysely query's insert is refused: its row could not be read back by one column", async () => {
+    const sqlite = database();
+    const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const query = fromKysely(kysely.selectFrom('orders').selectAll(), {
+      db: kysely,
+      uniqueKey: ['tenant_id', 'id'],
+    });
+    await expect(query.insert({ tenant_id: 3, id: 1, item: 'c' })).rejects.toThrow(
+      /insert needs a one-column unique key to read the row back; this query's is \["tenant_id", "id"\]/,
+    );
+    expect(sqlite.prepare('select count(*) as n from orders').get()).toEqual({ n: ROWS.length });
+    sqlite.close();
+  });
+
   it('an unknown key column is refused at run time, naming it, as an unknown single key is', async () => {
     const sqlite = database();
     const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });

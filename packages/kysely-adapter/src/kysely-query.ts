@@ -20,6 +20,7 @@ import {
   type KeysetHost,
   type KeysetRows,
   type KeysetStatement,
+  keyText,
   lookupAccepts,
   lookupParameter,
   node,
@@ -390,6 +391,13 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * // insert into "authors" ("name") values ($1) returning "id"; then find('id', <new id>)
    */
   async insert(values: Readonly<Record<string, unknown>>): Promise<O> {
+    if (this.uniqueKeys !== undefined) {
+      // Its row could only be found again by every key column, and `find` takes one.
+      throw new ConfigurationError(
+        `kysely adapter: insert needs a one-column unique key to read the row back; this query's is ` +
+          `${keyText(this.uniqueKeys)}: override create() for it`,
+      );
+    }
     const key = this.uniqueKey ?? 'id';
     const id = await insertRow(this.#writeTarget, rowKeyOf(key), values);
     return (await this.find(key, String(id))) ?? ({ ...values, [rowKeyOf(key)]: id } as O);
