@@ -58,9 +58,21 @@ export interface ConformanceBackend {
     dataset: Dataset,
     slice: { limit: number; offset?: number },
   ): Promise<OrderedQuery<Row>>;
+  /**
+   * A query over `dataset` keyed by `uniqueKey` (a composite key), selecting only `select` (all
+   * columns without it). Without `uniqueKey`, the adapter's default where it reads the schema
+   * (Drizzle: its `primaryKey({ columns })`), else `dataset.primaryKey`, as a user would pass it.
+   */
+  keyed(key: string, dataset: Dataset, options: KeyedOptions): Promise<OrderedQuery<Row>>;
   /** Whether a query without ORDER BY is unordered (arrays never are). */
   readonly canBeUnordered: boolean;
   close(): Promise<void>;
+}
+
+/** How `ConformanceBackend.keyed` keys and selects its query. */
+export interface KeyedOptions {
+  readonly uniqueKey?: readonly string[];
+  readonly select?: readonly string[];
 }
 
 /** The reference: the memory adapter, keyed by `id` like the tables. */
@@ -74,6 +86,8 @@ export function memoryBackend(): ConformanceBackend {
       fromArray([...dataset.rows].sort((a, b) => Number(a.id) - Number(b.id)).slice(offset, offset + limit), {
         uniqueKey: 'id',
       }),
+    keyed: async (_key, dataset, { uniqueKey }) =>
+      fromArray(dataset.rows, { uniqueKey: uniqueKey ?? dataset.primaryKey ?? 'id' }),
     close: async () => {},
   };
 }
@@ -106,6 +120,13 @@ export function sqlBackend(database: TestDatabase, prefix: string): ConformanceB
         .orderBy('id')
         .limit(limit);
       return fromKysely(offset === undefined ? builder : builder.offset(offset), { db: database.db });
+    },
+    keyed: async (key, dataset, { uniqueKey, select }) => {
+      const from = database.db.selectFrom(await load(key, dataset));
+      return fromKysely(select === undefined ? from.selectAll() : from.select(select as never), {
+        db: database.db,
+        uniqueKey: uniqueKey ?? dataset.primaryKey ?? 'id',
+      });
     },
     close: async () => {
       for (const table of loaded.keys()) await dropTable(database, table);
@@ -654,6 +675,155 @@ export function conformanceCases(name: string, open: () => Promise<ConformanceBa
   });
 
   cursorFunctionCases(name, () => backend, reference);
+  compositeKeyCases(name, () => backend, reference);
+}
+
+const TENANT_NAMES = ['ant', 'bee', 'cat'];
+
+/**
+ * A multi-tenant table: PRIMARY KEY (tenant_id, id) and no column unique alone (every id is in
+ * each tenant), duplicates in `name` and `score`, NULL scores; rows stored out of key order.
+ * Within a tenant, ids 3 apart share name and score (`(tenant_id, name, score)` repeats).
+ */
+export function tenantsDataset(): Dataset {
+  const rows = Array.from({ length: 27 }, (_, k) => {
+    const at = (k * 11) % 27;
+    const tenant = (at % 3) + 1;
+    const id = Math.floor(at / 3) + 1;
+    return {
+      tenant_id: tenant,
+      id,
+      name: TENANT_NAMES[(id + tenant) % 3]!,
+      score: (id * tenant) % 4 === 0 ? null : (id + tenant) % 3,
+    };
+  });
+  return {
+    columns: { tenant_id: { type: 'int' }, name: { type: 'text' }, score: { type: 'int', nullable: true } },
+    rows,
+    primaryKey: ['tenant_id', 'id'],
+  };
+}
+
+/** A table keyed by `id`, with a composite UNIQUE (tenant_id, code) and duplicate names. */
+function tenantCodesDataset(): Dataset {
+  const rows = Array.from({ length: 12 }, (_, k) => {
+    const id = ((k * 5) % 12) + 1;
+    return {
+      id,
+      tenant_id: ((id - 1) % 3) + 1,
+      code: `c${Math.floor((id - 1) / 3)}`,
+      name: TENANT_NAMES[id % 2]!,
+    };
+  });
+  return {
+    columns: { tenant_id: { type: 'int' }, code: { type: 'text' }, name: { type: 'text' } },
+    rows,
+    uniques: [['tenant_id', 'code']],
+  };
+}
+
+const COMPOSITE_ORDERINGS: ReadonlyArray<readonly [string, OrderingInput, number]> = [
+  ['name (duplicates)', 'name', 4],
+  ['-score (NULLs first descending)', '-score', 3],
+  ['score NULLs last', [{ field: 'score', direction: 'asc', nulls: 'last' }], 5],
+  ['mixed directions: -name, score', ['-name', 'score'], 4],
+  ['id, a key column (tenant_id appended)', 'id', 4],
+  ['-tenant_id, a key column (id appended)', '-tenant_id', 6],
+];
+
+const pairOf = (row: Row) => `${row.tenant_id}/${row.id}`;
+
+/**
+ * Composite unique keys (issue 38 §3), walked on `backend` against the memory reference: the same
+ * pages and the same links, so the same tokens on every adapter (Kysely's and Drizzle's both
+ * equal memory's), every (tenant_id, id) once both ways.
+ */
+function compositeKeyCases(
+  name: string,
+  backend: () => ConformanceBackend,
+  reference: ConformanceBackend,
+): void {
+  const tenants = tenantsDataset();
+
+  for (const [title, ordering, pageSize] of COMPOSITE_ORDERINGS) {
+    it(`[${name}] composite key (tenant_id, id), cursor walk ${title}: same pages and links as memory, every row once`, async () => {
+      const options = { pageSize, ordering };
+      const actual = await cursorWalk(await backend().keyed('tenants', tenants, {}), tenants, options);
+      const expected = await cursorWalk(await reference.keyed('tenants', tenants, {}), tenants, options);
+      expect(actual).toEqual(expected);
+      const visited = actual.forward.flatMap((p) => p.results.map(pairOf));
+      expect(new Set(visited).size).toBe(tenants.rows.length);
+      expect(visited).toHaveLength(tenants.rows.length);
+      expect(actual.backward.map((p) => p.results)).toEqual(
+        actual.forward
+          .slice(0, -1)
+          .reverse()
+          .map((p) => p.results),
+      );
+      // Positions carry both key columns: the second page's token is bound on a (tenant_id, id).
+      expect(actual.forward.length).toBeGreaterThan(2);
+    });
+  }
+
+  it(`[${name}] composite key written in another order than the primary key's: (id, tenant_id)`, async () => {
+    const uniqueKey = ['id', 'tenant_id'];
+    const options = { pageSize: 4, ordering: 'name' };
+    const actual = await cursorWalk(
+      await backend().keyed('tenants', tenants, { uniqueKey }),
+      tenants,
+      options,
+    );
+    const expected = await cursorWalk(
+      await reference.keyed('tenants', tenants, { uniqueKey }),
+      tenants,
+      options,
+    );
+    expect(actual).toEqual(expected);
+    expect(new Set(actual.forward.flatMap((p) => p.results.map(pairOf))).size).toBe(tenants.rows.length);
+  });
+
+  it(`[${name}] composite key with a key column not selected: fetched for positions, stripped from the rows`, async () => {
+    const select = ['id', 'name', 'score'];
+    const shown: Dataset = {
+      ...tenants,
+      columns: { name: tenants.columns.name!, score: tenants.columns.score! },
+    };
+    const options = { pageSize: 4, ordering: '-score' };
+    const query = await backend().keyed('tenants', tenants, { select });
+    const actual = await cursorWalk(query, shown, options);
+    const expected = await cursorWalk(await reference.keyed('tenants', tenants, {}), shown, options);
+    expect(actual).toEqual(expected);
+    expect(actual.forward.flatMap((p) => p.results)).toHaveLength(tenants.rows.length);
+    const rows = await new CursorPagination(options).paginateQueryset(query, new ApiRequest({ url: ORIGIN }));
+    if (name !== 'memory')
+      for (const row of rows ?? []) expect(Object.keys(row).sort()).toEqual(select.toSorted());
+  });
+
+  it(`[${name}] composite key: page numbers and limit/offset pages identical to memory`, async () => {
+    const ordering = parseOrdering(['name', 'tenant_id', 'id']);
+    const query = (await backend().keyed('tenants', tenants, {})).orderBy(ordering);
+    const memory = (await reference.keyed('tenants', tenants, {})).orderBy(ordering);
+    expect(await pageNumberWalk(query, tenants, 5)).toEqual(await pageNumberWalk(memory, tenants, 5));
+  });
+
+  it(`[${name}] a composite key nothing makes unique is refused, naming its columns`, async () => {
+    const query = await backend().keyed('tenants', tenants, { uniqueKey: ['tenant_id', 'score'] });
+    const page = cursorPage(query, tenants, { pageSize: 4, ordering: 'name' }, ORIGIN);
+    await expect(page).rejects.toThrow(ConfigurationError);
+    await expect(page).rejects.toThrow(
+      /uniqueKey \["tenant_id", "score"\] does not make the cursor order unique/,
+    );
+  });
+
+  it(`[${name}] a composite key a composite UNIQUE index covers is accepted and walked`, async () => {
+    const codes = tenantCodesDataset();
+    const uniqueKey = ['tenant_id', 'code'];
+    const options = { pageSize: 5, ordering: '-name' };
+    const actual = await cursorWalk(await backend().keyed('codes', codes, { uniqueKey }), codes, options);
+    const expected = await cursorWalk(await reference.keyed('codes', codes, { uniqueKey }), codes, options);
+    expect(actual).toEqual(expected);
+    expect(actual.forward.flatMap((p) => p.results)).toHaveLength(codes.rows.length);
+  });
 }
 
 const BASE_PLUS_4H = Date.UTC(2024, 0, 1) + 4 * 3_600_000;

@@ -58,8 +58,10 @@ export function drizzleBackend(database: DrizzleTestDatabase, prefix: string): C
   };
   const db = database.drizzle;
   // The tables are defined at run time: their rows are records.
-  const paged = (select: unknown) =>
-    fromDrizzle(select as never, { db }) as OrderedQuery<Record<string, unknown>>;
+  const paged = (select: unknown, uniqueKey?: readonly string[]) =>
+    fromDrizzle(select as never, uniqueKey === undefined ? { db } : { db, uniqueKey }) as OrderedQuery<
+      Record<string, unknown>
+    >;
   return {
     name: `drizzle-${database.name}`,
     canBeUnordered: true,
@@ -72,6 +74,12 @@ export function drizzleBackend(database: DrizzleTestDatabase, prefix: string): C
       const table = await load(key, dataset);
       const builder = db.select().from(table).orderBy(table.id).limit(limit);
       return paged(offset === undefined ? builder : builder.offset(offset));
+    },
+    // Without `uniqueKey`, the adapter's default: the schema's `primaryKey({ columns })`.
+    keyed: async (key, dataset, { uniqueKey, select }) => {
+      const table = await load(key, dataset);
+      const fields = select === undefined ? undefined : Object.fromEntries(select.map((c) => [c, table[c]]));
+      return paged((fields === undefined ? db.select() : db.select(fields)).from(table), uniqueKey);
     },
     close: async () => {
       for (const table of loaded.keys()) await dropTable(database, table);

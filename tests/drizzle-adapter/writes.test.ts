@@ -105,5 +105,17 @@ for (const target of drizzleTargets()) {
       expect(await refused).toBeInstanceOf(ConfigurationError);
       expect(String(await refused)).toMatch(/performCreate/);
     });
+
+    it('insert over a composite key is a ConfigurationError before any SQL: its row could only be found by every key column', async () => {
+      const db = database.drizzle;
+      const query = fromDrizzle(db.select().from(table), { db, uniqueKey: ['fullName', 'id'] });
+      const before = await db.select().from(table);
+      const refused = query.insert!({ fullName: 'Barbara' }).catch((error: unknown) => error);
+      expect(await refused).toBeInstanceOf(ConfigurationError);
+      expect(String(await refused)).toMatch(
+        /one-column unique key.*\["fullName", "id"\].*override create\(\)/,
+      );
+      expect(await db.select().from(table)).toEqual(before);
+    });
   });
 }

@@ -147,6 +147,28 @@ function pluginCases(target: DatabaseTarget): void {
       }
     });
 
+    it(`[${target.name}] ${variant.name}: a composite key in the rows' names, a column of it not selected`, async () => {
+      const uniqueKey = [variant.author, 'id'];
+      for (const ordering of [['-createdAt'], ['viewCount']]) {
+        const expected = await walkBothWays(fromArray(posts, { uniqueKey }), ordering);
+        const walked = await walkBothWays(
+          from((db) => db.selectFrom(table).select(['id', 'createdAt', 'viewCount']), { uniqueKey }),
+          ordering,
+        );
+        expect(walked, JSON.stringify(ordering)).toEqual(expected);
+      }
+      const page = await cursorPage(
+        from((db) => db.selectFrom(table).select(['id', 'createdAt']), { uniqueKey }),
+        'http://testserver/',
+        { pageSize: 3, ordering: '-createdAt' },
+      );
+      expect(page.rows.map((r) => Object.keys(r).sort())).toEqual([
+        ['createdAt', 'id'],
+        ['createdAt', 'id'],
+        ['createdAt', 'id'],
+      ]);
+    });
+
     it(`[${target.name}] ${variant.name}: fields the query does not select are read and stripped`, async () => {
       const query = from((db) => db.selectFrom(table).select(['titleText']));
       const page = await paginateCursor(query, { pageSize: 5, ordering: ['-createdAt'] });

@@ -1,5 +1,6 @@
 import { describeDatabase } from '../support/databases.js';
 import { drizzleTarget } from '../support/drizzle-databases.js';
+import { compositePlanCases } from './composite-plan-suite.js';
 import { planCases } from './plan-suite.js';
 
 // The plan cases of the Kysely adapter on the Drizzle adapter's own statements, run through
@@ -8,4 +9,5 @@ const target = drizzleTarget('pglite');
 
 describeDatabase(target, 'query plans (drizzle)', () => {
   planCases(target, 'drizzle');
+  compositePlanCases(target, 'drizzle');
 });

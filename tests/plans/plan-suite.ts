@@ -280,6 +280,80 @@ function assertSeek(database: TestDatabase, shape: Shape, table: string, plan: s
   }
 }
 
+/** A seeded plan table, opened with every statement its adapter runs logged (`loggedTable`). */
+export interface LoggedTable {
+  /** The statements the adapter ran, in order (Kysely's log; Drizzle's logger, which sees them all). */
+  readonly statements: CompiledQuery[];
+  database(): TestDatabase;
+  /** A fresh query over the whole table. */
+  paged(): OrderedQuery<Record<string, unknown>>;
+}
+
+/**
+ * Opens `target` before the suite's cases, seeds `table` and pages it through `orm` (Drizzle over
+ * `schema`; Kysely with `uniqueKey` when given), every statement logged; drops it after them.
+ */
+export function loggedTable(
+  target: DatabaseTarget | DrizzleTarget,
+  orm: 'kysely' | 'drizzle',
+  table: string,
+  setup: {
+    readonly schema: (database: DrizzleTestDatabase, table: string) => unknown;
+    readonly seed: (database: TestDatabase, table: string) => Promise<void>;
+    readonly uniqueKey?: readonly string[];
+  },
+): LoggedTable {
+  const statements: CompiledQuery[] = [];
+  let database: TestDatabase | undefined;
+  let paged: (() => OrderedQuery<Record<string, unknown>>) | undefined;
+  beforeAll(async () => {
+    if (orm === 'drizzle') {
+      const logged: StatementLog = {
+        statements: new Proxy([], {
+          set(list, key, value) {
+            if (key !== 'length') statements.push(CompiledQuery.raw(String(value), []));
+            return Reflect.set(list, key, value);
+          },
+        }),
+        parameters: new Proxy([], {
+          set(list, key, value) {
+            if (key !== 'length') {
+              const last = statements.at(-1);
+              if (last) statements[statements.length - 1] = CompiledQuery.raw(last.sql, value as unknown[]);
+            }
+            return Reflect.set(list, key, value);
+          },
+        }),
+      };
+      const opened = await (target as DrizzleTarget).open(undefined, logged);
+      const db = opened.drizzle;
+      const schema = setup.schema(opened, table);
+      database = opened;
+      paged = () =>
+        fromDrizzle(db.select().from(schema as never) as never, { db }) as OrderedQuery<
+          Record<string, unknown>
+        >;
+    } else {
+      const opened = await (target as DatabaseTarget).open((event: LogEvent) => {
+        if (event.level === 'query') statements.push(event.query);
+      });
+      const options =
+        setup.uniqueKey === undefined ? { db: opened.db } : { db: opened.db, uniqueKey: setup.uniqueKey };
+      database = opened;
+      paged = () => fromKysely(opened.db.selectFrom(table).selectAll(), options);
+    }
+    await setup.seed(database, table);
+  });
+  afterAll(async () => {
+    if (!database) return;
+    await sql
+      .raw(`drop table if exists ${database.dialect === 'mysql' ? `\`${table}\`` : `"${table}"`}`)
+      .execute(database.db);
+    await database.close();
+  });
+  return { statements, database: () => database!, paged: () => paged!() };
+}
+
 /**
  * EXPLAINs the adapter's own SQL for a cursor page deep into a seeded table and demands an index
  * range on the keyset predicate: Postgres an Index Scan whose Index Cond holds the bound and no
@@ -290,52 +364,11 @@ export function planCases(
   orm: 'kysely' | 'drizzle' = 'kysely',
 ): void {
   const table = tableName(`pw_plan_${orm === 'drizzle' ? 'dz_' : ''}${target.name}`);
-  const statements: CompiledQuery[] = [];
-  let database: TestDatabase;
-  let paged: () => OrderedQuery<Record<string, unknown>>;
-  // Drizzle's logger sees every statement the Drizzle adapter runs, as Kysely's log does for fromKysely.
-  const logged: StatementLog = {
-    statements: new Proxy([], {
-      set(target, key, value) {
-        if (key !== 'length') statements.push(CompiledQuery.raw(String(value), []));
-        return Reflect.set(target, key, value);
-      },
-    }),
-    parameters: new Proxy([], {
-      set(target, key, value) {
-        if (key !== 'length') {
-          const last = statements.at(-1);
-          if (last) statements[statements.length - 1] = CompiledQuery.raw(last.sql, value as unknown[]);
-        }
-        return Reflect.set(target, key, value);
-      },
-    }),
-  };
-
-  beforeAll(async () => {
-    if (orm === 'drizzle') {
-      const opened = await (target as DrizzleTarget).open(undefined, logged);
-      database = opened;
-      const db = opened.drizzle;
-      const schema = planSchema(opened, table);
-      paged = () =>
-        fromDrizzle(db.select().from(schema) as never, { db }) as OrderedQuery<Record<string, unknown>>;
-    } else {
-      database = await (target as DatabaseTarget).open((event: LogEvent) => {
-        if (event.level === 'query') statements.push(event.query);
-      });
-      paged = () => fromKysely(database.db.selectFrom(table).selectAll(), { db: database.db });
-    }
-    await seed(database, table);
-  });
-  afterAll(async () => {
-    if (!database) return;
-    await sql
-      .raw(`drop table if exists ${database.dialect === 'mysql' ? `\`${table}\`` : `"${table}"`}`)
-      .execute(database.db);
-    await database.close();
-  });
-
+  const {
+    statements,
+    database: databaseOf,
+    paged,
+  } = loggedTable(target, orm, table, { schema: planSchema, seed });
   for (const shape of SHAPES) {
     if (shape.declaredIndex && target.name === 'sqlite') continue;
     it(`[${target.name}] EXPLAIN: ${shape.title}: a cursor page at depth ${DEPTH} seeks the index`, async () => {
@@ -362,10 +395,10 @@ export function planCases(
         bound.filter((v) => v !== null).length + (written === undefined ? 1 : 0),
       );
       // MySQL/MariaDB: the statement names the ordering's index, as the plan below reads it.
-      if (database.dialect === 'mysql') expect(statement.sql.toLowerCase()).toContain(' force index (');
-      const plan = await explain(database, statement);
+      if (databaseOf().dialect === 'mysql') expect(statement.sql.toLowerCase()).toContain(' force index (');
+      const plan = await explain(databaseOf(), statement);
       console.log(`EXPLAIN ${target.name} | ${shape.title} | ${plan.map((l) => l.trim()).join(' / ')}`);
-      assertSeek(database, shape, table, plan);
+      assertSeek(databaseOf(), shape, table, plan);
     });
 
     if (shape.bound !== 'depth') continue;
@@ -381,11 +414,11 @@ export function planCases(
       expect(rows.map((r) => r.row)).toEqual(near.slice(1, PAGE).map((r) => r.row));
       const statement = statements[0]!;
       expect(cursorLiterals(statement.sql)).toEqual([]);
-      const plan = await explain(database, statement);
+      const plan = await explain(databaseOf(), statement);
       console.log(
         `EXPLAIN ${target.name} | ${shape.title}, between two cursors | ${plan.map((l) => l.trim()).join(' / ')}`,
       );
-      assertSeek(database, shape, table, plan);
+      assertSeek(databaseOf(), shape, table, plan);
     });
   }
 }

@@ -10,10 +10,14 @@ export interface ColumnSpec {
   readonly nullable?: boolean;
 }
 
-/** A table's columns (`id` is always the integer primary key) and rows as the memory adapter holds them. */
+/** A table's columns (`id` is always an integer column) and rows as the memory adapter holds them. */
 export interface Dataset {
   readonly columns: Readonly<Record<string, ColumnSpec>>;
   readonly rows: ReadonlyArray<Record<string, unknown>>;
+  /** The primary key's columns (a composite key: `['tenant_id', 'id']`). @default ['id'] */
+  readonly primaryKey?: readonly string[];
+  /** Unique indexes besides the primary key, each its columns. @default [] */
+  readonly uniques?: ReadonlyArray<readonly string[]>;
 }
 
 function sqlType(database: TestDatabase, spec: ColumnSpec): string {
@@ -48,9 +52,15 @@ export async function createTable(database: TestDatabase, table: string, dataset
     ([name, spec]) =>
       `${quote(database, name)} ${sqlType(database, spec)}${spec.nullable ? '' : ' not null'}`,
   );
+  const keyed = dataset.primaryKey;
+  const id = keyed === undefined ? 'integer primary key' : 'integer not null';
+  const constraints = [
+    ...(keyed === undefined ? [] : [`primary key (${keyed.map((c) => quote(database, c)).join(', ')})`]),
+    ...(dataset.uniques ?? []).map((u) => `unique (${u.map((c) => quote(database, c)).join(', ')})`),
+  ];
   await sql
     .raw(
-      `create table ${quote(database, table)} (${quote(database, 'id')} integer primary key, ${columns.join(', ')})`,
+      `create table ${quote(database, table)} (${quote(database, 'id')} ${id}, ${[...columns, ...constraints].join(', ')})`,
     )
     .execute(db);
   const rows = dataset.rows.map((row) => toStored(database, row));

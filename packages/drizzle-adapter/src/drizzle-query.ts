@@ -17,6 +17,7 @@ import {
   columnInfo,
   countKey,
   type FieldSource,
+  insertKeyOf,
   type KeysetHost,
   type KeysetRows,
   type KeysetStatement,
@@ -183,6 +184,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
   readonly ordering: readonly OrderTerm[];
   readonly ordered: boolean;
   readonly uniqueKey: string | null;
+  readonly uniqueKeys: readonly string[] | undefined;
   readonly description: string;
   readonly #shared: DrizzleShared;
   readonly #source: DrizzleSource;
@@ -198,6 +200,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const config = shared.parts.config;
     this.#slice = readSlice(config);
     this.uniqueKey = shared.session.uniqueKey;
+    this.uniqueKeys = shared.session.uniqueKeys;
     this.ordered = terms !== null || own.length > 0;
     this.ordering = terms ?? own;
     this.#terms = terms ?? (own.length > 0 ? own : null);
@@ -413,7 +416,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
    * // insert into "people" ("id", "name") values (default, $1) returning "id"; then find('id', <new id>)
    */
   async insert(values: Readonly<Record<string, unknown>>): Promise<O> {
-    const key = this.uniqueKey ?? 'id';
+    const key = insertKeyOf(DRIZZLE, this);
     const id = await insertRow(this.#writeTarget, key, values);
     return (await this.find(key, String(id))) ?? ({ ...values, [key]: id } as O);
   }

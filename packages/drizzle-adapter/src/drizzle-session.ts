@@ -12,6 +12,7 @@ import {
   type SqlSession,
   type StatementTimeout,
   sqliteCapabilities,
+  uniqueKeyColumns,
 } from '@pagewise/sql';
 import { is, type SQL, sql } from 'drizzle-orm';
 import { MySqlDialect } from 'drizzle-orm/mysql-core';
@@ -101,6 +102,7 @@ export class DrizzleSession implements SqlSession {
   readonly capabilities: DialectCapabilities;
   readonly cache: CatalogCache;
   readonly uniqueKey: string | null;
+  readonly uniqueKeys: readonly string[] | undefined;
   readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
   readonly planKey: string;
   readonly lasting = true;
@@ -113,9 +115,10 @@ export class DrizzleSession implements SqlSession {
   constructor(
     db: DrizzleDatabase,
     dialect: DialectLike,
-    uniqueKey: string | null,
+    uniqueKey: string | readonly string[] | null,
     columns: Readonly<Record<string, ColumnKind | ColumnInfo>>,
   ) {
+    const key = uniqueKeyColumns(DRIZZLE, uniqueKey);
     const session = sessionOf(db);
     const family = familyOf(dialect);
     if (session === undefined || family === undefined) {
@@ -130,9 +133,11 @@ export class DrizzleSession implements SqlSession {
     this.dialect = dialect;
     this.capabilities = CAPABILITIES[family];
     this.cache = cacheOf(session);
-    this.uniqueKey = uniqueKey;
+    this.uniqueKey = key.uniqueKey;
+    this.uniqueKeys = key.uniqueKeys;
     this.columns = columns;
-    this.planKey = JSON.stringify([uniqueKey, columns]);
+    // A one-column key keys plans by its name, as it always has; a composite one by its list.
+    this.planKey = JSON.stringify([key.uniqueKeys ?? key.uniqueKey, columns]);
   }
 
   /**

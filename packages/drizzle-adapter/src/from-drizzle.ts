@@ -1,5 +1,5 @@
 import { ConfigurationError } from '@pagewise/core';
-import { type Column, is, Table } from 'drizzle-orm';
+import { type Column, entityKind, is, Table } from 'drizzle-orm';
 import {
   builderParts,
   columnLabel,
@@ -61,13 +61,47 @@ function refuseUnorderable(config: SelectConfig, field: string, description: str
 
 /**
  * The result key of the FROM table's primary key column (its TypeScript key when the selection
- * lacks it: fetched and stripped), else `'id'`.
+ * lacks it: fetched and stripped), or those of its composite `primaryKey({ columns })`, else `'id'`.
  */
-function primaryKeyField(config: SelectConfig): string {
+function primaryKeyField(config: SelectConfig): string | readonly string[] {
   if (!is(config.table, Table)) return 'id';
   const columns = tableColumns(config.table) ?? {};
+  const keyOf = (column: Column, key: string) => resultKeyOf(config.fields, column) ?? key;
   for (const [key, column] of Object.entries(columns)) {
-    if (column.primary) return resultKeyOf(config.fields, column) ?? key;
+    if (column.primary) return keyOf(column, key);
+  }
+  const composite = compositePrimaryKey(config.table);
+  if (composite !== undefined) {
+    const byName = new Map(Object.entries(columns).map(([key, column]) => [column.name, { key, column }]));
+    const keys = composite.map((name) => byName.get(name));
+    if (keys.every((found) => found !== undefined)) return keys.map(({ key, column }) => keyOf(column, key));
   }
   return 'id';
+}
+
+const EXTRA_CONFIG_BUILDER = Symbol.for('drizzle:ExtraConfigBuilder');
+const EXTRA_CONFIG_COLUMNS = Symbol.for('drizzle:ExtraConfigColumns');
+/** Drizzle's entity kind of a primary key builder, per dialect: `PgPrimaryKeyBuilder`, ... */
+const PRIMARY_KEY_BUILDER = /PrimaryKeyBuilder$/;
+
+/**
+ * The SQL names of the columns of a table's composite primary key, declared in its extra config
+ * (`(t) => [primaryKey({ columns: [t.tenantId, t.id] })]`, or the object form of older schemas);
+ * `undefined` when it declares none.
+ */
+function compositePrimaryKey(table: unknown): readonly string[] | undefined {
+  const record = table as Record<symbol, unknown>;
+  const build = record[EXTRA_CONFIG_BUILDER];
+  if (typeof build !== 'function') return undefined;
+  const config: unknown = build(record[EXTRA_CONFIG_COLUMNS]);
+  if (config === null || typeof config !== 'object') return undefined;
+  const items = Array.isArray(config) ? config.flat(1) : Object.values(config);
+  for (const item of items) {
+    const kind = (item?.constructor as Record<symbol, unknown> | undefined)?.[entityKind];
+    if (typeof kind !== 'string' || !PRIMARY_KEY_BUILDER.test(kind)) continue;
+    const keyed = (item as { columns?: ReadonlyArray<{ name?: unknown }> }).columns;
+    if (!Array.isArray(keyed) || !keyed.every((column) => typeof column?.name === 'string')) return undefined;
+    return keyed.map((column) => column.name as string);
+  }
+  return undefined;
 }

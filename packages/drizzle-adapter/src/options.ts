@@ -35,10 +35,15 @@ export interface DrizzleQueryOptions {
   /**
    * The result key of a field unique per row, appended by cursor pagination as the tiebreaker;
    * `null` falls back to DRF's position + offset cursors. A key the selection lacks is fetched
-   * beside it and stripped from the rows.
-   * @default the result key of the table's primary key column in the Drizzle schema (else `'id'`)
+   * beside it and stripped from the rows. A list names the result keys of a composite key (a
+   * multi-tenant table's `primaryKey({ columns: [t.tenantId, t.id] })`): each one the ordering
+   * lacks is appended in key order, and cursors carry them all.
+   * @default the result key of the table's primary key column in the Drizzle schema, or those of
+   * its composite `primaryKey({ columns })` (else `'id'`)
+   * @example
+   * fromDrizzle(db.select().from(orders), { db, uniqueKey: ['tenantId', 'id'] })
    */
-  uniqueKey?: string | null;
+  uniqueKey?: string | readonly string[] | null;
   /**
    * Column kinds (and nullability) of ordering fields the catalog cannot describe (`sql`
    * expressions of the selection), or to skip the catalog lookup.

@@ -17,9 +17,11 @@ import {
   columnInfo,
   countKey,
   type FieldSource,
+  insertKeyOf,
   type KeysetHost,
   type KeysetRows,
   type KeysetStatement,
+  keyText,
   lookupAccepts,
   lookupParameter,
   node,
@@ -159,6 +161,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
   readonly ordering: readonly OrderTerm[];
   readonly ordered: boolean;
   readonly uniqueKey: string | null;
+  readonly uniqueKeys: readonly string[] | undefined;
   readonly description: string;
   readonly #source: KyselySource;
   /**
@@ -181,6 +184,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
     this.#source = source;
     this.#slice = readSlice(query, base);
     this.uniqueKey = shared.uniqueKey;
+    this.uniqueKeys = shared.uniqueKeys;
     const items = query.orderBy?.items ?? [];
     this.ordered = items.length > 0;
     this.ordering = terms ?? orderTermsOf(items);
@@ -400,7 +404,7 @@ export class KyselyQuery<O> implements OrderedQuery<O> {
    * // insert into "authors" ("name") values ($1) returning "id"; then find('id', <new id>)
    */
   async insert(values: Readonly<Record<string, unknown>>): Promise<O> {
-    const key = this.uniqueKey ?? 'id';
+    const key = insertKeyOf(KYSELY, this);
     const id = await insertRow(this.#writeTarget, rowKeyOf(key), values);
     return (await this.find(key, String(id))) ?? ({ ...values, [rowKeyOf(key)]: id } as O);
   }

@@ -33,9 +33,14 @@ export interface KyselyQueryOptions {
    * Where the catalog lists the table's primary key and unique indexes (a query of one table,
    * ordered by its columns), a key order none of them covers is refused with a
    * `ConfigurationError` on the first cursor page; views, joins and expressions are taken as given.
+   * A list names the columns of a composite key (a multi-tenant table's `PRIMARY KEY (tenant_id,
+   * id)`): each one the ordering lacks is appended in key order, and cursors carry them all; the
+   * catalog check then asks for an index over the whole key.
    * @default 'id'
+   * @example
+   * fromKysely(db.selectFrom('orders').selectAll(), { db, uniqueKey: ['tenant_id', 'id'] })
    */
-  uniqueKey?: string | null;
+  uniqueKey?: string | readonly string[] | null;
   /**
    * Column kinds (and nullability) of ordering fields, for expressions the catalog cannot
    * describe or to skip the catalog lookup (a declared key is then also taken as unique).

@@ -14,6 +14,7 @@ import {
   type SqlFragment,
   type SqlSession,
   type StatementTimeout,
+  uniqueKeyColumns,
 } from '@pagewise/sql';
 import {
   type CompiledQuery,
@@ -47,6 +48,7 @@ export class SharedState implements SqlSession {
   readonly builder: AnyBuilder;
   readonly db: AnyKysely | undefined;
   readonly uniqueKey: string | null;
+  readonly uniqueKeys: readonly string[] | undefined;
   readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
   readonly cache: StatementCache;
   /** The options that change plans, as part of their cache key. */
@@ -71,7 +73,11 @@ export class SharedState implements SqlSession {
     this.builder = builder;
     this.renamed = renamed;
     this.db = options.db;
-    this.uniqueKey = options.uniqueKey === undefined ? 'id' : options.uniqueKey;
+    const key = uniqueKeyColumns(KYSELY, options.uniqueKey === undefined ? 'id' : options.uniqueKey);
+    this.uniqueKey = key.uniqueKey;
+    this.uniqueKeys = key.uniqueKeys;
+    // A one-column key keys plans by its name, as it always has; a composite one by its list.
+    const planned = key.uniqueKeys === undefined ? key.uniqueKey : key.uniqueKeys;
     this.columns = options.columns ?? {};
     this.#dialect = options.dialect;
     this.#countQuery = options.countQuery;
@@ -79,15 +85,16 @@ export class SharedState implements SqlSession {
     if (options.columns === undefined && options.dialect === undefined) {
       // The common options: one text per unique key, kept by the cache rather than written per query.
       const keys = this.cache.defaultPlanKeys;
-      let planKey = keys.get(this.uniqueKey);
+      const named = typeof planned === 'object' && planned !== null ? JSON.stringify(planned) : planned;
+      let planKey = keys.get(named);
       if (planKey === undefined) {
-        planKey = JSON.stringify([this.uniqueKey, this.columns, '']);
-        keys.set(this.uniqueKey, planKey);
+        planKey = JSON.stringify([planned, this.columns, '']);
+        keys.set(named, planKey);
       }
       this.planKey = planKey;
     } else {
       const dialect = typeof options.dialect === 'object' ? options.dialect.name : (options.dialect ?? '');
-      this.planKey = JSON.stringify([this.uniqueKey, this.columns, dialect]);
+      this.planKey = JSON.stringify([planned, this.columns, dialect]);
     }
   }
 

@@ -29,12 +29,16 @@ export interface ArrayQueryOptions<Row> {
    */
   ordering?: OrderingInput;
   /**
-   * A field unique per row, used as the cursor tiebreaker. `null` (the default) uses the row's
-   * index in the array, which is unique too. A cursor page over an ordering in which two rows
-   * tie, key included, is a `ConfigurationError` (found while sorting, once per ordering).
+   * A field unique per row, used as the cursor tiebreaker, or the fields that are unique together
+   * (a composite key, `['tenant_id', 'id']`: each one the ordering lacks is appended). `null` (the
+   * default) uses the row's index in the array, which is unique too. A cursor page over an
+   * ordering in which two rows tie, key included, is a `ConfigurationError` (found while sorting,
+   * once per ordering).
    * @default null
+   * @example
+   * fromArray(rows, { uniqueKey: ['tenant_id', 'id'], ordering: '-created' })
    */
-  uniqueKey?: string | null;
+  uniqueKey?: string | readonly string[] | null;
   /**
    * Reads a field of a row. The default reads object properties (`undefined` counts as NULL).
    * @default (row, field) => row[field]
@@ -96,15 +100,41 @@ function comparePositions(
   return 0;
 }
 
+/**
+ * `uniqueKey` as given, checked: a list of one field is that field, and a composite key names
+ * distinct fields.
+ */
+function keyFieldsOf(uniqueKey: string | readonly string[] | null): readonly string[] | null {
+  if (uniqueKey === null) return null;
+  const keys: readonly unknown[] = typeof uniqueKey === 'string' ? [uniqueKey] : uniqueKey;
+  if (
+    !Array.isArray(keys) ||
+    keys.length === 0 ||
+    !keys.every((key) => typeof key === 'string' && key !== '') ||
+    new Set(keys).size !== keys.length
+  ) {
+    throw new ConfigurationError(
+      `memory adapter: uniqueKey must be a field name or a list of distinct field names, got ${JSON.stringify(uniqueKey)}`,
+    );
+  }
+  return Object.freeze([...(keys as string[])]);
+}
+
+/** A key as messages name it: `"id"`, or `["tenant_id", "id"]` for a composite one. */
+const keyText = (keys: readonly string[]): string =>
+  keys.length === 1 ? `"${keys[0]}"` : `[${keys.map((key) => `"${key}"`).join(', ')}]`;
+
 class ArrayQuery<Row> implements OrderedQuery<Row> {
   readonly adapter = 'memory';
   readonly ordered = true;
-  readonly uniqueKey: string;
+  readonly uniqueKey: string | null;
+  readonly uniqueKeys: readonly string[] | undefined;
   readonly description: string;
   readonly ordering: readonly OrderTerm[];
   readonly #entries: readonly Entry<Row>[];
   readonly #getField: (row: Row, field: string) => unknown;
-  readonly #keyField: string | null;
+  /** The key's fields; `null` breaks ties by the row's index. */
+  readonly #keyFields: readonly string[] | null;
   /** Sorted copies per ordering: a query object is immutable, so they never go stale. */
   readonly #sorted = new Map<string, Sorted<Row>>();
 
@@ -112,20 +142,22 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
     entries: readonly Entry<Row>[],
     ordering: readonly OrderTerm[],
     getField: (row: Row, field: string) => unknown,
-    keyField: string | null,
+    keyFields: readonly string[] | null,
   ) {
     this.#entries = entries;
     this.ordering = ordering;
     this.#getField = getField;
-    this.#keyField = keyField;
-    this.uniqueKey = keyField ?? INDEX_KEY;
+    this.#keyFields = keyFields;
+    const composite = keyFields !== null && keyFields.length > 1;
+    this.uniqueKey = keyFields === null ? INDEX_KEY : composite ? null : keyFields[0]!;
+    this.uniqueKeys = composite ? keyFields : undefined;
     this.description = `array of ${entries.length} rows`;
   }
 
   orderBy(terms: readonly OrderTerm[]): ArrayQuery<Row> {
     this.#checkFields(terms);
     const sorted = this.#sort(terms.map(settleNulls)).entries;
-    return new ArrayQuery(sorted, [...terms], this.#getField, this.#keyField);
+    return new ArrayQuery(sorted, [...terms], this.#getField, this.#keyFields);
   }
 
   async count(): Promise<CountResult> {
@@ -198,7 +230,7 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
   }
 
   #value(term: Pick<KeyTerm, 'field' | 'unique'>, entry: Entry<Row>): PositionValue {
-    if (term.unique && this.#keyField === null) return entry.index;
+    if (term.unique && this.#keyFields === null) return entry.index;
     return asPositionValue(this.#getField(entry.row, term.field), term.field);
   }
 
@@ -220,9 +252,9 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
       this.#checkFields(order);
       const keyed = this.#entries.map((entry) => ({ entry, key: this.#position(order, entry) }));
       keyed.sort((a, b) => comparePositions(order, a.key, b.key));
-      const key = this.#keyField;
+      const keys = this.#keyFields;
       let repeat: Sorted<Row>['repeat'] = null;
-      if (key !== null && order.some((term) => term.unique === true || term.field === key)) {
+      if (keys !== null && order.some((term) => term.unique === true || keys.includes(term.field))) {
         for (let i = 1; i < keyed.length && repeat === null; i += 1) {
           const [a, b] = [keyed[i - 1]!, keyed[i]!];
           if (comparePositions(order, a.key, b.key) === 0) {
@@ -246,7 +278,7 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
       value instanceof Date ? value.toISOString() : String(value),
     );
     throw new ConfigurationError(
-      `memory adapter: uniqueKey "${this.#keyField}" does not make the cursor order unique: the rows ` +
+      `memory adapter: uniqueKey ${keyText(this.#keyFields!)} does not make the cursor order unique: the rows ` +
         `at array indexes ${repeat.a} and ${repeat.b} both hold (${values.join(', ')}) in ${fields}, so ` +
         'pages would skip or repeat rows that tie; name a field unique per row, or leave uniqueKey ' +
         "unset to break ties by the row's index",
@@ -260,7 +292,7 @@ class ArrayQuery<Row> implements OrderedQuery<Row> {
   #checkFields(order: readonly Pick<KeyTerm, 'field' | 'unique'>[]): void {
     if (this.#getField !== defaultGetField || this.#entries.length === 0) return;
     for (const term of order) {
-      if (term.unique && this.#keyField === null) continue;
+      if (term.unique && this.#keyFields === null) continue;
       const known = this.#entries.some(
         ({ row }) => row !== null && typeof row === 'object' && term.field in (row as object),
       );
@@ -332,7 +364,7 @@ export function fromArray<Row>(
     rows.map((row, index) => ({ row, index })),
     [],
     getField,
-    options.uniqueKey ?? null,
+    keyFieldsOf(options.uniqueKey ?? null),
   );
   return options.ordering === undefined ? base : base.orderBy(parseOrdering(options.ordering));
 }

@@ -18,6 +18,13 @@ export {
   textRecorded,
 } from './catalog/catalog-reads.js';
 export { type ColumnLookup, checkColumnLookup } from './catalog/column-lookup.js';
+export {
+  insertKeyOf,
+  keyColumnsOf,
+  keyText,
+  type UniqueKeyColumns,
+  uniqueKeyColumns,
+} from './catalog/key-columns.js';
 export { type KeyCoverage, uniqueKeyRefusal } from './catalog/key-coverage.js';
 export { orderingIndex } from './catalog/ordering-index.js';
 export { serverStatementTimeout } from './catalog/server-statement-timeout.js';

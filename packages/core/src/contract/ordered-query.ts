@@ -112,9 +112,16 @@ export interface OrderedQuery<Row> {
   /**
    * A field that is unique per row, appended by cursor pagination as the tiebreaker of a
    * non-unique ordering. `null` when there is none: cursors then fall back to DRF's position +
-   * offset scheme.
+   * offset scheme. `null` too for a composite key, which `uniqueKeys` holds.
    */
   readonly uniqueKey: string | null;
+  /**
+   * The columns of the unique key in key order, when several make it (`['tenant_id', 'id']`):
+   * each one the ordering lacks is appended as a tiebreaker, and positions carry them all.
+   * Optional; absent or empty, the key is `uniqueKey` alone.
+   * @default [uniqueKey] (or [] without one)
+   */
+  readonly uniqueKeys?: readonly string[] | undefined;
   /** A short description for warnings, e.g. `kysely query on "articles"`. */
   readonly description: string;
   /** A copy whose own ordering is `terms` (what an ordering filter applies). */

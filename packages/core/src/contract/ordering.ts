@@ -168,11 +168,27 @@ export const DEFAULT_CURSOR_ORDERING = '-created';
 interface KeyedQuery {
   readonly ordering: readonly OrderTerm[];
   readonly uniqueKey: string | null;
+  readonly uniqueKeys?: readonly string[] | undefined;
+}
+
+/**
+ * The columns of a query's unique key, in key order: `uniqueKeys` where the adapter offers a
+ * composite key, else `uniqueKey` alone, else none.
+ *
+ * @example
+ * uniqueKeyColumns({ uniqueKey: null, uniqueKeys: ['tenant_id', 'id'] }) // ['tenant_id', 'id']
+ * uniqueKeyColumns({ uniqueKey: 'id' }) // ['id']
+ */
+export function uniqueKeyColumns(query: Pick<KeyedQuery, 'uniqueKey' | 'uniqueKeys'>): readonly string[] {
+  const keys = query.uniqueKeys;
+  if (keys !== undefined && keys.length > 0) return keys;
+  return query.uniqueKey === null ? [] : [query.uniqueKey];
 }
 
 /**
  * The ordering positions are taken over: the terms with NULL placement settled, plus the query's
- * unique key as the tiebreaker when they lack it. The key is the same term however it was written
+ * unique key as the tiebreaker when they lack it (each column of a composite key they lack, in
+ * key order). The key is the same term however it was written
  * (`'-created'` or `['-created', '-id']`): marked unique, its NULL placement that of a column with
  * no NULL, so both spellings key the same cursors.
  *
@@ -180,16 +196,22 @@ interface KeyedQuery {
  * keyOrder([{ field: 'created', direction: 'desc' }], query)
  * // [created desc nulls first, id desc nulls last (unique)]
  */
-export function keyOrder(terms: readonly OrderTerm[], query: Pick<KeyedQuery, 'uniqueKey'>): KeyTerm[] {
-  const key = query.uniqueKey;
+export function keyOrder(
+  terms: readonly OrderTerm[],
+  query: Pick<KeyedQuery, 'uniqueKey' | 'uniqueKeys'>,
+): KeyTerm[] {
+  const keys = uniqueKeyColumns(query);
   const order = terms.map(
     (term): KeyTerm =>
-      term.field === key
-        ? { field: key, direction: term.direction, nulls: 'last', unique: true }
+      keys.includes(term.field)
+        ? { field: term.field, direction: term.direction, nulls: 'last', unique: true }
         : settleNulls(term),
   );
-  if (key !== null && !order.some((term) => term.field === key)) {
-    order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
+  // Every column of a composite key, in key order, each in the direction the last term has.
+  for (const key of keys) {
+    if (!order.some((term) => term.field === key)) {
+      order.push({ field: key, direction: order.at(-1)?.direction ?? 'asc', nulls: 'last', unique: true });
+    }
   }
   return order;
 }
@@ -226,7 +248,7 @@ export function withoutOrdering(
   if (query.ordering.length > 0 || !hasErrorKind(error, 'ConfigurationError')) return error;
   const defaulted = DEFAULT_CURSOR_ORDERING.slice(1);
   if (!(error as Error).message.includes(`"${defaulted}"`)) return error;
-  const key = query.uniqueKey ?? 'id';
+  const key = uniqueKeyColumns(query)[0] ?? 'id';
   const explained = new ConfigurationError(
     `No ordering was given, and DRF's default '${DEFAULT_CURSOR_ORDERING}' is no field of these rows. ` +
       `Give one: { ordering: '-${key}' } in the options, or .orderBy('${key}') on the query.`,
@@ -242,25 +264,26 @@ function frozen(order: KeyTerm[]): readonly KeyTerm[] {
 }
 
 /**
- * Whether `ordering` is already what `keyOrders` makes of it for unique key `key`: a frozen array
- * of frozen terms with NULL placement settled, the key present and marked unique (NULLs last), no
- * other term marked. Keying such an ordering again gives equal terms, so it is its own key order.
+ * Whether `ordering` is already what `keyOrders` makes of it for the unique key `keys`: a frozen
+ * array of frozen terms with NULL placement settled, every key column present and marked unique
+ * (NULLs last), no other term marked. Keying such an ordering again gives equal terms, so it is its own key order.
  */
-function isFrozenKeyOrder(ordering: OrderingInput, key: string | null): ordering is readonly KeyTerm[] {
+function isFrozenKeyOrder(ordering: OrderingInput, keys: readonly string[]): ordering is readonly KeyTerm[] {
   if (!Array.isArray(ordering) || !Object.isFrozen(ordering)) return false;
-  let keyed = key === null;
+  let keyed = 0;
   for (let i = 0; i < ordering.length; i += 1) {
     const term: unknown = ordering[i];
     if (typeof term !== 'object' || term === null || !Object.isFrozen(term)) return false;
     const { field, direction, nulls, unique } = term as Partial<KeyTerm>;
     if (typeof field !== 'string' || field === '' || field.includes('__')) return false;
     if (direction !== 'asc' && direction !== 'desc') return false;
-    if (field === key) {
+    if (keys.includes(field)) {
       if (nulls !== 'last' || unique !== true) return false;
-      keyed = true;
+      keyed += 1;
     } else if ((nulls !== 'first' && nulls !== 'last') || unique !== undefined) return false;
   }
-  return keyed;
+  // Each key column once (a field twice in one ordering is no key order).
+  return keyed === keys.length;
 }
 
 /**
@@ -286,7 +309,7 @@ export function frozenKeyOrder(
   query: KeyedQuery,
   ordering: OrderingInput | null | undefined,
 ): readonly KeyTerm[] {
-  if (ordering !== undefined && ordering !== null && isFrozenKeyOrder(ordering, query.uniqueKey)) {
+  if (ordering !== undefined && ordering !== null && isFrozenKeyOrder(ordering, uniqueKeyColumns(query))) {
     return ordering;
   }
   return frozen(resolveKeyOrder(query, ordering));

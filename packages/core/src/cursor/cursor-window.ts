@@ -222,7 +222,7 @@ function cursorWindowOf<Row>(
     positions: new LazyPositions(fetched, rows.length, reverse),
     pageSize,
     cursor,
-    unique: holdsUniqueKey(order, query.uniqueKey),
+    unique: holdsUniqueKey(order, query),
     hasNext: reverse ? started : lookAhead,
     hasPrevious: reverse ? lookAhead : started,
     nextPosition: reverse ? () => currentPosition : following,
@@ -230,8 +230,19 @@ function cursorWindowOf<Row>(
   };
 }
 
-/** Whether `order` holds the query's unique key (marked, or by name): its positions never tie. */
-function holdsUniqueKey(order: readonly KeyTerm[], uniqueKey: string | null): boolean {
+/**
+ * Whether `order` holds the query's unique key (marked, or by name), every column of a composite
+ * one: its positions never tie. Read here, not through `uniqueKeyColumns`: a page's data path
+ * enters no other file for it.
+ */
+function holdsUniqueKey(
+  order: readonly KeyTerm[],
+  query: Pick<OrderedQuery<unknown>, 'uniqueKey' | 'uniqueKeys'>,
+): boolean {
+  const keys = query.uniqueKeys;
+  if (keys !== undefined && keys.length > 1)
+    return keys.every((key) => order.some((term) => term.field === key));
+  const uniqueKey = keys?.[0] ?? query.uniqueKey;
   for (let i = 0; i < order.length; i += 1) {
     const term = order[i]!;
     if (term.unique === true || term.field === uniqueKey) return true;

@@ -5,6 +5,7 @@ import {
   type KeyTerm,
   type OrderingCheck,
   resolveKeyOrder,
+  uniqueKeyColumns,
   withoutOrdering,
 } from '../contract/ordering.js';
 import { type CountMode, countPlan, type PageCountOptions } from '../contract/page-count.js';
@@ -131,7 +132,7 @@ export async function connectionFromQuery<Row, const Options extends ConnectionO
   const first = args.first == null ? null : Math.min(checkCount('first', args.first, 0), maxPageSize);
   const last = args.last == null ? null : Math.min(checkCount('last', args.last, 0), maxPageSize);
   const order = resolveKeyOrder(query, options.ordering);
-  if (query.uniqueKey === null) {
+  if (uniqueKeyColumns(query).length === 0) {
     throw new ConfigurationError(
       `connectionFromQuery: the ${query.adapter} adapter's query has no unique key, so an edge's cursor ` +
         'could not name its row; give the adapter one (e.g. fromKysely(query, { uniqueKey: "id" })).',

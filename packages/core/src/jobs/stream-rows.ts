@@ -1,5 +1,10 @@
 import type { OrderedQuery, PositionValue } from '../contract/ordered-query.js';
-import { type OrderingCheck, resolveKeyOrder, withoutOrdering } from '../contract/ordering.js';
+import {
+  type OrderingCheck,
+  resolveKeyOrder,
+  uniqueKeyColumns,
+  withoutOrdering,
+} from '../contract/ordering.js';
 import type { CursorEncryptionKey } from '../cursor/cursor-encryption.js';
 import type { CursorSecret } from '../cursor/cursor-signature.js';
 import { cursorProtection, readCursorAsync } from '../cursor/cursor-window.js';
@@ -53,7 +58,7 @@ export async function* streamRows<Row, const Options extends StreamRowsOptions =
     throw new ConfigurationError(`streamRows: batchSize must be a positive integer, got ${batchSize}`);
   }
   const order = resolveKeyOrder(query, options.ordering);
-  if (query.uniqueKey === null) {
+  if (uniqueKeyColumns(query).length === 0) {
     throw new ConfigurationError(
       `streamRows: the ${query.adapter} adapter's query has no unique key, so a keyset walk could skip ` +
         'or repeat rows that tie; give the adapter one (e.g. fromKysely(query, { uniqueKey: "id" })).',

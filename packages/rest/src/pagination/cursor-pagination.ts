@@ -155,7 +155,15 @@ interface KeyedOrdering {
   readonly chosen: WrittenOrdering | null;
   readonly own: WrittenOrdering | null;
   readonly uniqueKey: string | null;
+  readonly uniqueKeys: readonly string[] | undefined;
   readonly order: readonly KeyTerm[];
+}
+
+/** Whether two composite keys (`OrderedQuery.uniqueKeys`) name the same columns in one order. */
+function sameKeys(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  return a.every((key, i) => key === b[i]);
 }
 
 // `paginate`'s page typed by the query's rows: a declaration only (merged into the class), so the
@@ -276,6 +284,7 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
     const known =
       keyed !== null &&
       keyed.uniqueKey === query.uniqueKey &&
+      sameKeys(keyed.uniqueKeys, query.uniqueKeys) &&
       (chosen === null
         ? keyed.chosen === null && writtenAs(keyed.own!, query.ordering)
         : keyed.chosen !== null && writtenAs(keyed.chosen, chosen));
@@ -316,9 +325,9 @@ export class CursorPagination<Row = unknown> extends ClientSizedStyle<
     // Written down now, as asked for: the caller may change its ordering once the page is asked.
     const written = chosen === null ? null : writtenOrdering(chosen);
     const own = chosen === null ? writtenOrdering(query.ordering) : null;
-    const { uniqueKey } = query;
+    const { uniqueKey, uniqueKeys } = query;
     page.then(({ order }) => {
-      this.#keyed = { chosen: written, own, uniqueKey, order };
+      this.#keyed = { chosen: written, own, uniqueKey, uniqueKeys, order };
     }, ignore);
   }
 

@@ -116,3 +116,39 @@ describe('uniqueKeyRefusal', () => {
     expect(refusal(['created', 'id'], [], '[]')).toContain("uniqueKey: 'pk_column'");
   });
 });
+
+describe('uniqueKeyRefusal over a composite key', () => {
+  function composite(columns: string[], uniqueKey: string[], listed: CatalogRow['uniques'] = indexes) {
+    const rows = catalog(listed);
+    return uniqueKeyRefusal({
+      adapter: { name: 'kysely', factory: 'fromKysely' },
+      uniqueKey,
+      table: 'items',
+      columns,
+      fixed: [],
+      catalog: rows,
+      indexes: uniqueIndexes(rows) ?? [],
+    });
+  }
+
+  it('passes a key a composite unique index covers, in any order of its columns', () => {
+    expect(composite(['created', 'tenant', 'ref'], ['tenant', 'ref'])).toBeUndefined();
+    expect(composite(['created', 'ref', 'tenant'], ['ref', 'tenant'])).toBeUndefined();
+    const primary = JSON.stringify([
+      ['items_pkey', 'tenant', true],
+      ['items_pkey', 'id', true],
+    ]);
+    expect(composite(['created', 'tenant', 'id'], ['tenant', 'id'], primary)).toBeUndefined();
+  });
+
+  it('refuses a key no index covers, naming its columns, and suggests a composite primary key', () => {
+    const primary = JSON.stringify([
+      ['items_pkey', 'tenant', true],
+      ['items_pkey', 'id', true],
+    ]);
+    const message = composite(['created', 'tenant', 'seq'], ['tenant', 'seq'], primary);
+    expect(message).toContain('uniqueKey ["tenant", "seq"] does not make the cursor order unique');
+    expect(message).toContain(`"created" and "tenant" and "seq"`);
+    expect(message).toContain("fromKysely(query, { uniqueKey: ['tenant', 'id'] })");
+  });
+});

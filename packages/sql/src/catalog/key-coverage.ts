@@ -1,5 +1,6 @@
 import type { AdapterName } from '../adapter-name.js';
 import { type CatalogRow, catalogNullable } from '../dialect/catalog-rows.js';
+import { keyText } from './key-columns.js';
 
 const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(' and ');
 
@@ -7,8 +8,8 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(' a
 export interface KeyCoverage {
   /** The adapter the message names. */
   readonly adapter: AdapterName;
-  /** The `uniqueKey` as configured. */
-  readonly uniqueKey: string;
+  /** The `uniqueKey` as configured: one column, or the columns of a composite key. */
+  readonly uniqueKey: string | readonly string[];
   /** The query's one table, as it names it. */
   readonly table: string;
   /** The columns of the key order (the ordering's and the key's), as the query names them. */
@@ -77,13 +78,20 @@ export function uniqueKeyRefusal(coverage: KeyCoverage): string | undefined {
   // The primary key first, then any unique NOT NULL column.
   const singles = indexes.filter((index) => index.columns.length === 1 && !nullable(index.columns[0]!));
   const single = singles.find((index) => index.primary) ?? singles[0];
-  const example = single === undefined ? 'pk_column' : single.columns[0]!;
+  // Else a composite primary key over NOT NULL columns (a multi-tenant table's), as a list.
+  const primary = indexes.find((index) => index.primary && !index.columns.some(nullable));
+  const example =
+    single !== undefined
+      ? `'${single.columns[0]!}'`
+      : primary !== undefined
+        ? `[${primary.columns.map((column) => `'${column}'`).join(', ')}]`
+        : "'pk_column'";
   const fixed = coverage.fixed.length > 0 ? ' and the columns its WHERE fixes' : '';
   return (
-    `${name} adapter: uniqueKey "${uniqueKey}" does not make the cursor order unique: no primary key or ` +
+    `${name} adapter: uniqueKey ${keyText(typeof uniqueKey === 'string' ? [uniqueKey] : uniqueKey)} does not make the cursor order unique: no primary key or ` +
     `unique index of "${table}" has all its columns among ${quoted([...new Set(ordered)])}${fixed}` +
     `${reasons.join('')}, so rows that tie on them would be skipped or repeated between pages; ` +
-    `name a column unique per row, e.g. ${factory}(query, { uniqueKey: '${example}' }), add a unique ` +
+    `name a column unique per row, e.g. ${factory}(query, { uniqueKey: ${example} }), add a unique ` +
     'index over NOT NULL columns of the ordering, or pass uniqueKey: null for position + offset cursors'
   );
 }

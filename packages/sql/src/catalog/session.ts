@@ -48,8 +48,13 @@ export interface SqlSession {
   readonly adapter: AdapterName;
   readonly capabilities: DialectCapabilities;
   readonly cache: CatalogCache;
-  /** The unique key cursor pagination appends (`null`: position + offset cursors). */
+  /** The unique key cursor pagination appends (`null`: position + offset cursors, or a composite key). */
   readonly uniqueKey: string | null;
+  /**
+   * The columns of a composite unique key, in key order (`uniqueKeyColumns`); absent for a
+   * one-column key. @default undefined
+   */
+  readonly uniqueKeys?: readonly string[] | undefined;
   /** Column kinds declared by the user, by field. */
   readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
   /** The options that change plans, as part of their cache key. */

@@ -7,6 +7,7 @@ import {
   readIndexes,
   textRecorded,
 } from '../catalog/catalog-reads.js';
+import { keyColumnsOf } from '../catalog/key-columns.js';
 import { uniqueKeyRefusal } from '../catalog/key-coverage.js';
 import { orderingIndex } from '../catalog/ordering-index.js';
 import type { SqlSession } from '../catalog/session.js';
@@ -177,11 +178,11 @@ export async function planOrder<Template>(
   order: readonly KeyTerm[],
 ): Promise<OrderPlan<Template>> {
   const capabilities = session.capabilities;
-  const uniqueKey = session.uniqueKey;
+  const keys = keyColumnsOf(session);
   const fields = await Promise.all(
     order.map(async (term, i): Promise<FieldPlan> => {
       const { expr, selected, column, qualifier } = source.field(term.field);
-      const unique = term.unique === true || term.field === uniqueKey;
+      const unique = term.unique === true || keys.includes(term.field);
       const info = await columnInfo(
         session,
         source.tables(),
@@ -240,7 +241,7 @@ export async function planOrder<Template>(
     exprs: fields.map((f) => f.expr),
     added: fields.some((f) => f.select !== null),
     // Without a unique term positions can tie, and only the database knows which do.
-    ties: !order.some((term) => term.unique === true || term.field === uniqueKey),
+    ties: !holdsKey(order, keys),
     recorded: fields.some((f) => f.recorded),
     exactFields: fields.flatMap((f) => (f.exact === null ? [] : [f.readKey])),
     segments: new Map(),
@@ -249,6 +250,15 @@ export async function planOrder<Template>(
     stripper: new PrivateColumnStripper(),
     readPosition: positionReader(fields, session.adapter.name),
   };
+}
+
+/**
+ * Whether `order` holds the unique key `keys`: a term marked unique, or one naming it; every
+ * column of a composite key.
+ */
+function holdsKey(order: readonly KeyTerm[], keys: readonly string[]): boolean {
+  if (keys.length > 1) return keys.every((key) => order.some((term) => term.field === key));
+  return order.some((term) => term.unique === true || term.field === keys[0]);
 }
 
 /**
@@ -265,8 +275,8 @@ async function notUnique(
   order: readonly KeyTerm[],
   fields: readonly FieldPlan[],
 ): Promise<string | null> {
-  const key = session.uniqueKey;
-  if (key === null || !order.some((term) => term.unique === true || term.field === key)) return null;
+  const keys = keyColumnsOf(session);
+  if (keys.length === 0 || !holdsKey(order, keys)) return null;
   const clauses = source.clauses();
   const grouped =
     clauses.joins || clauses.groupBy || clauses.having || clauses.setOperations || clauses.distinctOn;
@@ -285,7 +295,7 @@ async function notUnique(
   return (
     uniqueKeyRefusal({
       adapter: session.adapter,
-      uniqueKey: key,
+      uniqueKey: keys.length === 1 ? keys[0]! : keys,
       table,
       columns,
       fixed: clauses.fixedColumns,
