@@ -224,6 +224,26 @@ describe('one document per version, from the newest schema and the chain', () =>
     );
   });
 
+  test('a schema no change touches is one component, named as without a bundle', () => {
+    class Tags extends ModelViewSet<{ id: number; name: string }> {
+      override queryset = Articles.prototype.queryset as never;
+      override schema = {
+        title: 'Tag',
+        type: 'object',
+        properties: { id: { type: 'integer' }, name: { type: 'string' } },
+      };
+      override versionBundle = BUNDLE;
+      override versioningClass = HeaderVersioning;
+    }
+    const table = new Routes();
+    new SimpleRouter().register('tags', Tags, { basename: 'tag' }).addTo(table);
+    const all = buildOpenApiDocument(table, {}) as Document;
+    expect(Object.keys(all.components.schemas).sort()).toEqual(['Error', 'FieldErrors', 'Tag']);
+    expect(all.paths['/tags/{id}/']!.get!.responses['200']!.content['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/Tag',
+    });
+  });
+
   test('a perVersion schema beside a bundle is a ConfigurationError', () => {
     class Both extends Articles {
       override schema = perVersion({ '2026-01-10': ARTICLE }) as never;
