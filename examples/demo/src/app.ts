@@ -178,6 +178,10 @@ export function demoOpenApi(
       },
     },
     security: [],
+    // Tagged by the segment after /dated/, as the path versions' operations are after /v1/.
+    ...(versioning === 'dated'
+      ? { operationTags: ({ path }: { path: string }) => [path.split('/')[2] || 'api'] }
+      : {}),
     operationSecurity: ({ method }) => (WRITE_METHODS.has(method) ? [{ tokenAuth: [] }] : []),
     tags: [
       { name: 'api', description: 'The API root: links to every list.' },
