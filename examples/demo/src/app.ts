@@ -402,56 +402,53 @@ export async function createDemoApp({
   // the dated versions' alone (a document of v1 knows no dated version, and the other way round).
   let documented = new Routes();
   let datedDocumented = new Routes();
-  const openapi = (request: ApiRequest) => {
-    const asked = request.queryParams.get('openapi');
-    if (asked !== null && asked !== '3.0' && asked !== '3.1')
-      throw new NotFound('openapi must be 3.0 or 3.1.');
-    const version = request.params.version ?? null;
-    const key = `${version}|${asked}|${request.url.origin}`;
-    let document = documents.get(key);
-    if (document === undefined) {
-      document = demoOpenApi(documented, {
-        version,
-        openapi: (asked ?? '3.1') as OpenApiVersion,
-        origin: request.url,
-        versioning,
-      });
-      if (documents.size < 64) documents.set(key, document);
-    }
-    return document;
-  };
-  const openapiView = apiView(openapi, {
-    renderers: [jsonRenderer],
-    versioningClass: null,
-    title: 'OpenAPI document',
-  });
+  /**
+   * The view answering the document of the version `versionOf` picks for a request, of `table`
+   * described under `scheme`, in the dialect `?openapi=` asks (3.1 by default).
+   */
+  const documentView = (
+    table: () => Routes,
+    scheme: VersioningName | 'dated',
+    versionOf: (request: ApiRequest) => string | null,
+  ) =>
+    apiView(
+      (request: ApiRequest) => {
+        const asked = request.queryParams.get('openapi');
+        if (asked !== null && asked !== '3.0' && asked !== '3.1')
+          throw new NotFound('openapi must be 3.0 or 3.1.');
+        const version = versionOf(request);
+        const key = `${scheme}|${version}|${asked}|${request.url.origin}`;
+        let document = documents.get(key);
+        if (document === undefined) {
+          document = demoOpenApi(table(), {
+            version,
+            openapi: (asked ?? '3.1') as OpenApiVersion,
+            origin: request.url,
+            versioning: scheme,
+          });
+          if (documents.size < 64) documents.set(key, document);
+        }
+        return document;
+      },
+      { renderers: [jsonRenderer], versioningClass: null, title: 'OpenAPI document' },
+    );
+  const openapiView = documentView(
+    () => documented,
+    versioning,
+    (request) => request.params.version ?? null,
+  );
   // /dated/openapi.json: the document of the version `Api-Version` names (a date between two: the
   // earlier one), else of the API key's, else of the newest.
-  const datedOpenapi = (request: ApiRequest) => {
-    const asked = request.queryParams.get('openapi');
-    if (asked !== null && asked !== '3.0' && asked !== '3.1')
-      throw new NotFound('openapi must be 3.0 or 3.1.');
-    const named = request.headers.get('api-version') ?? pinnedVersion(request);
-    const version = named === null ? DATED_VERSIONS.newest : DATED_VERSIONS.resolve(named);
-    if (version === null) throw new NotFound('Invalid version in "Api-Version" header.');
-    const key = `dated|${version}|${asked}|${request.url.origin}`;
-    let document = documents.get(key);
-    if (document === undefined) {
-      document = demoOpenApi(datedDocumented, {
-        version,
-        openapi: (asked ?? '3.1') as OpenApiVersion,
-        origin: request.url,
-        versioning: 'dated',
-      });
-      if (documents.size < 64) documents.set(key, document);
-    }
-    return document;
-  };
-  const datedOpenapiView = apiView(datedOpenapi, {
-    renderers: [jsonRenderer],
-    versioningClass: null,
-    title: 'OpenAPI document',
-  });
+  const datedOpenapiView = documentView(
+    () => datedDocumented,
+    'dated',
+    (request) => {
+      const named = request.headers.get('api-version') ?? pinnedVersion(request);
+      const version = named === null ? DATED_VERSIONS.newest : DATED_VERSIONS.resolve(named);
+      if (version === null) throw new NotFound('Invalid version in "Api-Version" header.');
+      return version;
+    },
+  );
 
   // The offset and feed lists come first: the articles detail route would take "offset" for an id.
   const declare = (routes: Routes, prefix: string, settings: ApiSettings) => {

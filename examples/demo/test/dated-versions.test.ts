@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { versionChangelog } from '@pagewise/rest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDemoApp } from '../src/app.js';
-import { type DemoDatabaseHandle, ensureSeeded, openDatabase } from '../src/database.js';
+import type { DemoDatabaseHandle } from '../src/database.js';
 import { DATED_VERSIONS, DEMO_API_KEYS, PATH_VERSIONS } from '../src/versions.js';
-import { type AppAnswer, appFetch, feedIds, TEST_ARTICLES } from './harness.js';
+import { type AppAnswer, appFetch, feedIds, openSqliteDemo } from './harness.js';
 
 // Issue 39 in the demo: one view per list, written for the newest shape, serves the path versions
 // (/v1/, /v2/) and four dated versions (/dated/ with `Api-Version: <date>`) through the same
@@ -29,16 +26,8 @@ for (const orm of ['kysely', 'drizzle'] as const) {
     const parsed = (answer: AppAnswer) => JSON.parse(answer.body) as Body;
 
     beforeAll(async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'pagewise-demo-dated-'));
-      const handle = await openDatabase(undefined, join(dir, 'demo.sqlite'), { orm });
-      await ensureSeeded(handle, TEST_ARTICLES);
-      database = {
-        ...handle,
-        cleanup: async () => {
-          await handle.db.destroy();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+      database = await openSqliteDemo(orm);
+      const handle = database;
       const app = await createDemoApp({
         db: handle.db,
         ...(orm === 'drizzle' ? { drizzle: handle.drizzle } : {}),

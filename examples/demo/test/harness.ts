@@ -195,3 +195,19 @@ export function appFetch(app: { readonly routes: Routes }): (exchange: AppExchan
     };
   };
 }
+
+/** A fresh SQLite demo database of `TEST_ARTICLES` articles, read through `orm`. */
+export async function openSqliteDemo(
+  orm: 'kysely' | 'drizzle' = 'kysely',
+): Promise<DemoDatabaseHandle & { cleanup(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'pagewise-demo-'));
+  const handle = await openDatabase(undefined, join(dir, 'demo.sqlite'), { orm });
+  await ensureSeeded(handle, TEST_ARTICLES);
+  return {
+    ...handle,
+    cleanup: async () => {
+      await handle.db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

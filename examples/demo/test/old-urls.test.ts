@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDemoApp } from '../src/app.js';
-import { type DemoDatabaseHandle, ensureSeeded, openDatabase } from '../src/database.js';
-import { type AppAnswer, type AppExchange, appFetch, TEST_ARTICLES } from './harness.js';
+import type { DemoDatabaseHandle } from '../src/database.js';
+import { type AppAnswer, type AppExchange, appFetch, openSqliteDemo } from './harness.js';
 
 // The old URLs (/v1/, /v2/) answer exactly as they did before the demo served its articles through
 // version changes (issue 39): each request's status, headers and body, recorded from the demo of
@@ -110,21 +108,6 @@ async function run(fetch: Fetch): Promise<Array<Exchange & { answer: Answer }>> 
   return out;
 }
 
-async function openSqlite(
-  orm: 'kysely' | 'drizzle',
-): Promise<DemoDatabaseHandle & { cleanup(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'pagewise-demo-old-urls-'));
-  const handle = await openDatabase(undefined, join(dir, 'demo.sqlite'), { orm });
-  await ensureSeeded(handle, TEST_ARTICLES);
-  return {
-    ...handle,
-    cleanup: async () => {
-      await handle.db.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** A JSON text with every `oneOf` and the components sorted (by their JSON, by name). */
 function inOrder(body: string): string {
   const sort = (value: unknown): unknown => {
@@ -158,7 +141,7 @@ for (const orm of ['kysely', 'drizzle'] as const) {
     let fetch: Fetch;
 
     beforeAll(async () => {
-      database = await openSqlite(orm);
+      database = await openSqliteDemo(orm);
       const app = await createDemoApp({
         db: database.db,
         ...(orm === 'drizzle' ? { drizzle: database.drizzle } : {}),

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   buildOpenApiDocument,
@@ -28,6 +26,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DATED_VERSIONS } from '../src/versions.js';
 import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
+import { expectLintClean } from './openapi-lint.js';
 
 // Versions as code in the documents (issue 39): one OpenAPI document per version of a bundle, made
 // from the newest schema and the chain; a changelog; Redocly lints every document clean; an
@@ -284,25 +283,6 @@ test('versionChangelog: a Markdown section per version, newest first', () => {
     ].join('\n'),
   );
 });
-
-/** Redocly's recommended rules (the demo's config) on each file: 0 errors and 0 warnings. */
-async function expectLintClean(files: readonly string[]): Promise<void> {
-  const { stdout } = await promisify(execFile)(
-    join(DEMO, 'node_modules/.bin/redocly'),
-    ['lint', '--config', join(DEMO, 'redocly.yaml'), '--format=json', ...files],
-    { cwd: DEMO, maxBuffer: 16 * 1024 * 1024 },
-  ).catch((error: { stdout?: string; stderr?: string }) => {
-    throw new Error(`redocly lint failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
-  });
-  const totals = [...stdout.matchAll(/"totals":\s*(\{[^}]*\})/g)].map(
-    (match) => JSON.parse(match[1]!) as { errors: number; warnings: number },
-  );
-  expect(totals).toHaveLength(files.length);
-  expect(
-    totals.every((total) => total.errors === 0 && total.warnings === 0),
-    stdout,
-  ).toBe(true);
-}
 
 /** The files compile under strict TypeScript. */
 function expectCompiles(files: readonly string[]): void {
