@@ -3,7 +3,6 @@
 // the request names winning, a date between two versions of a bundle served by the earlier one,
 // the scheme's errors as before. The interceptor awaits an async function; a guard, which runs
 // before it, reads a synchronous one.
-import type { AddressInfo } from 'node:net';
 import {
   type CanActivate,
   Controller,
@@ -13,12 +12,11 @@ import {
   Module,
   UseGuards,
 } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { ApiVersion, getPageRequest, PagewiseModule, UseVersioning } from '@pagewise/nest';
 import { type ApiRequest, HeaderVersioning, versionBundle } from '@pagewise/rest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { get } from './http-client.js';
+import { PLATFORMS, start } from './platforms.js';
 
 const BUNDLE = versionBundle({
   versions: [{ version: '2026-01-10' }, { version: '2025-11-15' }, { version: '2025-06-01' }],
@@ -69,23 +67,13 @@ class SyncPinnedController {
 })
 class PinnedModule {}
 
-const PLATFORMS = [
-  { name: 'express', adapter: () => undefined },
-  { name: 'fastify', adapter: () => new FastifyAdapter() },
-] as const;
-
 for (const platform of PLATFORMS) {
   describe(`Nest 12 on ${platform.name}: defaultVersion as a function`, () => {
     let app: INestApplication;
     let origin = '';
 
     beforeAll(async () => {
-      const adapter = platform.adapter();
-      app = adapter
-        ? await NestFactory.create(PinnedModule, adapter, { logger: false })
-        : await NestFactory.create(PinnedModule, { logger: false });
-      await app.listen(0, '127.0.0.1');
-      origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+      [app, origin] = await start(PinnedModule, platform.adapter());
     });
     afterAll(async () => {
       await app?.close();

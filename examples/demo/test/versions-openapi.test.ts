@@ -22,11 +22,10 @@ import {
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DATED_VERSIONS } from '../src/versions.js';
 import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
-import { expectLintClean } from './openapi-lint.js';
+import { expectCompiles, expectLintClean } from './openapi-lint.js';
 
 // Versions as code in the documents (issue 39): one OpenAPI document per version of a bundle, made
 // from the newest schema and the chain; a changelog; Redocly lints every document clean; an
@@ -284,24 +283,6 @@ test('versionChangelog: a Markdown section per version, newest first', () => {
   );
 });
 
-/** The files compile under strict TypeScript. */
-function expectCompiles(files: readonly string[]): void {
-  const program = ts.createProgram([...files], {
-    strict: true,
-    noEmit: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    skipLibCheck: true,
-  });
-  const diagnostics = ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  expect(diagnostics).toEqual([]);
-}
-
 /** A walk of `path`'s cursor feed by an openapi-fetch client of `types`, under `Api-Version: version`. */
 function walkSource(types: string, path: string, version: string, list: string, field: string): string {
   return [
@@ -387,6 +368,11 @@ describe('the tools, on every version', () => {
   }, 60_000);
 });
 
+/** The demo's article fields, newest first: 2026-01-10 (v2), 2025-11-15, 2025-06-01 (v1). */
+const NEWEST = ['id', 'url', 'headline', 'content', 'publishedAt', 'rating', 'author'];
+const FLAT_AUTHOR = ['id', 'url', 'headline', 'content', 'author_id', 'author_url', 'publishedAt', 'rating'];
+const V1 = ['id', 'url', 'title', 'body', 'author_id', 'author_url', 'published_at', 'rating'];
+
 describe("the demo's dated versions (/dated/), through the same tools", () => {
   const dir = mkdtempSync(join(DEMO, 'test/.dated-'));
   let handle: Awaited<ReturnType<NonNullable<ReturnType<typeof demoDatabases>[0]>['open']>>;
@@ -422,31 +408,11 @@ describe("the demo's dated versions (/dated/), through the same tools", () => {
       ]);
     }
     expect(shapes).toEqual([
-      [
-        '2026-01-10',
-        ['id', 'url', 'headline', 'content', 'publishedAt', 'rating', 'author'],
-        ['next', 'previous', 'results'],
-      ],
-      [
-        '2025-11-15',
-        ['id', 'url', 'headline', 'content', 'author_id', 'author_url', 'publishedAt', 'rating'],
-        ['next', 'previous', 'results'],
-      ],
-      [
-        '2025-06-01',
-        ['id', 'url', 'title', 'body', 'author_id', 'author_url', 'published_at', 'rating'],
-        ['next', 'previous', 'results'],
-      ],
-      [
-        '2025-01-01',
-        ['id', 'url', 'title', 'body', 'author_id', 'author_url', 'published_at', 'rating'],
-        ['next', 'previous', 'data'],
-      ],
-      [
-        '2025-12-25',
-        ['id', 'url', 'headline', 'content', 'author_id', 'author_url', 'publishedAt', 'rating'],
-        ['next', 'previous', 'results'],
-      ],
+      ['2026-01-10', NEWEST, ['next', 'previous', 'results']],
+      ['2025-11-15', FLAT_AUTHOR, ['next', 'previous', 'results']],
+      ['2025-06-01', V1, ['next', 'previous', 'results']],
+      ['2025-01-01', V1, ['next', 'previous', 'data']],
+      ['2025-12-25', FLAT_AUTHOR, ['next', 'previous', 'results']],
     ]);
   });
 
