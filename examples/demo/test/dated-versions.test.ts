@@ -2,6 +2,7 @@ import { versionChangelog } from '@pagewise/rest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDemoApp } from '../src/app.js';
 import type { DemoDatabaseHandle } from '../src/database.js';
+import { VERSIONING_NAMES } from '../src/versioning.js';
 import { DATED_VERSIONS, DEMO_API_KEYS, PATH_VERSIONS } from '../src/versions.js';
 import { type AppAnswer, appFetch, feedIds, openSqliteDemo } from './harness.js';
 
@@ -239,3 +240,31 @@ test('the changelogs are written from the changes', () => {
     ...DATED_VERSIONS.changesOf('2025-11-15'),
   ]);
 });
+
+test('every VERSIONING scheme mounts the same dated versions at /dated/', async () => {
+  const database = await openSqliteDemo();
+  try {
+    const seen = [];
+    for (const versioning of VERSIONING_NAMES) {
+      const fetchApp = appFetch(await createDemoApp({ db: database.db, versioning }));
+      const answer = await fetchApp({
+        method: 'GET',
+        url: '/dated/articles/17/',
+        headers: { 'api-version': '2025-06-01' },
+      });
+      const body = JSON.parse(answer.body) as Body;
+      seen.push([versioning, answer.status, answer.headers['api-version'], body.url, body.author_url]);
+    }
+    expect(seen).toEqual(
+      VERSIONING_NAMES.map((versioning) => [
+        versioning,
+        200,
+        '2025-06-01',
+        'http://localhost/dated/articles/17/',
+        expect.stringMatching(/^http:\/\/localhost\/dated\/authors\/\d+\/$/),
+      ]),
+    );
+  } finally {
+    await database.cleanup();
+  }
+}, 120_000);
