@@ -3,7 +3,6 @@
 // the package carries: no emitDecoratorMetadata, no module, the bindings' default hosts), and
 // PagewiseModule.forRootAsync behind a trusted proxy, with a guard that reads the page's request
 // (and its version) before any interceptor runs.
-import type { AddressInfo } from 'node:net';
 import {
   type CanActivate,
   Controller,
@@ -15,8 +14,6 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { fromArray } from '@pagewise/memory-adapter';
 import {
   getPageRequest,
@@ -30,6 +27,7 @@ import { cursorPage, URLPathVersioning } from '@pagewise/rest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARTICLES } from './feed-app.js';
 import { get } from './http-client.js';
+import { PLATFORMS, start } from './platforms.js';
 
 @Controller('feed')
 @UseInterceptors(PaginationInterceptor)
@@ -78,22 +76,6 @@ class GuardedFeedController {
   controllers: [ProxiedFeedController, GuardedFeedController],
 })
 class ProxiedModule {}
-
-const PLATFORMS = [
-  { name: 'express', adapter: () => undefined },
-  { name: 'fastify', adapter: () => new FastifyAdapter() },
-] as const;
-
-async function start(
-  module: object,
-  adapter: FastifyAdapter | undefined,
-): Promise<[INestApplication, string]> {
-  const app = adapter
-    ? await NestFactory.create(module, adapter, { logger: false })
-    : await NestFactory.create(module, { logger: false });
-  await app.listen(0, '127.0.0.1');
-  return [app, `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`];
-}
 
 for (const platform of PLATFORMS) {
   describe(`Nest 12 on ${platform.name}: other bindings`, () => {

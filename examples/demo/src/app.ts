@@ -40,14 +40,15 @@ import {
 import { pgArticles, sqliteArticles } from './drizzle-schema.js';
 import type { DemoDatabase } from './schema.js';
 import {
+  Article,
   type ArticleRow,
-  ArticleSchema,
+  Author,
   type AuthorRow,
-  AuthorSchema,
   serializeArticle,
   serializeAuthor,
 } from './serializers.js';
 import { DEMO_LIFECYCLE, type VersioningName, versioningClass } from './versioning.js';
+import { DATED_VERSIONS, DatedVersioning, PATH_VERSIONS, pinnedVersion } from './versions.js';
 
 /** 20 per page, `page_size` up to 100, `page=last`. */
 export class ArticlePages extends PageNumberPagination {
@@ -149,7 +150,8 @@ export function demoOpenApi(
     version: string | null;
     openapi: OpenApiVersion;
     origin: URL;
-    versioning: VersioningName;
+    /** `dated`: the /dated/ table, versioned by the `Api-Version` header. */
+    versioning: VersioningName | 'dated';
   },
 ): JsonSchema {
   const server =
@@ -160,7 +162,10 @@ export function demoOpenApi(
     version,
     openapi,
     title: 'Pagewise demo API',
-    description: `Articles and authors, paged three ways. Versioning scheme: ${versioning}.`,
+    description:
+      versioning === 'dated'
+        ? 'Articles and authors, paged three ways. Versioning: the Api-Version header (dated versions).'
+        : `Articles and authors, paged three ways. Versioning scheme: ${versioning}.`,
     infoVersion: version ?? '1.0.0',
     license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     servers: [{ url: server, description: 'This server' }],
@@ -173,6 +178,10 @@ export function demoOpenApi(
       },
     },
     security: [],
+    // Tagged by the segment after /dated/, as the path versions' operations are after /v1/.
+    ...(versioning === 'dated'
+      ? { operationTags: ({ path }: { path: string }) => [path.split('/')[2] || 'api'] }
+      : {}),
     operationSecurity: ({ method }) => (WRITE_METHODS.has(method) ? [{ tokenAuth: [] }] : []),
     tags: [
       { name: 'api', description: 'The API root: links to every list.' },
@@ -252,7 +261,15 @@ export async function createDemoApp({
     defaultVersioningClass: versioningClass(versioning),
     defaultVersion: versioning === 'path' || versioning === 'namespace' ? null : 'v1',
     allowedVersions: ['v1', 'v2'],
+    versionBundle: PATH_VERSIONS,
     lifecycle: DEMO_LIFECYCLE,
+    ...(now ? { now } : {}),
+  });
+  // The same views at /dated/: `Api-Version: <date>`, else the version the API key was created on.
+  const datedSettings = new ApiSettings({
+    defaultVersioningClass: DatedVersioning,
+    versionBundle: DATED_VERSIONS,
+    defaultVersion: pinnedVersion,
     ...(now ? { now } : {}),
   });
   const authorRows = await db.selectFrom('authors').selectAll().orderBy('id').execute();
@@ -277,6 +294,7 @@ export async function createDemoApp({
   };
 
   const listArticles = (
+    settings: ApiSettings,
     paginationClass: typeof ArticlePages | typeof ArticleOffsets | typeof ArticleFeed,
     title: string,
   ) =>
@@ -284,7 +302,7 @@ export async function createDemoApp({
       settings,
       title,
       queryset: articleQuery,
-      schema: ArticleSchema,
+      schema: Article,
       serializer,
       paginationClass,
       ...(paginationClass === Feed
@@ -297,130 +315,182 @@ export async function createDemoApp({
         : {}),
     });
 
-  // Named as DRF names them, "Article List" and "Article Instance"; the description is the docstring.
-  class ArticleViewSet extends ReadOnlyModelViewSet<ArticleRow, typeof ArticleSchema> {
-    static override description = `
+  // One router per mount: the same view classes, under the path versions' settings or the dated ones.
+  const apiRouter = (settings: ApiSettings) => {
+    // Named as DRF names them, "Article List" and "Article Instance"; the description is the docstring.
+    class ArticleViewSet extends ReadOnlyModelViewSet<ArticleRow, typeof Article> {
+      static override description = `
       Articles, newest first, in numbered pages of 20 (page_size up to 100, page=last).
     `;
-    override settings = settings;
-    override schema = ArticleSchema;
-    override queryset = articleQuery;
-    override serializer = serializer;
-    override paginationClass = Pages;
-  }
+      override settings = settings;
+      override schema = Article;
+      override queryset = articleQuery;
+      override serializer = serializer;
+      override paginationClass = Pages;
+    }
 
-  const refreshAuthors = async () => {
-    const rows = await db.selectFrom('authors').selectAll().orderBy('id').execute();
-    authors.clear();
-    for (const author of rows) authors.set(author.id, author);
-  };
+    const refreshAuthors = async () => {
+      const rows = await db.selectFrom('authors').selectAll().orderBy('id').execute();
+      authors.clear();
+      for (const author of rows) authors.set(author.id, author);
+    };
 
-  /** Authors, writable with `Authorization: Token <DEMO_WRITE_TOKEN>`; reads are public. */
-  class AuthorViewSet extends ModelViewSet<AuthorRow, typeof AuthorSchema> {
-    static override description = `
+    /** Authors, writable with `Authorization: Token <DEMO_WRITE_TOKEN>`; reads are public. */
+    class AuthorViewSet extends ModelViewSet<AuthorRow, typeof Author> {
+      static override description = `
       Authors, unpaginated. Reads are public; writes need "Authorization: Token <token>".
     `;
-    override settings = settings;
-    override schema = AuthorSchema;
-    override paginationClass = null;
-    override queryset = () => fromKysely(db.selectFrom('authors').selectAll().orderBy('id'), { db });
-    override serializer = (row: AuthorRow, { request }: { request: ApiRequest }) =>
-      serializeAuthor(row, request);
-    override writableFields = ['name', 'email'];
-    override validate = validateAuthor;
+      override settings = settings;
+      override schema = Author;
+      override paginationClass = null;
+      override queryset = () => fromKysely(db.selectFrom('authors').selectAll().orderBy('id'), { db });
+      override serializer = (row: AuthorRow, { request }: { request: ApiRequest }) =>
+        serializeAuthor(row, request);
+      override writableFields = ['name', 'email'];
+      override validate = validateAuthor;
 
-    // DRF's check_permissions: OPTIONS asks it too, so it lists the writes only to a token holder.
-    override checkPermissions(request: ApiRequest): void {
-      if (!SAFE_METHODS.has(request.method) && !hasWriteToken(request, writeToken))
-        throw new PermissionDenied();
+      // DRF's check_permissions: OPTIONS asks it too, so it lists the writes only to a token holder.
+      override checkPermissions(request: ApiRequest): void {
+        if (!SAFE_METHODS.has(request.method) && !hasWriteToken(request, writeToken))
+          throw new PermissionDenied();
+      }
+
+      override async create(request: ApiRequest) {
+        const response = await super.create(request);
+        await refreshAuthors();
+        return response;
+      }
+
+      override async update(request: ApiRequest, partial = false) {
+        const response = await super.update(request, partial);
+        await refreshAuthors();
+        return response;
+      }
+
+      override async destroy(request: ApiRequest) {
+        const author = await this.getObject(request);
+        const used = await db
+          .selectFrom('articles')
+          .select('id')
+          .where('author_id', '=', author.id)
+          .limit(1)
+          .executeTakeFirst();
+        if (used) throw new Conflict('This author has articles; delete them first.');
+        const response = await super.destroy(request);
+        await refreshAuthors();
+        return response;
+      }
     }
 
-    override async create(request: ApiRequest) {
-      const response = await super.create(request);
-      await refreshAuthors();
-      return response;
-    }
-
-    override async update(request: ApiRequest, partial = false) {
-      const response = await super.update(request, partial);
-      await refreshAuthors();
-      return response;
-    }
-
-    override async destroy(request: ApiRequest) {
-      const author = await this.getObject(request);
-      const used = await db
-        .selectFrom('articles')
-        .select('id')
-        .where('author_id', '=', author.id)
-        .limit(1)
-        .executeTakeFirst();
-      if (used) throw new Conflict('This author has articles; delete them first.');
-      const response = await super.destroy(request);
-      await refreshAuthors();
-      return response;
-    }
-  }
-
-  const router = new DefaultRouter({
-    settings,
-    title: 'Pagewise demo API',
-    schema: ROOT_SCHEMA,
-    rootLinks: { articles_offset: 'article-offset-list', articles_feed: 'article-feed', openapi: 'openapi' },
-  })
-    .register('articles', ArticleViewSet, { basename: 'article' })
-    .register('authors', AuthorViewSet, { basename: 'author' });
+    return new DefaultRouter({
+      settings,
+      title: 'Pagewise demo API',
+      schema: ROOT_SCHEMA,
+      rootLinks: {
+        articles_offset: 'article-offset-list',
+        articles_feed: 'article-feed',
+        openapi: 'openapi',
+      },
+    })
+      .register('articles', ArticleViewSet, { basename: 'article' })
+      .register('authors', AuthorViewSet, { basename: 'author' });
+  };
 
   // One document per version (and one of every version at /openapi.json), per dialect and origin.
   const documents = new Map<string, JsonSchema>();
-  const openapi = (request: ApiRequest) => {
-    const asked = request.queryParams.get('openapi');
-    if (asked !== null && asked !== '3.0' && asked !== '3.1')
-      throw new NotFound('openapi must be 3.0 or 3.1.');
-    const version = request.params.version ?? null;
-    const key = `${version}|${asked}|${request.url.origin}`;
-    let document = documents.get(key);
-    if (document === undefined) {
-      document = demoOpenApi(routes, {
-        version,
-        openapi: (asked ?? '3.1') as OpenApiVersion,
-        origin: request.url,
-        versioning,
-      });
-      if (documents.size < 64) documents.set(key, document);
-    }
-    return document;
-  };
-  const openapiView = apiView(openapi, {
-    renderers: [jsonRenderer],
-    versioningClass: null,
-    title: 'OpenAPI document',
-  });
+  // The tables the documents describe (made below, before any request): the path versions' alone,
+  // the dated versions' alone (a document of v1 knows no dated version, and the other way round).
+  let documented = new Routes();
+  let datedDocumented = new Routes();
+  /**
+   * The view answering the document of the version `versionOf` picks for a request, of `table`
+   * described under `scheme`, in the dialect `?openapi=` asks (3.1 by default).
+   */
+  const documentView = (
+    table: () => Routes,
+    scheme: VersioningName | 'dated',
+    versionOf: (request: ApiRequest) => string | null,
+  ) =>
+    apiView(
+      (request: ApiRequest) => {
+        const asked = request.queryParams.get('openapi');
+        if (asked !== null && asked !== '3.0' && asked !== '3.1')
+          throw new NotFound('openapi must be 3.0 or 3.1.');
+        const version = versionOf(request);
+        const key = `${scheme}|${version}|${asked}|${request.url.origin}`;
+        let document = documents.get(key);
+        if (document === undefined) {
+          document = demoOpenApi(table(), {
+            version,
+            openapi: (asked ?? '3.1') as OpenApiVersion,
+            origin: request.url,
+            versioning: scheme,
+          });
+          if (documents.size < 64) documents.set(key, document);
+        }
+        return document;
+      },
+      { renderers: [jsonRenderer], versioningClass: null, title: 'OpenAPI document' },
+    );
+  const openapiView = documentView(
+    () => documented,
+    versioning,
+    (request) => request.params.version ?? null,
+  );
+  // /dated/openapi.json: the document of the version `Api-Version` names (a date between two: the
+  // earlier one), else of the API key's, else of the newest.
+  const datedOpenapiView = documentView(
+    () => datedDocumented,
+    'dated',
+    (request) => {
+      const named = request.headers.get('api-version') ?? pinnedVersion(request);
+      const version = named === null ? DATED_VERSIONS.newest : DATED_VERSIONS.resolve(named);
+      if (version === null) throw new NotFound('Invalid version in "Api-Version" header.');
+      return version;
+    },
+  );
 
   // The offset and feed lists come first: the articles detail route would take "offset" for an id.
-  const declare = (routes: Routes, prefix: string) => {
+  const declare = (routes: Routes, prefix: string, settings: ApiSettings) => {
+    const router = apiRouter(settings);
     routes
       .add(
         `${prefix}/articles/offset/`,
         'article-offset-list',
-        withDatabaseErrors(listArticles(Offsets, 'Articles by offset')),
+        withDatabaseErrors(listArticles(settings, Offsets, 'Articles by offset')),
       )
       .add(
         `${prefix}/articles/feed/`,
         'article-feed',
-        withDatabaseErrors(listArticles(Feed, 'Article feed')),
+        withDatabaseErrors(listArticles(settings, Feed, 'Article feed')),
       );
     for (const route of router.routes.routes) {
       routes.add(`${prefix}${route.pattern}`, route.name, withDatabaseErrors(route.handler!));
     }
   };
 
-  const routes = new Routes()
-    .add('/openapi.json', 'openapi', openapiView)
-    .add('/:version(v1|v2)/openapi.json', 'openapi-version', openapiView);
-  if (versioning === 'path') declare(routes, '/:version');
-  else if (versioning === 'namespace') {
-    routes.include('/v1', 'v1', (v1) => declare(v1, '')).include('/v2', 'v2', (v2) => declare(v2, ''));
-  } else declare(routes, '');
+  // The path versions' table, as the /openapi.json documents describe it.
+  const pathRoutes = (table: Routes) => {
+    table
+      .add('/openapi.json', 'openapi', openapiView)
+      .add('/:version(v1|v2)/openapi.json', 'openapi-version', openapiView);
+    if (versioning === 'path') declare(table, '/:version', settings);
+    else if (versioning === 'namespace') {
+      table
+        .include('/v1', 'v1', (v1) => declare(v1, '', settings))
+        .include('/v2', 'v2', (v2) => declare(v2, '', settings));
+    } else declare(table, '', settings);
+    return table;
+  };
+  // The dated versions' table, in the `dated` namespace (DatedVersioning reverses within it). It
+  // comes first: `/:version/` would take `dated` for a version.
+  const datedRoutes = (table: Routes, withDocument: boolean) =>
+    table.include('/dated', 'dated', (dated) => {
+      if (withDocument) dated.add('/openapi.json', 'openapi', datedOpenapiView);
+      declare(dated, '', datedSettings);
+    });
+  documented = pathRoutes(new Routes());
+  datedDocumented = datedRoutes(new Routes(), false);
+  const routes = pathRoutes(datedRoutes(new Routes(), true));
   return { routes, settings, versioning };
 }

@@ -1,4 +1,5 @@
 import { type OrderedQuery, streamRows } from '@pagewise/core';
+import { ApiRequest } from '@pagewise/rest';
 import { type ArticleRow, type AuthorRow, type ExportedArticle, exportArticle } from './serializers.js';
 
 /** Where an export reads its rows. */
@@ -30,11 +31,13 @@ function flatten(record: object, prefix = ''): [string, Cell][] {
 /** The export's records, in the version's fields, by keyset on `id`. */
 async function* records(options: ArticleExportOptions): AsyncIterable<ExportedArticle> {
   const authors = (await options.authors?.()) ?? new Map<number, AuthorRow>();
+  // The version changes are told the request they answer: an export's is its own, with no route.
+  const context = { request: new ApiRequest({ url: 'http://localhost/' }), version: options.version ?? 'v1' };
   for await (const article of streamRows(options.query(), {
     ordering: 'id',
     batchSize: options.batchSize ?? 1000,
   })) {
-    yield exportArticle(article, options.version ?? 'v1', authors);
+    yield exportArticle(article, context, authors);
   }
 }
 

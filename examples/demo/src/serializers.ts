@@ -1,7 +1,8 @@
-import { type ApiRequest, perVersion, reverse } from '@pagewise/rest';
+import { type ApiRequest, reverse, type VersionChangeContext } from '@pagewise/rest';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { ArticleTable, AuthorTable } from './schema.js';
+import { PATH_VERSIONS } from './versions.js';
 
 export type ArticleRow = Selectable<ArticleTable>;
 export type AuthorRow = Selectable<AuthorTable>;
@@ -9,22 +10,8 @@ export type AuthorRow = Selectable<AuthorTable>;
 // Each shape is written once: the OpenAPI documents show it, the serializers are typed by it.
 const rating = z.number().int().min(1).max(5).nullable();
 
-/** v1: the columns as they are. */
-export const ArticleV1 = z
-  .object({
-    id: z.number().int(),
-    url: z.url(),
-    title: z.string(),
-    body: z.string(),
-    author_id: z.number().int(),
-    author_url: z.url(),
-    published_at: z.iso.datetime(),
-    rating,
-  })
-  .meta({ title: 'Article' });
-
-/** v2: renamed fields and the author as an object. */
-export const ArticleV2 = z
+/** The newest shape of an article (v2, 2026-01-10); versions.ts converts it to the older ones. */
+export const Article = z
   .object({
     id: z.number().int(),
     url: z.url(),
@@ -36,20 +23,13 @@ export const ArticleV2 = z
   })
   .meta({ title: 'Article' });
 
-export const AuthorV1 = z
-  .object({ id: z.number().int(), url: z.url(), name: z.string(), email: z.string() })
-  .meta({ title: 'Author' });
-
-export const AuthorV2 = z
+/** The newest shape of an author. */
+export const Author = z
   .object({ id: z.number().int(), url: z.url(), displayName: z.string(), contact: z.string() })
   .meta({ title: 'Author' });
 
-/** The item schemas of the article and author views, one per version. */
-export const ArticleSchema = perVersion({ v1: ArticleV1, v2: ArticleV2 });
-export const AuthorSchema = perVersion({ v1: AuthorV1, v2: AuthorV2 });
-
-export type Article = z.output<typeof ArticleV1> | z.output<typeof ArticleV2>;
-export type Author = z.output<typeof AuthorV1> | z.output<typeof AuthorV2>;
+export type Article = z.output<typeof Article>;
+export type Author = z.output<typeof Author>;
 
 /** SQLite hands timestamps back as ISO text, Postgres as `Date`: answer ISO text either way. */
 export function isoTimestamp(value: Date | string): string {
@@ -61,81 +41,69 @@ export function authorUrl(id: number, request: ApiRequest): string {
   return reverse('author-detail', { kwargs: { id: String(id) }, request });
 }
 
-/** v1: the columns as they are. v2: renamed fields and the author as an object. */
+/** An article in the newest shape: every older version is this through the version changes. */
 export function serializeArticle(
   article: ArticleRow,
   request: ApiRequest,
   authors: ReadonlyMap<number, AuthorRow>,
 ): Article {
-  const url = reverse('article-detail', { kwargs: { id: String(article.id) }, request });
-  const published = isoTimestamp(article.published_at);
-  if (request.version === 'v2') {
-    const author = authors.get(article.author_id);
-    return {
-      id: article.id,
-      url,
-      headline: article.title,
-      content: article.body,
-      publishedAt: published,
-      rating: article.rating,
-      author: {
-        id: article.author_id,
-        name: author?.name ?? null,
-        url: authorUrl(article.author_id, request),
-      },
-    };
-  }
   return {
     id: article.id,
-    url,
-    title: article.title,
-    body: article.body,
-    author_id: article.author_id,
-    author_url: authorUrl(article.author_id, request),
-    published_at: published,
+    url: reverse('article-detail', { kwargs: { id: String(article.id) }, request }),
+    headline: article.title,
+    content: article.body,
+    publishedAt: isoTimestamp(article.published_at),
     rating: article.rating,
+    author: {
+      id: article.author_id,
+      name: authors.get(article.author_id)?.name ?? null,
+      url: authorUrl(article.author_id, request),
+    },
   };
 }
 
 /** An article as a version's export writes it: the version's fields without the links. */
-export type ExportedArticle =
-  | Omit<z.output<typeof ArticleV1>, 'url' | 'author_url'>
-  | (Omit<z.output<typeof ArticleV2>, 'url' | 'author'> & { author: { id: number; name: string | null } });
+export type ExportedArticle = Readonly<Record<string, unknown>>;
+
+/** What the export leaves out of an item: the links, which a file read offline has no use for. */
+const LINKS: ReadonlySet<string> = new Set(['url', 'author_url']);
+
+function withoutLinks(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !LINKS.has(key))
+      .map(([key, field]) => [key, withoutLinks(field)]),
+  );
+}
 
 /**
- * The version's serializer for a file rather than a page: the same field names as
- * `serializeArticle` (v2 renames them and nests the author), without the URLs, which an export
- * read offline has no use for.
+ * The version's serializer for a file rather than a page: the newest item without the URLs
+ * (which a file read offline has no use for), through the path bundle's changes to
+ * `context.version` (`v1`: the columns' names and the author flat; `v2`: as it is).
  */
 export function exportArticle(
   article: ArticleRow,
-  version: string | null,
+  context: VersionChangeContext,
   authors: ReadonlyMap<number, AuthorRow>,
 ): ExportedArticle {
-  const published = isoTimestamp(article.published_at);
-  if (version === 'v2') {
-    return {
-      id: article.id,
-      headline: article.title,
-      content: article.body,
-      publishedAt: published,
-      rating: article.rating,
-      author: { id: article.author_id, name: authors.get(article.author_id)?.name ?? null },
-    };
-  }
-  return {
+  const newest = {
     id: article.id,
-    title: article.title,
-    body: article.body,
-    author_id: article.author_id,
-    published_at: published,
+    headline: article.title,
+    content: article.body,
+    publishedAt: isoTimestamp(article.published_at),
     rating: article.rating,
+    author: { id: article.author_id, name: authors.get(article.author_id)?.name ?? null },
   };
+  return withoutLinks(PATH_VERSIONS.convertItem(newest, context)) as ExportedArticle;
 }
 
+/** An author in the newest shape. */
 export function serializeAuthor(author: AuthorRow, request: ApiRequest): Author {
-  const url = authorUrl(author.id, request);
-  return request.version === 'v2'
-    ? { id: author.id, url, displayName: author.name, contact: author.email }
-    : { id: author.id, url, name: author.name, email: author.email };
+  return {
+    id: author.id,
+    url: authorUrl(author.id, request),
+    displayName: author.name,
+    contact: author.email,
+  };
 }

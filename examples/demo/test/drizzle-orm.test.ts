@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createHonoHandler } from '@pagewise/rest';
-import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApp } from '../src/app.js';
 import { type DemoDatabaseHandle, ensureSeeded, openDatabase } from '../src/database.js';
-import { dropPostgres, freshPostgres, TEST_ARTICLES } from './harness.js';
+import { appFetch, dropPostgres, freshPostgres, openSqliteDemo, TEST_ARTICLES } from './harness.js';
 
 // `ORM=drizzle`: the demo's articles paged by fromDrizzle over drizzle-orm's own driver answer
 // what fromKysely answers, byte for byte: page numbers, offsets, the cursor feed walked to its
@@ -15,42 +10,17 @@ import { dropPostgres, freshPostgres, TEST_ARTICLES } from './harness.js';
 type Fetch = (url: string) => Promise<{ status: number; link: string | null; body: string }>;
 
 function handler(app: Awaited<ReturnType<typeof createDemoApp>>): Fetch {
-  const hono = new Hono();
-  hono.all(
-    '*',
-    createHonoHandler({
-      routes: app.routes,
-      fallthrough: false,
-      allowedHosts: ['localhost'],
-      onError: () => {},
-    }),
-  );
+  const fetchApp = appFetch(app);
   return async (url) => {
-    const answer = await hono.request(url);
-    return { status: answer.status, link: answer.headers.get('link'), body: await answer.text() };
+    const answer = await fetchApp({ method: 'GET', url: url.replace('http://localhost', '') });
+    return { status: answer.status, link: answer.headers.link ?? null, body: answer.body };
   };
 }
 
 const BASE = 'http://localhost/v1/articles';
 
 const cases: Array<{ name: string; open: () => Promise<DemoDatabaseHandle & { cleanup(): Promise<void> }> }> =
-  [
-    {
-      name: 'sqlite',
-      async open() {
-        const dir = mkdtempSync(join(tmpdir(), 'pagewise-demo-drizzle-'));
-        const handle = await openDatabase(undefined, join(dir, 'demo.sqlite'), { orm: 'drizzle' });
-        await ensureSeeded(handle, TEST_ARTICLES);
-        return {
-          ...handle,
-          cleanup: async () => {
-            await handle.db.destroy();
-            rmSync(dir, { recursive: true, force: true });
-          },
-        };
-      },
-    },
-  ];
+  [{ name: 'sqlite', open: () => openSqliteDemo('drizzle') }];
 const pgUrl = process.env.PG_URL;
 if (pgUrl) {
   cases.push({

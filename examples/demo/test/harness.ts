@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { createHonoHandler } from '@pagewise/rest';
+import { createHonoHandler, type Routes } from '@pagewise/rest';
 import { Hono } from 'hono';
 import type {
   KyselyPlugin,
@@ -151,4 +151,63 @@ export class RowCounter implements KyselyPlugin {
     this.counts.push(args.result.rows.length);
     return args.result;
   }
+}
+
+/** One request to the app, as `appFetch` sends it. */
+export interface AppExchange {
+  readonly method: string;
+  /** A path (`/v1/articles/`), served at `http://localhost`. */
+  readonly url: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
+/** What `appFetch` answers: the status, the headers but `date` (by name, sorted) and the body text. */
+export interface AppAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** The demo app's routes behind Hono, asked in-process at `http://localhost` (no socket, no port). */
+export function appFetch(app: { readonly routes: Routes }): (exchange: AppExchange) => Promise<AppAnswer> {
+  const hono = new Hono();
+  hono.all(
+    '*',
+    createHonoHandler({
+      routes: app.routes,
+      fallthrough: false,
+      allowedHosts: ['localhost'],
+      onError: () => {},
+    }),
+  );
+  return async ({ method, url, headers, body }) => {
+    const answer = await hono.request(`http://localhost${url}`, {
+      method,
+      ...(headers ? { headers } : {}),
+      ...(body !== undefined ? { body } : {}),
+    });
+    const names = [...answer.headers.keys()].filter((name) => name !== 'date').sort();
+    return {
+      status: answer.status,
+      headers: Object.fromEntries(names.map((name) => [name, answer.headers.get(name)!])),
+      body: await answer.text(),
+    };
+  };
+}
+
+/** A fresh SQLite demo database of `TEST_ARTICLES` articles, read through `orm`. */
+export async function openSqliteDemo(
+  orm: 'kysely' | 'drizzle' = 'kysely',
+): Promise<DemoDatabaseHandle & { cleanup(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'pagewise-demo-'));
+  const handle = await openDatabase(undefined, join(dir, 'demo.sqlite'), { orm });
+  await ensureSeeded(handle, TEST_ARTICLES);
+  return {
+    ...handle,
+    cleanup: async () => {
+      await handle.db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

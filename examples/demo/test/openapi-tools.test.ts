@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import createClient from 'openapi-fetch';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
 import type { paths } from '../src/generated/openapi-v2.js';
 import { demoDocument, typesOf } from '../src/openapi-types.js';
 import { VERSIONING_NAMES, type VersioningName } from '../src/versioning.js';
 import { demoDatabases, type RunningDemo, serveDemo, TEST_ARTICLES } from './harness.js';
+import { expectCompiles, expectLintClean } from './openapi-lint.js';
 
 // The tools API consumers run on the demo's documents: Redocly's linter, openapi-typescript and
 // an openapi-fetch client, each against what the demo serves over HTTP.
@@ -53,21 +51,7 @@ describe('every document the demo serves', () => {
       }
     }
     // One CLI run for every document keeps this at a few seconds.
-    const { stdout } = await promisify(execFile)(
-      join(DEMO, 'node_modules/.bin/redocly'),
-      ['lint', '--config', join(DEMO, 'redocly.yaml'), '--format=json', ...files],
-      { cwd: DEMO, maxBuffer: 16 * 1024 * 1024 },
-    ).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`redocly lint failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
-    });
-    const totals = [...stdout.matchAll(/"totals":\s*(\{[^}]*\})/g)].map(
-      (match) => JSON.parse(match[1]!) as { errors: number; warnings: number },
-    );
-    expect(totals).toHaveLength(files.length);
-    expect(
-      totals.every((total) => total.errors === 0 && total.warnings === 0),
-      stdout,
-    ).toBe(true);
+    await expectLintClean(files);
   }, 120_000);
 
   test('the config turns off only the two rules it gives reasons for', () => {
@@ -107,20 +91,7 @@ describe('every document the demo serves', () => {
         "export const wrong: V2['schemas']['Article']['title'] = 'c';",
       ].join('\n'),
     );
-    const program = ts.createProgram([...files, use], {
-      strict: true,
-      noEmit: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      skipLibCheck: true,
-    });
-    const diagnostics = ts
-      .getPreEmitDiagnostics(program)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(diagnostics).toEqual([]);
+    expectCompiles([...files, use]);
   }, 60_000);
 
   test('the committed v2 types are what openapi-typescript makes of the v2 document now', async () => {

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import {
   buildOpenApiDocument,
@@ -24,8 +22,10 @@ import {
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DATED_VERSIONS } from '../src/versions.js';
+import { demoDatabases, type RunningDemo, serveDemo } from './harness.js';
+import { expectCompiles, expectLintClean } from './openapi-lint.js';
 
 // Versions as code in the documents (issue 39): one OpenAPI document per version of a bundle, made
 // from the newest schema and the chain; a changelog; Redocly lints every document clean; an
@@ -224,6 +224,26 @@ describe('one document per version, from the newest schema and the chain', () =>
     );
   });
 
+  test('a schema no change touches is one component, named as without a bundle', () => {
+    class Tags extends ModelViewSet<{ id: number; name: string }> {
+      override queryset = Articles.prototype.queryset as never;
+      override schema = {
+        title: 'Tag',
+        type: 'object',
+        properties: { id: { type: 'integer' }, name: { type: 'string' } },
+      };
+      override versionBundle = BUNDLE;
+      override versioningClass = HeaderVersioning;
+    }
+    const table = new Routes();
+    new SimpleRouter().register('tags', Tags, { basename: 'tag' }).addTo(table);
+    const all = buildOpenApiDocument(table, {}) as Document;
+    expect(Object.keys(all.components.schemas).sort()).toEqual(['Error', 'FieldErrors', 'Tag']);
+    expect(all.paths['/tags/{id}/']!.get!.responses['200']!.content['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/Tag',
+    });
+  });
+
   test('a perVersion schema beside a bundle is a ConfigurationError', () => {
     class Both extends Articles {
       override schema = perVersion({ '2026-01-10': ARTICLE }) as never;
@@ -263,6 +283,26 @@ test('versionChangelog: a Markdown section per version, newest first', () => {
   );
 });
 
+/** A walk of `path`'s cursor feed by an openapi-fetch client of `types`, under `Api-Version: version`. */
+function walkSource(types: string, path: string, version: string, list: string, field: string): string {
+  return [
+    "import createClient from 'openapi-fetch';",
+    `import type { paths } from './${types}.js';`,
+    'export async function walk(baseUrl: string): Promise<string[]> {',
+    '  const client = createClient<paths>({ baseUrl });',
+    '  const seen: string[] = [];',
+    '  let cursor: string | undefined;',
+    '  do {',
+    `    const { data, error } = await client.GET('${path}', { params: { header: { 'Api-Version': '${version}' }, query: cursor ? { cursor } : {} } });`,
+    '    if (error !== undefined || data === undefined) throw new Error(JSON.stringify(error));',
+    `    for (const article of data.${list}) seen.push(article.${field});`,
+    "    cursor = data.next === null ? undefined : (new URL(data.next).searchParams.get('cursor') ?? undefined);",
+    '  } while (cursor !== undefined);',
+    '  return seen;',
+    '}',
+  ].join('\n');
+}
+
 describe('the tools, on every version', () => {
   // Inside the demo so the generated files resolve openapi-fetch from its node_modules.
   const dir = mkdtempSync(join(DEMO, 'test/.versions-'));
@@ -300,21 +340,7 @@ describe('the tools, on every version', () => {
         files.push(file);
       }
     }
-    const { stdout } = await promisify(execFile)(
-      join(DEMO, 'node_modules/.bin/redocly'),
-      ['lint', '--config', join(DEMO, 'redocly.yaml'), '--format=json', ...files],
-      { cwd: DEMO, maxBuffer: 16 * 1024 * 1024 },
-    ).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`redocly lint failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
-    });
-    const totals = [...stdout.matchAll(/"totals":\s*(\{[^}]*\})/g)].map(
-      (match) => JSON.parse(match[1]!) as { errors: number; warnings: number },
-    );
-    expect(totals).toHaveLength(files.length);
-    expect(
-      totals.every((total) => total.errors === 0 && total.warnings === 0),
-      stdout,
-    ).toBe(true);
+    await expectLintClean(files);
   }, 120_000);
 
   test('an openapi-typescript client of each version compiles under strict and walks its feed', async () => {
@@ -331,44 +357,108 @@ describe('the tools, on every version', () => {
         astToString(await openapiTS(documentOf(version) as unknown as Parameters<typeof openapiTS>[0])),
       );
       const walk = join(dir, `walk-${name}.ts`);
-      writeFileSync(
-        walk,
-        [
-          "import createClient from 'openapi-fetch';",
-          `import type { paths } from './types-${name}.js';`,
-          'export async function walk(baseUrl: string): Promise<string[]> {',
-          '  const client = createClient<paths>({ baseUrl });',
-          '  const seen: string[] = [];',
-          '  let cursor: string | undefined;',
-          '  do {',
-          `    const { data, error } = await client.GET('/articles/', { params: { header: { 'Api-Version': '${version}' }, query: cursor ? { cursor } : {} } });`,
-          '    if (error !== undefined || data === undefined) throw new Error(JSON.stringify(error));',
-          `    for (const article of data.${list}) seen.push(article.${field});`,
-          "    cursor = data.next === null ? undefined : (new URL(data.next).searchParams.get('cursor') ?? undefined);",
-          '  } while (cursor !== undefined);',
-          '  return seen;',
-          '}',
-        ].join('\n'),
-      );
+      writeFileSync(walk, walkSource(`types-${name}`, '/articles/', version, list, field));
       files.push(walk);
     }
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      skipLibCheck: true,
-    });
-    const diagnostics = ts
-      .getPreEmitDiagnostics(program)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(diagnostics).toEqual([]);
+    expectCompiles(files);
     for (const file of files) {
       const { walk } = (await import(file)) as { walk: (baseUrl: string) => Promise<string[]> };
       expect(await walk(origin)).toEqual(ROWS.map((row) => row.headline));
     }
   }, 60_000);
+});
+
+/** The demo's article fields, newest first: 2026-01-10 (v2), 2025-11-15, 2025-06-01 (v1). */
+const NEWEST = ['id', 'url', 'headline', 'content', 'publishedAt', 'rating', 'author'];
+const FLAT_AUTHOR = ['id', 'url', 'headline', 'content', 'author_id', 'author_url', 'publishedAt', 'rating'];
+const V1 = ['id', 'url', 'title', 'body', 'author_id', 'author_url', 'published_at', 'rating'];
+
+describe("the demo's dated versions (/dated/), through the same tools", () => {
+  const dir = mkdtempSync(join(DEMO, 'test/.dated-'));
+  let handle: Awaited<ReturnType<NonNullable<ReturnType<typeof demoDatabases>[0]>['open']>>;
+  let demo: RunningDemo;
+  const documentOfDemo = async (version: string, openapi: '3.0' | '3.1') => {
+    const response = await fetch(`${demo.base}/dated/openapi.json?openapi=${openapi}`, {
+      headers: { 'api-version': version },
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Document;
+  };
+
+  beforeAll(async () => {
+    handle = await demoDatabases()[0]!.open();
+    demo = await serveDemo(handle, 'path');
+  }, 120_000);
+  afterAll(async () => {
+    await demo?.close();
+    await handle?.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("each version's document shows its article and envelope; a date between two documents the earlier", async () => {
+    const shapes = [];
+    for (const version of [...DATED_VERSIONS.versions, '2025-12-25']) {
+      const document = await documentOfDemo(version, '3.1');
+      const feed = document.paths['/dated/articles/feed/']!.get!;
+      const envelope = feed.responses['200']!.content['application/json']!.schema;
+      shapes.push([
+        version,
+        Object.keys(propertiesOf(document.components.schemas.Article!)),
+        Object.keys(propertiesOf(envelope)),
+      ]);
+    }
+    expect(shapes).toEqual([
+      ['2026-01-10', NEWEST, ['next', 'previous', 'results']],
+      ['2025-11-15', FLAT_AUTHOR, ['next', 'previous', 'results']],
+      ['2025-06-01', V1, ['next', 'previous', 'results']],
+      ['2025-01-01', V1, ['next', 'previous', 'data']],
+      ['2025-12-25', FLAT_AUTHOR, ['next', 'previous', 'results']],
+    ]);
+  });
+
+  test('redocly lints every dated version clean, in both dialects', async () => {
+    const files: string[] = [];
+    for (const version of DATED_VERSIONS.versions) {
+      for (const openapi of ['3.1', '3.0'] as const) {
+        const file = join(dir, `${version}-${openapi}.json`);
+        writeFileSync(file, JSON.stringify(await documentOfDemo(version, openapi)));
+        files.push(file);
+      }
+    }
+    await expectLintClean(files);
+  }, 120_000);
+
+  test('an openapi-typescript client of each dated version compiles and walks the whole feed', async () => {
+    const walks = DATED_VERSIONS.versions.map((version) => ({
+      version,
+      list: version === DATED_VERSIONS.oldest ? 'data' : 'results',
+      field: version < '2025-11-15' ? 'title' : 'headline',
+    }));
+    const files: string[] = [];
+    for (const { version, list, field } of walks) {
+      const name = `demo-${version.replaceAll('-', '')}`;
+      writeFileSync(
+        join(dir, `types-${name}.ts`),
+        astToString(
+          await openapiTS(
+            (await documentOfDemo(version, '3.1')) as unknown as Parameters<typeof openapiTS>[0],
+          ),
+        ),
+      );
+      const walk = join(dir, `walk-${name}.ts`);
+      writeFileSync(walk, walkSource(`types-${name}`, '/dated/articles/feed/', version, list, field));
+      files.push(walk);
+    }
+    expectCompiles(files);
+    const rows = await handle.db
+      .selectFrom('articles')
+      .select('title')
+      .orderBy('published_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    for (const file of files) {
+      const { walk } = (await import(file)) as { walk: (baseUrl: string) => Promise<string[]> };
+      expect(await walk(demo.base)).toEqual(rows.map((row) => row.title));
+    }
+  }, 120_000);
 });

@@ -1,5 +1,11 @@
 import { type ArgumentsHost, createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { ApiRequest, type FromHttpInit, type NodeRequestLike, routeParams } from '@pagewise/rest';
+import {
+  ApiRequest,
+  ConfigurationError,
+  type FromHttpInit,
+  type NodeRequestLike,
+  routeParams,
+} from '@pagewise/rest';
 import type { PagewiseOptions } from './pagewise-options.js';
 import { determineRouteVersion, routeNamespace, routeScheme, routeVersioning } from './route-versioning.js';
 
@@ -32,6 +38,8 @@ interface RequestState {
   request: ApiRequest | null;
   /** What making it threw (an untrusted host, a refused version): thrown again to whoever asks. */
   failure: { readonly error: unknown } | null;
+  /** The request being made while an async `defaultVersion` function answers. */
+  pending: Promise<ApiRequest> | null;
 }
 
 const NO_OPTIONS: PagewiseOptions = Object.freeze({});
@@ -55,7 +63,7 @@ function platformRequestOf(host: ArgumentsHost): PlatformRequest | null {
 function stateOf(platform: PlatformRequest): RequestState {
   let state = platform[REQUEST_STATE];
   if (state === undefined) {
-    state = { options: null, request: null, failure: null };
+    state = { options: null, request: null, failure: null, pending: null };
     platform[REQUEST_STATE] = state;
   }
   return state;
@@ -97,12 +105,17 @@ export function bindRequestOptions(context: ExecutionContext, options: PagewiseO
 
 /**
  * Makes the request of a versioned route now, so that a version the route's scheme refuses is
- * answered before the handler runs, whether or not anything reads the request.
+ * answered before the handler runs, whether or not anything reads the request. A promise when
+ * the route's `defaultVersion` function answers one: the request is made once it settles.
  */
-export function versionRequest(context: ExecutionContext): void {
+export function versionRequest(context: ExecutionContext): void | Promise<void> {
   const platform = platformRequestOf(context);
   if (platform === null) return;
-  if (routeVersioning(context, optionsOf(platform, stateOf(platform))) !== null) getPageRequest(context);
+  const state = stateOf(platform);
+  if (routeVersioning(context, optionsOf(platform, state)) === null) return;
+  if (state.request !== null || state.failure !== null) return;
+  const made = makePageRequest(context, platform, state);
+  if (made instanceof Promise) return made.then(() => undefined);
 }
 
 /** The request already made for this HTTP context, without making one. */
@@ -130,17 +143,54 @@ export function getPageRequest(context: ExecutionContext): ApiRequest | null {
   const state = stateOf(platform);
   if (state.failure !== null) throw state.failure.error;
   if (state.request !== null) return state.request;
-  const options = optionsOf(platform, state);
-  try {
-    const init = initOf(options, platform, routeNamespace(context));
-    state.request = ApiRequest.fromNode(platform.raw ?? (platform as NodeRequestLike), init);
-    const scheme = routeScheme(context, options);
-    if (scheme !== null) determineRouteVersion(context, state.request, scheme);
-  } catch (error) {
-    state.failure = { error };
+  const made = makePageRequest(context, platform, state);
+  if (made instanceof Promise) {
+    // Settled by the interceptor's own call, which waits for it; nothing is left unhandled.
+    made.catch(() => {});
+    const error = new ConfigurationError(
+      "@pagewise/nest: the route's defaultVersion function answered a promise, which the request " +
+        'cannot wait for here (a guard runs before PaginationInterceptor versions the request): ' +
+        'answer synchronously, or read the request after the interceptor',
+    );
     throw error;
   }
-  return state.request;
+  return made;
+}
+
+/**
+ * Makes the page's request and versions it, keeping it (or what making it threw) on `state`; a
+ * promise when the route's `defaultVersion` function answers one, the request kept once it settles.
+ */
+function makePageRequest(
+  context: ExecutionContext,
+  platform: PlatformRequest,
+  state: RequestState,
+): ApiRequest | Promise<ApiRequest> {
+  if (state.pending !== null) return state.pending;
+  const options = optionsOf(platform, state);
+  const fail = (error: unknown): never => {
+    state.failure = { error };
+    throw error;
+  };
+  let request: ApiRequest;
+  let versioned: void | Promise<void>;
+  try {
+    const init = initOf(options, platform, routeNamespace(context));
+    request = ApiRequest.fromNode(platform.raw ?? (platform as NodeRequestLike), init);
+    const scheme = routeScheme(context, options);
+    versioned = scheme === null ? undefined : determineRouteVersion(context, request, scheme);
+  } catch (error) {
+    return fail(error);
+  }
+  if (versioned instanceof Promise) {
+    state.pending = versioned.then(() => {
+      state.request = request;
+      return request;
+    }, fail);
+    return state.pending;
+  }
+  state.request = request;
+  return request;
 }
 
 function requireRequest(context: ExecutionContext): ApiRequest {

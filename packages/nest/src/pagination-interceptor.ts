@@ -7,7 +7,7 @@ import {
   Optional,
 } from '@nestjs/common';
 import { patchVaryHeaders, toWire } from '@pagewise/rest';
-import { map, type Observable } from 'rxjs';
+import { from, map, type Observable, switchMap } from 'rxjs';
 import { bindRequestOptions, versionRequest } from './page-request.js';
 import { asApiResponse } from './page-response.js';
 import { freezeOptions, PAGEWISE_OPTIONS, type PagewiseOptions } from './pagewise-options.js';
@@ -48,9 +48,12 @@ export class PaginationInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     if (this.options !== null) bindRequestOptions(context, this.options);
-    versionRequest(context);
+    const versioned = versionRequest(context);
     const response = platformResponse(context);
-    return next.handle().pipe(map((value) => answer(value, response)));
+    // An async defaultVersion function: the handler runs once the request's version is known.
+    const handled =
+      versioned === undefined ? next.handle() : from(versioned).pipe(switchMap(() => next.handle()));
+    return handled.pipe(map((value) => answer(value, response)));
   }
 }
 

@@ -9,7 +9,7 @@ import {
   type VersioningClass,
 } from '@pagewise/rest';
 import type { PagewiseOptions } from './pagewise-options.js';
-import { mergeLink, platformResponse } from './platform-response.js';
+import { mergeLink, type PlatformResponse, platformResponse } from './platform-response.js';
 
 const VERSIONING_KEY = '@pagewise/nest.versioning';
 const NAMESPACE_KEY = '@pagewise/nest.namespace';
@@ -82,18 +82,34 @@ export function routeNamespace(context: ExecutionContext): string | null {
 
 /**
  * DRF's `initial()` for versioning: the scheme's `Vary` on the response first (its errors vary
- * too), then `request.version` and `request.versioningScheme`, then the version's lifecycle: 410
- * past its sunset, else its `Deprecation`, `Sunset` and `Link` headers. Throws what the scheme
- * throws for a version it does not allow.
+ * too), then `request.version` (the version that serves it: under a dated bundle, a date between
+ * two versions is the earlier one) and `request.versioningScheme`, then the version's lifecycle:
+ * 410 past its sunset, else its `Deprecation`, `Sunset` and `Link` headers. A `defaultVersion`
+ * function is asked when the request names no version; a promise it answers is waited for (the
+ * answer is then a promise too). Throws (or rejects with) what the scheme throws for a version
+ * it does not allow.
  */
 export function determineRouteVersion(
   context: ExecutionContext,
   request: ApiRequest,
   scheme: BaseVersioning,
-): void {
+): void | Promise<void> {
   const response = platformResponse(context);
   if (scheme.varyHeaders.length > 0) patchVaryHeaders(response, scheme.varyHeaders);
-  request.version = scheme.determineVersion(request, request.params);
+  const version = scheme.requestVersion(request, request.params);
+  if (typeof version === 'object' && version !== null) {
+    return version.then((determined) => serveVersion(response, request, scheme, determined));
+  }
+  serveVersion(response, request, scheme, version);
+}
+
+function serveVersion(
+  response: PlatformResponse,
+  request: ApiRequest,
+  scheme: BaseVersioning,
+  version: string | null,
+): void {
+  request.version = scheme.servedVersion(version);
   request.versioningScheme = scheme;
   const status = scheme.versionStatus(request.version);
   if (status === null) return;

@@ -205,6 +205,9 @@ function itemSchema(
     const at = (version: string) =>
       bundle.convertSchema(newest, { version: bundleVersion(bundle, version), openapi: context.openapi });
     if (context.version !== null) return add(at(context.version), '');
+    // A schema no change touches is one component, named as it would be without a bundle.
+    const first = JSON.stringify(at(bundle.newest));
+    if (bundle.versions.every((version) => JSON.stringify(at(version)) === first)) return add(newest, '');
     const refs = [
       ...new Map(
         bundle.versions.map((version) => {

@@ -87,6 +87,9 @@ export type VersioningClass = new (options?: {
   versionBundle?: VersionBundle | null;
 }) => BaseVersioning;
 
+/** What `determineVersion` answers, as the default, for a request that names no version. */
+const UNNAMED = '\u0000pagewise.unnamed-version';
+
 /**
  * The base of every versioning scheme (DRF's `BaseVersioning`). A custom scheme overrides
  * `determineVersion`, and `reverse` when its URLs carry the version.
@@ -210,6 +213,48 @@ export class BaseVersioning {
    */
   determineVersion(_request: ApiRequest, _params?: RouteParams): string | null {
     throw new Error('determineVersion() must be implemented.');
+  }
+
+  /**
+   * The version this request is served under, as `determineVersion` finds it, with a
+   * `defaultVersion` function asked only when the request names no version (its `null` is the
+   * default, the bundle's newest). Synchronous unless the function answers a promise; the scheme
+   * is left as it was, so an instance shared by concurrent requests may answer them all.
+   * Throws what `determineVersion` throws, and a `ConfigurationError` for a default the bundle
+   * does not serve.
+   *
+   * @example
+   * new HeaderVersioning({ versionBundle, defaultVersion: (request) => keys.get(request.headers.get('x-api-key')) ?? null })
+   *   .requestVersion(request) // the key's version when the request has no Api-Version header
+   */
+  requestVersion(
+    request: ApiRequest,
+    params: RouteParams = request.params,
+  ): string | null | Promise<string | null> {
+    const pick = this.defaultVersionFunction;
+    if (pick === null) return this.determineVersion(request, params);
+    const fallback = this.defaultVersion;
+    this.defaultVersion = UNNAMED;
+    let named: string | null;
+    try {
+      named = this.determineVersion(request, params);
+    } finally {
+      this.defaultVersion = fallback;
+    }
+    if (named !== UNNAMED) return named;
+    const checked = (picked: string | null): string | null => {
+      const version = picked ?? fallback;
+      if (version !== null && this.servedVersion(version) === null) {
+        throw new ConfigurationError(
+          `defaultVersion() answered ${JSON.stringify(version)}, which no version of the bundle serves`,
+        );
+      }
+      return version;
+    };
+    const picked = pick(request);
+    return typeof picked === 'object' && picked !== null
+      ? Promise.resolve(picked).then(checked)
+      : checked(picked);
   }
 
   /**

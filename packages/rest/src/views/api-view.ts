@@ -89,7 +89,6 @@ export interface ApiViewOptions {
 }
 
 /** A unique default version, to tell "the request named none" from what the scheme read. */
-const UNNAMED = '\u0000pagewise.unnamed-version';
 
 /**
  * What OPTIONS answers, DRF's `SimpleMetadata`: the view's name and description and the media
@@ -375,29 +374,11 @@ export class ApiView {
   }
 
   /**
-   * The scheme's version of the request; a `defaultVersion` function is asked only when the
-   * request names no version (its `null` is the bundle's newest).
+   * The scheme's version of the request (`scheme.requestVersion`): a `defaultVersion` function is
+   * asked only when the request names no version (its `null` is the bundle's newest).
    */
   async determineVersion(scheme: BaseVersioning, request: ApiRequest): Promise<string | null> {
-    const pick = scheme.defaultVersionFunction;
-    if (pick === null) return scheme.determineVersion(request, request.params);
-    const fallback = scheme.defaultVersion;
-    scheme.defaultVersion = UNNAMED;
-    let named: string | null;
-    try {
-      named = scheme.determineVersion(request, request.params);
-    } finally {
-      scheme.defaultVersion = fallback;
-    }
-    if (named !== UNNAMED) return named;
-    const picked = (await pick(request)) ?? fallback;
-    if (picked !== null && scheme.servedVersion(picked) === null) {
-      throw new ConfigurationError(
-        `defaultVersion() answered ${JSON.stringify(picked)}, which no version of the bundle serves`,
-      );
-    }
-    scheme.defaultVersion = picked;
-    return picked;
+    return scheme.requestVersion(request, request.params);
   }
 
   /**

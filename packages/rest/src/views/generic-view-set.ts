@@ -300,7 +300,8 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
   }
 
   /**
-   * DRF's `get_serializer_info`: the fields of the item `schema` (of the request's version) with
+   * DRF's `get_serializer_info`: the fields of the item `schema` (of the request's version, through
+   * the serving bundle's `schema` changes) with
    * their metadata, read-only unless listed in `writableFields`; a schema that cannot be read as
    * JSON Schema, or none, lists `writableFields` alone.
    */
@@ -318,6 +319,10 @@ export class GenericViewSet<Row = unknown, S extends ViewSchema = ViewSchema> ex
       } catch (error) {
         if (!isConfigurationError(error)) throw error;
       }
+    }
+    // Under a bundle, the fields of the request's version, as its OpenAPI document shows them.
+    if (json !== null && this.servingBundle !== null && request.version !== null) {
+      json = this.servingBundle.convertSchema(json, { version: request.version, openapi: '3.1' });
     }
     return serializerInfo(json, this.writableFields);
   }
