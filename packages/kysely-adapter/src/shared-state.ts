@@ -1,3 +1,4 @@
+import { ConfigurationError } from '@pagewise/core';
 import {
   type AdapterName,
   type ColumnInfo,
@@ -7,7 +8,11 @@ import {
   DIALECT_PROBE,
   type DialectCapabilities,
   type DialectName,
+  deferredKeyRefusal,
   dialectCapabilities,
+  keyFields,
+  type PlanSource,
+  PrivateColumnStripper,
   type Row,
   Slot,
   type SqlFragment,
@@ -46,6 +51,8 @@ export class SharedState implements SqlSession {
   readonly builder: AnyBuilder;
   readonly db: AnyKysely | undefined;
   readonly uniqueKey: string | null;
+  /** Whether offset windows read the page's keys first (`KyselyQueryOptions.deferredJoin`). */
+  readonly deferredJoin: boolean;
   readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
   readonly cache: StatementCache;
   /** The options that change plans, as part of their cache key. */
@@ -55,7 +62,11 @@ export class SharedState implements SqlSession {
    * fields are then named as the rows name them (`createdAt`) and the tree otherwise (`created_at`).
    */
   readonly renamed: boolean;
+  /** Strips the derived table's key columns from deferred-join rows, which a `select *` reads too. */
+  readonly stripper = new PrivateColumnStripper();
   readonly #dialect: DialectName | DialectCapabilities | undefined;
+  /** The check of the key's uniqueness deferred joins need, made at the first page. */
+  #deferredKey: Promise<void> | undefined;
   readonly #countQuery: AnyBuilder | undefined;
   #countSource: CountSource | undefined;
   #capabilities: DialectCapabilities | undefined;
@@ -71,6 +82,7 @@ export class SharedState implements SqlSession {
     this.renamed = renamed;
     this.db = options.db;
     this.uniqueKey = options.uniqueKey === undefined ? 'id' : options.uniqueKey;
+    this.deferredJoin = options.deferredJoin === true;
     this.columns = options.columns ?? {};
     this.#dialect = options.dialect;
     this.#countQuery = options.countQuery;
@@ -126,6 +138,30 @@ export class SharedState implements SqlSession {
       };
     }
     return this.#countSource;
+  }
+
+  /**
+   * Refuses, once, a key of `source` that no primary key or unique index of its one table covers
+   * (`deferredKeyRefusal`): a deferred join would read a key's rows twice, or skip some.
+   */
+  checkDeferredKey(source: PlanSource & { readonly description: string }): Promise<void> {
+    this.#deferredKey ??= (async () => {
+      const columns: string[] = [];
+      for (const field of keyFields(this.uniqueKey)) {
+        const column = source.field(field).column;
+        // An expression: the catalog cannot say, and the key is taken as given.
+        if (column === undefined) return;
+        columns.push(column);
+      }
+      const { joins } = source.clauses();
+      const refusal = await deferredKeyRefusal(this, source.tables(), joins, source.description, columns);
+      if (refusal !== undefined) throw new ConfigurationError(refusal);
+    })().catch((error: unknown) => {
+      // A failed catalog read is tried again on the next page; a refusal stays.
+      if (!(error instanceof ConfigurationError)) this.#deferredKey = undefined;
+      throw error;
+    });
+    return this.#deferredKey;
   }
 
   /** Whether the cache lives as long as `db` (without one, as long as the query). */

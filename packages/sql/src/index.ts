@@ -102,6 +102,21 @@ export { recordExactTimestamps } from './mysql/record-exact-timestamps.js';
 export { mysqlExplainEstimate, mysqlStatementTimeout } from './mysql/statement-timeout.js';
 export { mysqlTemporalText } from './mysql/temporal-text.js';
 export {
+  type DeferredJoinStatement,
+  type DeferredOrdering,
+  deferredJoinStatement,
+  KEYS_TABLE,
+  type KeyPart,
+  keyColumn,
+  keyFields,
+} from './offset/deferred-join.js';
+export {
+  type DeferredJoinClauses,
+  deferredKeyRefusal,
+  refuseDeferredJoin,
+  selectionTextComputes,
+} from './offset/deferred-join-refusal.js';
+export {
   type BuilderSlice,
   refuseKeysetOnSlice,
   type SliceClause,
