@@ -1,5 +1,11 @@
 import { ConfigurationError, type OrderTerm } from '@pagewise/core';
-import type { QueryClauses, QueryTables, SourceTable } from '@pagewise/sql';
+import {
+  type DeferredJoinClauses,
+  type QueryClauses,
+  type QueryTables,
+  type SourceTable,
+  selectionTextComputes,
+} from '@pagewise/sql';
 import {
   Column,
   getTableName,
@@ -184,6 +190,26 @@ export function queryClauses(config: SelectConfig, dialect: DialectLike): QueryC
     equalityColumns: equalities.every((c) => c !== undefined) ? (equalities as string[]) : undefined,
     fixedColumns: equalities.filter((c): c is string => c !== undefined),
   };
+}
+
+/**
+ * What the select holds that a deferred join cannot serve (`DeferredJoinClauses`): its clauses,
+ * and the aggregates and window functions written in its selection's `sql` (Drizzle's `count()`
+ * and `sql\`rank() over (...)\`` alike), a subquery's excepted.
+ */
+export function deferredClauses(config: SelectConfig, dialect: DialectLike): DeferredJoinClauses {
+  const found = { windowFunction: false, aggregate: false };
+  for (const { field } of orderedFields(config.fields)) {
+    const expression = is(field, SQL.Aliased) ? field.getSQL() : field;
+    if (!is(expression, SQL)) continue;
+    const text = atoms(expression.queryChunks)
+      .map((atom) => ('text' in atom ? atom.text : ' '))
+      .join('');
+    const computes = selectionTextComputes(text);
+    found.windowFunction ||= computes.windowFunction;
+    found.aggregate ||= computes.aggregate;
+  }
+  return { ...queryClauses(config, dialect), ...found };
 }
 
 /** A piece of a flattened `SQL`: text, a column, or a value. */

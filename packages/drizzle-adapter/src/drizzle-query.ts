@@ -15,13 +15,18 @@ import {
   type ColumnInfo,
   columnInfo,
   countKey,
+  type DeferredJoinStatement,
+  DeferredKeyCheck,
+  deferredJoinStatement,
   type FieldSource,
   type KeysetHost,
   type KeysetRows,
   type KeysetStatement,
+  keyFields,
   lookupAccepts,
   lookupParameter,
   node,
+  type OrderItem,
   type OrderPlan,
   orderByItems,
   planByText,
@@ -49,7 +54,7 @@ import {
 import type { DrizzleSession, DrizzleTemplate } from './drizzle-session.js';
 import { lowerOrderItems } from './lower.js';
 import { DRIZZLE } from './options.js';
-import { coreOf, countSql, estimateSql, keysetSql, lookupSql, offsetSql } from './statements.js';
+import { coreOf, countSql, deferredSql, estimateSql, keysetSql, lookupSql, offsetSql } from './statements.js';
 
 /** What every copy of one `fromDrizzle` value made by `orderBy` shares: its builder's parts, session and caches. */
 export interface DrizzleShared {
@@ -59,6 +64,10 @@ export interface DrizzleShared {
   /** Plans of the builder's statement by ordering, and its own statements (offset windows, counts, finds). */
   readonly plans: ShapePlans<DrizzleTemplate>;
   readonly templates: Map<string, DrizzleTemplate>;
+  /** Whether offset windows read the page's keys first (`DrizzleQueryOptions.deferredJoin`). */
+  readonly deferredJoin: boolean;
+  /** The check of the key's uniqueness deferred joins make at the first page. */
+  readonly deferredKey: DeferredKeyCheck;
 }
 
 /**
@@ -276,32 +285,54 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     // No limit and no offset: every row, without a LIMIT clause. MySQL wants a LIMIT before any
     // OFFSET, so an offset without a limit gets the largest safe one.
     const unlimited = window.limit === null && window.offset === 0;
-    const key = `o|${window.offset > 0}|${unlimited}`;
+    const deferred = shared.deferredJoin;
+    if (deferred) await shared.deferredKey.check(session, source);
+    const key = `${deferred ? 'd' : 'o'}|${window.offset > 0}|${unlimited}`;
     const templates = ordered === null ? shared.templates : ordered.plan.windows;
     let template = templates.get(key);
     if (template === undefined) {
-      let orderBy = null;
+      let items: OrderItem[] | null = null;
       if (ordered !== null) {
         // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
         const { order, plan } = ordered;
-        const items = orderByItems(
+        items = orderByItems(
           order,
           plan.exprs,
           (i) => (plan.nullable[i] ? false : 'column'),
           session.capabilities,
         );
-        orderBy = lowerOrderItems(items);
       }
       const limited = { limit: !unlimited, offset: !unlimited && window.offset > 0 };
-      template = session.prepare(
-        offsetSql(session.dialect, source.config, orderBy, limited),
-        shared.parts.joinsNotNullableMap,
-      );
+      const statement = deferred
+        ? deferredSql(
+            session.dialect,
+            source.core,
+            this.#deferredStatement(ordered?.order ?? null, items, limited),
+          )
+        : offsetSql(session.dialect, source.config, items === null ? null : lowerOrderItems(items), limited);
+      template = session.prepare(statement, shared.parts.joinsNotNullableMap);
       templates.set(key, template);
     }
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
     const rows = await session.run(template, unlimited ? [] : [limit, window.offset]);
     return rows.map((row) => ({ row: row as O, position: [] }));
+  }
+
+  /** The deferred-join window of this query under `order` (its `items`), then by its key. */
+  #deferredStatement(
+    order: readonly KeyTerm[] | null,
+    items: readonly OrderItem[] | null,
+    window: { readonly limit: boolean; readonly offset: boolean },
+  ): DeferredJoinStatement {
+    const source = this.#source;
+    const key = keyFields(this.uniqueKey).map((field) => ({ field, expr: source.field(field).expr }));
+    // Without a plan the builder has no ORDER BY (its own is always read as terms): the key alone orders.
+    const ordering = {
+      items: items ?? [],
+      fields: order?.map((t) => t.field) ?? [],
+      direction: order?.at(-1)?.direction ?? 'asc',
+    };
+    return deferredJoinStatement(key, ordering, window);
   }
 
   /**
@@ -367,6 +398,6 @@ function readSlice(config: SelectConfig): BuilderSlice | null {
 }
 
 /** A new `DrizzleShared`'s caches. */
-export function sharedCaches(): Pick<DrizzleShared, 'plans' | 'templates'> {
-  return { plans: shapePlans<DrizzleTemplate>(), templates: new Map() };
+export function sharedCaches(): Pick<DrizzleShared, 'plans' | 'templates' | 'deferredKey'> {
+  return { plans: shapePlans<DrizzleTemplate>(), templates: new Map(), deferredKey: new DeferredKeyCheck() };
 }

@@ -1,8 +1,10 @@
 import { ConfigurationError } from '@pagewise/core';
+import { refuseDeferredJoin } from '@pagewise/sql';
 import { type Column, is, Table } from 'drizzle-orm';
 import {
   builderParts,
   columnLabel,
+  deferredClauses,
   describe,
   orderTermsOf,
   resultKeyOf,
@@ -12,7 +14,7 @@ import {
 } from './builder-config.js';
 import { DrizzleQuery, sharedCaches } from './drizzle-query.js';
 import { DrizzleSession } from './drizzle-session.js';
-import type { DrizzleQueryOptions, DrizzleSelect, RowOf } from './options.js';
+import { DRIZZLE, type DrizzleQueryOptions, type DrizzleSelect, type RowOf } from './options.js';
 
 /**
  * Pages a Drizzle select on Postgres (node-postgres, PGlite), SQLite (better-sqlite3) or
@@ -37,8 +39,15 @@ export function fromDrizzle<S extends DrizzleSelect>(
   const own = orderTermsOf(config, parts.dialect, description);
   for (const term of own) refuseUnorderable(config, term.field, description);
   const uniqueKey = options.uniqueKey === undefined ? primaryKeyField(config) : options.uniqueKey;
+  const deferredJoin = options.deferredJoin === true;
+  if (deferredJoin)
+    refuseDeferredJoin(DRIZZLE, description, deferredClauses(config, parts.dialect), uniqueKey);
   const session = new DrizzleSession(options.db, parts.dialect, uniqueKey, options.columns ?? {});
-  return new DrizzleQuery<RowOf<S>>({ session, parts, description, ...sharedCaches() }, own, null);
+  return new DrizzleQuery<RowOf<S>>(
+    { session, parts, description, deferredJoin, ...sharedCaches() },
+    own,
+    null,
+  );
 }
 
 /** Column types no cursor can bound exactly, refused before any statement: json(b), binary, blob. */

@@ -63,7 +63,7 @@ export async function offsetRows(
   // An ordered statement is its plan's (the plan stands for the ordering and `planKey`), as keyset
   // windows are; built only the first time its key is seen, not per page.
   const deferred = shared.deferredJoin;
-  if (deferred) await shared.checkDeferredKey(source);
+  if (deferred) await shared.deferredKey.check(shared, source);
   const key = `${deferred ? 'd' : 'o'}|${window.offset > 0}|${unlimited}`;
   const templates = ordered === null ? shape.templates : ordered.plan.windows;
   const template = shared.template(templates, ordered === null ? key + shared.planKey : key, () => {

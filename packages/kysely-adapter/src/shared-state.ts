@@ -1,17 +1,14 @@
-import { ConfigurationError } from '@pagewise/core';
 import {
   type AdapterName,
   type ColumnInfo,
   type ColumnKind,
   capabilitiesFromProbe,
   countKey,
+  DeferredKeyCheck,
   DIALECT_PROBE,
   type DialectCapabilities,
   type DialectName,
-  deferredKeyRefusal,
   dialectCapabilities,
-  keyFields,
-  type PlanSource,
   PrivateColumnStripper,
   type Row,
   Slot,
@@ -64,9 +61,10 @@ export class SharedState implements SqlSession {
   readonly renamed: boolean;
   /** Strips the derived table's key columns from deferred-join rows, which a `select *` reads too. */
   readonly stripper = new PrivateColumnStripper();
+  /** The check of the key's uniqueness deferred joins make at the first page. */
+  readonly deferredKey = new DeferredKeyCheck();
   readonly #dialect: DialectName | DialectCapabilities | undefined;
-  /** The check of the key's uniqueness deferred joins need, made at the first page. */
-  #deferredKey: Promise<void> | undefined;
+
   readonly #countQuery: AnyBuilder | undefined;
   #countSource: CountSource | undefined;
   #capabilities: DialectCapabilities | undefined;
@@ -138,30 +136,6 @@ export class SharedState implements SqlSession {
       };
     }
     return this.#countSource;
-  }
-
-  /**
-   * Refuses, once, a key of `source` that no primary key or unique index of its one table covers
-   * (`deferredKeyRefusal`): a deferred join would read a key's rows twice, or skip some.
-   */
-  checkDeferredKey(source: PlanSource & { readonly description: string }): Promise<void> {
-    this.#deferredKey ??= (async () => {
-      const columns: string[] = [];
-      for (const field of keyFields(this.uniqueKey)) {
-        const column = source.field(field).column;
-        // An expression: the catalog cannot say, and the key is taken as given.
-        if (column === undefined) return;
-        columns.push(column);
-      }
-      const { joins } = source.clauses();
-      const refusal = await deferredKeyRefusal(this, source.tables(), joins, source.description, columns);
-      if (refusal !== undefined) throw new ConfigurationError(refusal);
-    })().catch((error: unknown) => {
-      // A failed catalog read is tried again on the next page; a refusal stays.
-      if (!(error instanceof ConfigurationError)) this.#deferredKey = undefined;
-      throw error;
-    });
-    return this.#deferredKey;
   }
 
   /** Whether the cache lives as long as `db` (without one, as long as the query). */

@@ -112,6 +112,7 @@ export {
 } from './offset/deferred-join.js';
 export {
   type DeferredJoinClauses,
+  DeferredKeyCheck,
   deferredKeyRefusal,
   refuseDeferredJoin,
   selectionTextComputes,

@@ -5,7 +5,8 @@ import type { SqlSession } from '../catalog/session.js';
 import type { QueryTables } from '../catalog/source-tables.js';
 import { uniqueIndexes } from '../catalog/unique-indexes.js';
 import { catalogNullable } from '../dialect/catalog-rows.js';
-import type { QueryClauses } from '../planner/order-plan.js';
+import type { PlanSource, QueryClauses } from '../planner/order-plan.js';
+import { keyFields } from './deferred-join.js';
 
 // What a deferred join cannot serve. Its inner select picks a page of keys from the query's rows
 // and its outer one reads the rows of those keys: right only when every row of the query is one
@@ -130,4 +131,37 @@ export async function deferredKeyRefusal(
     '(NOT NULL): rows sharing a key would be read twice, or pages would skip rows; name a unique column with ' +
     `uniqueKey (${factory}(query, { uniqueKey: 'id', deferredJoin: true })), or drop deferredJoin`
   );
+}
+
+/**
+ * The check of a query's key that deferred joins make at its first page (`deferredKeyRefusal`),
+ * made once: a refusal stays, a failed catalog read is tried again at the next page. Held by what
+ * every copy of one query shares (an adapter's session of it), never by the module.
+ */
+export class DeferredKeyCheck {
+  #checked: Promise<void> | undefined;
+
+  /**
+   * Throws the `ConfigurationError` of a key of `source` no primary key or unique index of its one
+   * table covers; passes a key the catalog cannot judge (an expression, a join, a view).
+   * @example
+   * await check.check(session, source) // ConfigurationError: ... deferredJoin needs a key unique per row ...
+   */
+  check(session: SqlSession, source: PlanSource & { readonly description: string }): Promise<void> {
+    this.#checked ??= (async () => {
+      const columns: string[] = [];
+      for (const field of keyFields(session.uniqueKey)) {
+        const column = source.field(field).column;
+        if (column === undefined) return;
+        columns.push(column);
+      }
+      const joins = source.clauses().joins;
+      const refusal = await deferredKeyRefusal(session, source.tables(), joins, source.description, columns);
+      if (refusal !== undefined) throw new ConfigurationError(refusal);
+    })().catch((error: unknown) => {
+      if (!(error instanceof ConfigurationError)) this.#checked = undefined;
+      throw error;
+    });
+    return this.#checked;
+  }
 }
