@@ -42,11 +42,16 @@ function longStringsDataset(): Dataset {
 
 type Row = Record<string, unknown>;
 
+/** Adapter options every backend takes as its factory does (`fromKysely`, `fromDrizzle`, `fromArray`). */
+export interface BackendOptions {
+  readonly deferredJoin?: boolean;
+}
+
 /** What a conformance run needs from one adapter + database. */
 export interface ConformanceBackend {
   readonly name: string;
-  /** A query over `dataset` (loaded as `key`), with no ordering of its own. */
-  query(key: string, dataset: Dataset): Promise<OrderedQuery<Row>>;
+  /** A query over `dataset` (loaded as `key`), with no ordering of its own; `options` go to the adapter. */
+  query(key: string, dataset: Dataset, options?: BackendOptions): Promise<OrderedQuery<Row>>;
   /** A query whose own ordering is `id` ascending, set the backend's native way. */
   orderedById(key: string, dataset: Dataset): Promise<OrderedQuery<Row>>;
   /**
@@ -68,7 +73,7 @@ export function memoryBackend(): ConformanceBackend {
   return {
     name: 'memory',
     canBeUnordered: false,
-    query: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id' }),
+    query: async (_key, dataset, options) => fromArray(dataset.rows, { uniqueKey: 'id', ...options }),
     orderedById: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id', ordering: 'id' }),
     sliced: async (_key, dataset, { limit, offset = 0 }) =>
       fromArray([...dataset.rows].sort((a, b) => Number(a.id) - Number(b.id)).slice(offset, offset + limit), {
@@ -89,8 +94,11 @@ export function sqlBackend(database: TestDatabase, prefix: string): ConformanceB
   return {
     name: database.name,
     canBeUnordered: true,
-    query: async (key, dataset) =>
-      fromKysely(database.db.selectFrom(await load(key, dataset)).selectAll(), { db: database.db }),
+    query: async (key, dataset, options) =>
+      fromKysely(database.db.selectFrom(await load(key, dataset)).selectAll(), {
+        db: database.db,
+        ...options,
+      }),
     orderedById: async (key, dataset) =>
       fromKysely(
         database.db
@@ -432,6 +440,29 @@ export function conformanceCases(name: string, open: () => Promise<ConformanceBa
       previous: 'http://testserver/?limit=5&offset=995',
       results: [],
     });
+  });
+
+  it(`[${name}] deferredJoin: page numbers and limit/offset exactly as plain OFFSET and memory`, async () => {
+    for (const ordering of [
+      ['-created', 'id'],
+      ['score', '-id'],
+      [{ field: 'score', direction: 'desc' as const, nulls: 'last' as const }, 'name', 'id'],
+      ['big', '-id'],
+    ]) {
+      const terms = parseOrdering(ordering);
+      const deferred = (await backend.query('items', items, { deferredJoin: true })).orderBy(terms);
+      const plain = (await backend.query('items', items)).orderBy(terms);
+      const memory = (await reference.query('items', items)).orderBy(terms);
+      const walk = await pageNumberWalk(deferred, items, 4);
+      expect(walk).toEqual(await pageNumberWalk(plain, items, 4));
+      expect(walk).toEqual(await pageNumberWalk(memory, items, 4));
+      for (const search of ['?limit=5&offset=20', '?limit=7&offset=9', '?limit=5&offset=1000']) {
+        const url = `${ORIGIN}${search}`;
+        const page = await limitOffsetPage(deferred, items, url);
+        expect(page).toEqual(await limitOffsetPage(plain, items, url));
+        expect(page).toEqual(await limitOffsetPage(memory, items, url));
+      }
+    }
   });
 
   it(`[${name}] invalid and forged cursors answer 404 Invalid cursor, never a database error`, async () => {

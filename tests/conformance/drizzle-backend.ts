@@ -7,7 +7,7 @@ import { integer, customType as sqliteCustomType, sqliteTable } from 'drizzle-or
 import type { DrizzleTestDatabase } from '../support/drizzle-databases.js';
 import { drizzleTable } from '../support/drizzle-tables.js';
 import { createTable, type Dataset, dropTable } from '../support/tables.js';
-import type { ConformanceBackend } from './conformance-suite.js';
+import type { BackendOptions, ConformanceBackend } from './conformance-suite.js';
 
 /**
  * A database behind the Drizzle adapter: the same tables `sqlBackend` pages through Kysely
@@ -25,12 +25,12 @@ export function drizzleBackend(database: DrizzleTestDatabase, prefix: string): C
   };
   const db = database.drizzle;
   // The tables are defined at run time: their rows are records.
-  const paged = (select: unknown) =>
-    fromDrizzle(select as never, { db }) as OrderedQuery<Record<string, unknown>>;
+  const paged = (select: unknown, options?: BackendOptions) =>
+    fromDrizzle(select as never, { db, ...options }) as OrderedQuery<Record<string, unknown>>;
   return {
     name: `drizzle-${database.name}`,
     canBeUnordered: true,
-    query: async (key, dataset) => paged(db.select().from(await load(key, dataset))),
+    query: async (key, dataset, options) => paged(db.select().from(await load(key, dataset)), options),
     orderedById: async (key, dataset) => {
       const table = await load(key, dataset);
       return paged(db.select().from(table).orderBy(asc(table.id)));
