@@ -1,0 +1,146 @@
+import { parseOrdering } from '@pagewise/core';
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { databaseTarget, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';
+
+// Deferred-join offsets (issue 38 §5), as the databases plan them: at depth, the derived table of
+// keys is read from the ordering's index alone (Postgres: an Index Only Scan; MariaDB: `Using
+// index`, the secondary index holding the primary key), never from the rows, and the page's rows
+// are then read by primary key. Plain OFFSET reads every row before the page from the table.
+
+const ROWS = 30_000;
+const DEPTH = 20_000;
+const PAGE = 50;
+
+async function seed(database: TestDatabase, table: string): Promise<void> {
+  const { db, dialect } = database;
+  const q = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
+  const t = q(table);
+  await sql.raw(`drop table if exists ${t}`).execute(db);
+  const created = dialect === 'postgres' ? 'timestamptz(3)' : 'datetime(3)';
+  await sql
+    .raw(
+      `create table ${t} (id integer primary key, created ${created} not null, grp integer not null, body varchar(200) not null)`,
+    )
+    .execute(db);
+  if (dialect === 'postgres') {
+    await sql
+      .raw(
+        `insert into ${t} select n, timestamptz '2024-01-01 00:00:00+00' + ((n * 7919) % ${ROWS}) * interval '1 second',
+         n % 50, repeat('x', 150) from generate_series(1, ${ROWS}) n`,
+      )
+      .execute(db);
+  } else {
+    await sql
+      .raw(
+        `insert into ${t} select seq, timestamp '2024-01-01 00:00:00' + interval ((seq * 7919) % ${ROWS}) second,
+         seq % 50, repeat('x', 150) from seq_1_to_${ROWS}`,
+      )
+      .execute(db);
+  }
+  await sql.raw(`create index ${q(`${table}_created_id`)} on ${t} (created, id)`).execute(db);
+  await sql.raw(`create index ${q(`${table}_grp_created_id`)} on ${t} (grp, created, id)`).execute(db);
+  // VACUUM sets the visibility map an Index Only Scan needs (no heap visit per key).
+  await sql.raw(dialect === 'mysql' ? `analyze table ${t}` : `vacuum analyze ${t}`).execute(db);
+}
+
+/** The plan of `statement`: Postgres's text lines; MariaDB's rows, each with its select type and table. */
+async function explain(database: TestDatabase, statement: CompiledQuery): Promise<string[]> {
+  const { rows } = await database.db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]),
+  );
+  if (database.dialect === 'postgres') return rows.map((r) => String(r['QUERY PLAN']));
+  return rows.map(
+    (r) => `${r.select_type} table=${r.table} type=${r.type} key=${r.key} rows=${r.rows} Extra=${r.Extra}`,
+  );
+}
+
+for (const name of ['postgres', 'mariadb'] as const) {
+  const target = databaseTarget(name);
+  describeDatabase(target, 'deferred-join plans', () => {
+    const table = tableName(`h_deferred_plan_${name}`);
+    let database: TestDatabase;
+    const statements: CompiledQuery[] = [];
+
+    beforeAll(async () => {
+      database = await target.open((event) => {
+        if (event.level === 'query')
+          statements.push(CompiledQuery.raw(event.query.sql, [...event.query.parameters]));
+      });
+      await seed(database, table);
+    }, 120_000);
+    afterAll(async () => {
+      if (!database) return;
+      await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
+      await database.close();
+    });
+
+    const cases = [
+      {
+        title: '-created (the key appended descending)',
+        ordering: ['-created'],
+        index: 'created_id',
+        grp: false,
+      },
+      {
+        title: 'grp = 7, created (an equality WHERE)',
+        ordering: ['created'],
+        index: 'grp_created_id',
+        grp: true,
+      },
+    ];
+    for (const { title, ordering, index, grp } of cases) {
+      // grp = 7 holds 600 rows.
+      const depth = grp ? 400 : DEPTH;
+      it(`EXPLAIN ${title}: at offset ${depth} the keys come from the ordering's index alone, the rows by primary key`, async () => {
+        const builder = database.db.selectFrom(table).selectAll();
+        const make = (deferredJoin: boolean) =>
+          fromKysely(grp ? builder.where('grp', '=', 7) : builder, { db: database.db, deferredJoin }).orderBy(
+            parseOrdering(ordering),
+          );
+        const window = { order: null, after: null, offset: depth, limit: PAGE };
+        statements.length = 0;
+        const deferred = await make(true).fetch(window);
+        const statement = statements.find((s) => s.sql.includes('pagewisekeys'))!;
+        expect(deferred).toHaveLength(PAGE);
+        const plain = await make(false).fetch(window);
+        expect(deferred.map((r) => r.row.id)).toEqual(plain.map((r) => r.row.id));
+
+        const plan = await explain(database, statement);
+        console.log(`EXPLAIN ${name} | deferred ${title} | ${plan.map((l) => l.trim()).join(' / ')}`);
+        const text = plan.join('\n');
+        const key = `${table}_${index}`;
+        if (database.dialect === 'postgres') {
+          // The derived table (Postgres plans it in the join, no Subquery Scan of its own): a Limit
+          // over an Index Only Scan of the ordering's index.
+          expect(text).toMatch(
+            new RegExp(`Limit[^\\n]*\\n\\s*->\\s+Index Only Scan(?: Backward)? using ${key} `),
+          );
+          expect(text).not.toMatch(/Seq Scan/);
+          // The page's rows, by primary key.
+          expect(text).toMatch(new RegExp(`Index Scan using ${table}_pkey on ${table}`));
+        } else {
+          const derived = plan.filter((line) => line.startsWith('DERIVED'));
+          expect(derived).toHaveLength(1);
+          expect(derived[0]).toMatch(new RegExp(`table=${table} type=(?:index|ref|range) key=${key} `));
+          // Covering: the secondary index holds the primary key, no row is read.
+          expect(derived[0]).toMatch(/Extra=[^\n]*Using index/);
+          // In the index's order: no sort of the keys before the LIMIT (the outer one sorts the page's 50).
+          expect(derived[0]).not.toMatch(/filesort|temporary/);
+          expect(
+            plan.find((line) => line.includes(`table=${table} `) && !line.startsWith('DERIVED')),
+          ).toMatch(/type=eq_ref key=PRIMARY /);
+        }
+
+        // Plain OFFSET reads the rows before the page: never from the index alone.
+        statements.length = 0;
+        await make(false).fetch(window);
+        const plainPlan = await explain(database, statements[0]!);
+        console.log(`EXPLAIN ${name} | plain ${title} | ${plainPlan.map((l) => l.trim()).join(' / ')}`);
+        if (database.dialect === 'postgres') expect(plainPlan.join('\n')).not.toMatch(/Index Only Scan/);
+        else expect(plainPlan.join('\n')).not.toMatch(/Using index(?! condition)/);
+      });
+    }
+  });
+}
