@@ -11,7 +11,7 @@ import { fromDrizzle } from '@pagewise/drizzle-adapter';
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
 import { count, sql as drizzleSql, eq, gt } from 'drizzle-orm';
-import { sql } from 'kysely';
+import { CamelCasePlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, describeDatabase, type TestDatabase, tableName } from '../support/databases.js';
 import { type DrizzleTestDatabase, drizzleTarget, type StatementLog } from '../support/drizzle-databases.js';
@@ -411,6 +411,20 @@ for (const target of databaseTargets()) {
         notUnique: () => fromKysely(db.selectFrom(A).selectAll(), options(true, 'tier')),
         statements: () => log.splice(0),
       };
+    });
+
+    it('under a renaming plugin (CamelCasePlugin): the fields as the rows name them, no key column left', async () => {
+      const camel = database.db.withPlugin(new CamelCasePlugin());
+      const make = (deferredJoin: boolean) =>
+        fromKysely(camel.selectFrom(A).selectAll(), { db: camel, deferredJoin }).orderBy(
+          parseOrdering(['-authorId', 'title', 'id']),
+        );
+      for (const [offset, limit] of WINDOWS) {
+        const rows = await rowsOf(make(true), offset, limit);
+        expect(rows).toEqual(await rowsOf(make(false), offset, limit));
+        for (const row of rows)
+          expect(Object.keys(row).sort()).toEqual(['authorId', 'id', 'score', 'tier', 'title']);
+      }
     });
 
     it('pages of every ordering ending with the key equal the memory reference', async () => {

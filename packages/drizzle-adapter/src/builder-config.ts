@@ -1,11 +1,5 @@
 import { ConfigurationError, type OrderTerm } from '@pagewise/core';
-import {
-  type DeferredJoinClauses,
-  type QueryClauses,
-  type QueryTables,
-  type SourceTable,
-  selectionTextComputes,
-} from '@pagewise/sql';
+import type { QueryClauses, QueryTables, SourceTable } from '@pagewise/sql';
 import {
   Column,
   getTableName,
@@ -192,35 +186,15 @@ export function queryClauses(config: SelectConfig, dialect: DialectLike): QueryC
   };
 }
 
-/**
- * What the select holds that a deferred join cannot serve (`DeferredJoinClauses`): its clauses,
- * and the aggregates and window functions written in its selection's `sql` (Drizzle's `count()`
- * and `sql\`rank() over (...)\`` alike), a subquery's excepted.
- */
-export function deferredClauses(config: SelectConfig, dialect: DialectLike): DeferredJoinClauses {
-  const found = { windowFunction: false, aggregate: false };
-  for (const { field } of orderedFields(config.fields)) {
-    const expression = is(field, SQL.Aliased) ? field.getSQL() : field;
-    if (!is(expression, SQL)) continue;
-    const text = atoms(expression.queryChunks)
-      .map((atom) => ('text' in atom ? atom.text : ' '))
-      .join('');
-    const computes = selectionTextComputes(text);
-    found.windowFunction ||= computes.windowFunction;
-    found.aggregate ||= computes.aggregate;
-  }
-  return { ...queryClauses(config, dialect), ...found };
-}
-
 /** A piece of a flattened `SQL`: text, a column, or a value. */
-type Atom =
+export type Atom =
   | { readonly text: string }
   | { readonly column: Column }
   | { readonly value: unknown }
   | { readonly other: unknown };
 
 /** The chunks of `sql`, nested `SQL` flattened, adjacent texts joined. */
-function atoms(chunks: readonly unknown[], out: Atom[] = []): Atom[] {
+export function atoms(chunks: readonly unknown[], out: Atom[] = []): Atom[] {
   for (const chunk of chunks) {
     if (is(chunk, StringChunk)) {
       const text = chunk.value.join('');

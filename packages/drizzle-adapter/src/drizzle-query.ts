@@ -28,7 +28,7 @@ import {
   node,
   type OrderItem,
   type OrderPlan,
-  orderByItems,
+  offsetOrderItems,
   planByText,
   type QueryClauses,
   type QueryTables,
@@ -293,14 +293,8 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     if (template === undefined) {
       let items: OrderItem[] | null = null;
       if (ordered !== null) {
-        // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
         const { order, plan } = ordered;
-        items = orderByItems(
-          order,
-          plan.exprs,
-          (i) => (plan.nullable[i] ? false : 'column'),
-          session.capabilities,
-        );
+        items = offsetOrderItems(order, plan, session.capabilities);
       }
       const limited = { limit: !unlimited, offset: !unlimited && window.offset > 0 };
       const statement = deferred

@@ -4,7 +4,6 @@ import { type Column, is, Table } from 'drizzle-orm';
 import {
   builderParts,
   columnLabel,
-  deferredClauses,
   describe,
   orderTermsOf,
   resultKeyOf,
@@ -12,6 +11,7 @@ import {
   selectionAt,
   tableColumns,
 } from './builder-config.js';
+import { deferredClauses } from './deferred-clauses.js';
 import { DrizzleQuery, sharedCaches } from './drizzle-query.js';
 import { DrizzleSession } from './drizzle-session.js';
 import { DRIZZLE, type DrizzleQueryOptions, type DrizzleSelect, type RowOf } from './options.js';

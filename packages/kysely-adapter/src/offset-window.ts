@@ -6,7 +6,7 @@ import {
   keyColumn,
   keyFields,
   type OrderPlan,
-  orderByItems,
+  offsetOrderItems,
   type PlanSource,
   planByText,
   Slot,
@@ -72,14 +72,7 @@ export async function offsetRows(
     // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
     let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(source.node));
     if (ordered !== null) {
-      // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
-      const { order, plan } = ordered;
-      const items = orderByItems(
-        order,
-        plan.exprs,
-        (i) => (plan.nullable[i] ? false : 'column'),
-        shared.capabilities,
-      );
+      const items = offsetOrderItems(ordered.order, ordered.plan, shared.capabilities);
       node = SelectQueryNode.cloneWithOrderByItems(source.core, lowerOrderItems(items));
     }
     return unlimited ? node : withLimit(node, new Slot(0), window.offset > 0 ? new Slot(1) : null);
@@ -105,12 +98,7 @@ function deferredNode(
   let ordering: DeferredOrdering;
   if (ordered !== null) {
     const { order, plan } = ordered;
-    const items = orderByItems(
-      order,
-      plan.exprs,
-      (i) => (plan.nullable[i] ? false : 'column'),
-      shared.capabilities,
-    );
+    const items = offsetOrderItems(order, plan, shared.capabilities);
     ordering = { items, fields: order.map((t) => t.field), direction: order.at(-1)?.direction ?? 'asc' };
   } else {
     const fields = own.flatMap((item) => columnName(item.orderBy) ?? []);

@@ -117,6 +117,7 @@ export {
   refuseDeferredJoin,
   selectionTextComputes,
 } from './offset/deferred-join-refusal.js';
+export { offsetOrderItems } from './offset/offset-order.js';
 export {
   type BuilderSlice,
   refuseKeysetOnSlice,
