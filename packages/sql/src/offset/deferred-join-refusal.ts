@@ -54,7 +54,7 @@ export function refuseDeferredJoin(
   adapter: AdapterName,
   description: string,
   clauses: DeferredJoinClauses,
-  uniqueKey: string | null,
+  uniqueKey: string | readonly string[] | null,
 ): void {
   const held = [
     clauses.groupBy && 'GROUP BY',
@@ -71,7 +71,7 @@ export function refuseDeferredJoin(
         'for this query, or page the query as a derived table of its own',
     );
   }
-  if (uniqueKey === null) {
+  if (keyFields(uniqueKey).length === 0) {
     throw new ConfigurationError(
       `${adapter.name} adapter: deferredJoin pages ${description} by its unique key, and uniqueKey is null; ` +
         `name a column unique per row (${adapter.factory}(query, { uniqueKey: 'id', deferredJoin: true })) ` +
