@@ -413,6 +413,32 @@ for (const target of databaseTargets()) {
       };
     });
 
+    it('without db, over a WITH of its own, and unordered (then by the key alone)', async () => {
+      const { db } = database;
+      const terms = parseOrdering(['-score', 'title', 'id']);
+      const reference = (offset: number, limit: number | null) =>
+        rowsOf(fromKysely(db.selectFrom(A).selectAll(), { db }).orderBy(terms), offset, limit);
+      const cte = db
+        .with('recent', (w) => w.selectFrom(A).selectAll())
+        .selectFrom('recent')
+        .selectAll();
+      for (const [offset, limit] of WINDOWS) {
+        const expected = await reference(offset, limit);
+        expect(
+          await rowsOf(
+            fromKysely(db.selectFrom(A).selectAll(), { deferredJoin: true }).orderBy(terms),
+            offset,
+            limit,
+          ),
+        ).toEqual(expected);
+        expect(
+          await rowsOf(fromKysely(cte, { db, deferredJoin: true }).orderBy(terms), offset, limit),
+        ).toEqual(expected);
+      }
+      const unordered = await rowsOf(fromKysely(db.selectFrom(A).selectAll(), options(true)), 0, null);
+      expect(unordered.map((r) => r.id)).toEqual(Array.from({ length: 61 }, (_, i) => i + 1));
+    });
+
     it('under a renaming plugin (CamelCasePlugin): the fields as the rows name them, no key column left', async () => {
       const camel = database.db.withPlugin(new CamelCasePlugin());
       const make = (deferredJoin: boolean) =>
