@@ -14,10 +14,10 @@ import {
   type StatementLog,
 } from '../support/drizzle-databases.js';
 
-// Deferred-join offsets (issue 38 §5), as the databases plan them, for both ORM adapters: at depth, the derived table of
-// keys is read from the ordering's index alone (Postgres: an Index Only Scan; MariaDB: `Using
-// index`, the secondary index holding the primary key), never from the rows, and the page's rows
-// are then read by primary key. Plain OFFSET reads every row before the page from the table.
+// Deferred-join offsets (issue 38 §5), as the databases plan them, for both ORM adapters: at
+// depth, the derived table of keys is read from the ordering's index alone (Postgres: an Index
+// Only Scan; MariaDB: `Using index`, the secondary index holding the primary key), never from the
+// rows, and the page's rows are then read by primary key. Plain OFFSET reads every row before the page from the table.
 
 const ROWS = 30_000;
 const DEPTH = 20_000;
