@@ -2,7 +2,7 @@ import { refuseDeferredJoin } from '@pagewise/sql';
 import type { SelectQueryBuilder, SelectQueryNode, Simplify } from 'kysely';
 import { KyselyQuery } from './kysely-query.js';
 import { type AnyBuilder, KYSELY, type KyselyQueryOptions } from './options.js';
-import { deferredClauses, firstTableName } from './query-tables.js';
+import { deferredClauses, queryDescription } from './query-tables.js';
 import { SharedState } from './shared-state.js';
 import { StatementCache } from './statement-cache.js';
 
@@ -26,8 +26,7 @@ export function fromKysely<DB, TB extends keyof DB, O>(
   const { cache, node, values, shape } = StatementCache.recognised(tree, options.statementCache, options.db);
   const shared = new SharedState(query as AnyBuilder, options, cache, renames(query, tree));
   if (shared.deferredJoin) {
-    const description = `kysely query on "${firstTableName(tree) ?? 'a derived table'}"`;
-    refuseDeferredJoin(KYSELY, description, deferredClauses(tree), shared.uniqueKey);
+    refuseDeferredJoin(KYSELY, queryDescription(tree), deferredClauses(tree), shared.uniqueKey);
   }
   return new KyselyQuery<Simplify<O>>(shared, node as SelectQueryNode, null, values, shape);
 }

@@ -52,6 +52,12 @@ export function firstTableName(node: SelectQueryNode): string | undefined {
   return undefined;
 }
 
+/** How messages name the query: by the first table it reads from. */
+export function queryDescription(node: SelectQueryNode): string {
+  const first = firstTableName(node);
+  return first === undefined ? 'kysely query' : `kysely query on "${first}"`;
+}
+
 /** Whether `core` selects `DISTINCT`. */
 export function selectsDistinct(core: SelectQueryNode): boolean {
   return core.frontModifiers?.some((m) => m.modifier === 'Distinct') ?? false;
