@@ -42,11 +42,16 @@ function longStringsDataset(): Dataset {
 
 type Row = Record<string, unknown>;
 
+/** Adapter options every backend takes as its factory does (`fromKysely`, `fromDrizzle`, `fromArray`). */
+export interface BackendOptions {
+  readonly deferredJoin?: boolean;
+}
+
 /** What a conformance run needs from one adapter + database. */
 export interface ConformanceBackend {
   readonly name: string;
-  /** A query over `dataset` (loaded as `key`), with no ordering of its own. */
-  query(key: string, dataset: Dataset): Promise<OrderedQuery<Row>>;
+  /** A query over `dataset` (loaded as `key`), with no ordering of its own; `options` go to the adapter. */
+  query(key: string, dataset: Dataset, options?: BackendOptions): Promise<OrderedQuery<Row>>;
   /** A query whose own ordering is `id` ascending, set the backend's native way. */
   orderedById(key: string, dataset: Dataset): Promise<OrderedQuery<Row>>;
   /**
@@ -73,6 +78,7 @@ export interface ConformanceBackend {
 export interface KeyedOptions {
   readonly uniqueKey?: readonly string[];
   readonly select?: readonly string[];
+  readonly deferredJoin?: boolean;
 }
 
 /** The reference: the memory adapter, keyed by `id` like the tables. */
@@ -80,7 +86,7 @@ export function memoryBackend(): ConformanceBackend {
   return {
     name: 'memory',
     canBeUnordered: false,
-    query: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id' }),
+    query: async (_key, dataset, options) => fromArray(dataset.rows, { uniqueKey: 'id', ...options }),
     orderedById: async (_key, dataset) => fromArray(dataset.rows, { uniqueKey: 'id', ordering: 'id' }),
     sliced: async (_key, dataset, { limit, offset = 0 }) =>
       fromArray([...dataset.rows].sort((a, b) => Number(a.id) - Number(b.id)).slice(offset, offset + limit), {
@@ -103,8 +109,11 @@ export function sqlBackend(database: TestDatabase, prefix: string): ConformanceB
   return {
     name: database.name,
     canBeUnordered: true,
-    query: async (key, dataset) =>
-      fromKysely(database.db.selectFrom(await load(key, dataset)).selectAll(), { db: database.db }),
+    query: async (key, dataset, options) =>
+      fromKysely(database.db.selectFrom(await load(key, dataset)).selectAll(), {
+        db: database.db,
+        ...options,
+      }),
     orderedById: async (key, dataset) =>
       fromKysely(
         database.db
@@ -121,11 +130,12 @@ export function sqlBackend(database: TestDatabase, prefix: string): ConformanceB
         .limit(limit);
       return fromKysely(offset === undefined ? builder : builder.offset(offset), { db: database.db });
     },
-    keyed: async (key, dataset, { uniqueKey, select }) => {
+    keyed: async (key, dataset, { uniqueKey, select, deferredJoin }) => {
       const from = database.db.selectFrom(await load(key, dataset));
       return fromKysely(select === undefined ? from.selectAll() : from.select(select as never), {
         db: database.db,
         uniqueKey: uniqueKey ?? dataset.primaryKey ?? 'id',
+        deferredJoin,
       });
     },
     close: async () => {
@@ -455,6 +465,29 @@ export function conformanceCases(name: string, open: () => Promise<ConformanceBa
     });
   });
 
+  it(`[${name}] deferredJoin: page numbers and limit/offset exactly as plain OFFSET and memory`, async () => {
+    for (const ordering of [
+      ['-created', 'id'],
+      ['score', '-id'],
+      [{ field: 'score', direction: 'desc' as const, nulls: 'last' as const }, 'name', 'id'],
+      ['big', '-id'],
+    ]) {
+      const terms = parseOrdering(ordering);
+      const deferred = (await backend.query('items', items, { deferredJoin: true })).orderBy(terms);
+      const plain = (await backend.query('items', items)).orderBy(terms);
+      const memory = (await reference.query('items', items)).orderBy(terms);
+      const walk = await pageNumberWalk(deferred, items, 4);
+      expect(walk).toEqual(await pageNumberWalk(plain, items, 4));
+      expect(walk).toEqual(await pageNumberWalk(memory, items, 4));
+      for (const search of ['?limit=5&offset=20', '?limit=7&offset=9', '?limit=5&offset=1000']) {
+        const url = `${ORIGIN}${search}`;
+        const page = await limitOffsetPage(deferred, items, url);
+        expect(page).toEqual(await limitOffsetPage(plain, items, url));
+        expect(page).toEqual(await limitOffsetPage(memory, items, url));
+      }
+    }
+  });
+
   it(`[${name}] invalid and forged cursors answer 404 Invalid cursor, never a database error`, async () => {
     const query = await backend.query('items', items);
     const forged: Array<[OrderingInput, PositionValue[]]> = [
@@ -764,6 +797,29 @@ function compositeKeyCases(
       expect(actual.forward.length).toBeGreaterThan(2);
     });
   }
+
+  it(`[${name}] composite key (tenant_id, id) with deferredJoin: page numbers and limit/offset exactly as plain OFFSET and memory`, async () => {
+    // Orderings that end in the key, so plain OFFSET's order is total too.
+    for (const ordering of [
+      ['name', 'tenant_id', 'id'],
+      ['-score', '-tenant_id', '-id'],
+    ]) {
+      const terms = parseOrdering(ordering);
+      const deferred = (await backend().keyed('tenants', tenants, { deferredJoin: true })).orderBy(terms);
+      const plain = (await backend().keyed('tenants', tenants, {})).orderBy(terms);
+      const memory = (await reference.keyed('tenants', tenants, {})).orderBy(terms);
+      const walk = await pageNumberWalk(deferred, tenants, 4);
+      expect(walk).toEqual(await pageNumberWalk(plain, tenants, 4));
+      expect(walk).toEqual(await pageNumberWalk(memory, tenants, 4));
+      expect(new Set(walk.flatMap((p) => p.results.map(pairOf))).size).toBe(tenants.rows.length);
+      for (const search of ['?limit=5&offset=3', '?limit=4&offset=100']) {
+        const url = `${ORIGIN}${search}`;
+        const page = await limitOffsetPage(deferred, tenants, url);
+        expect(page).toEqual(await limitOffsetPage(plain, tenants, url));
+        expect(page).toEqual(await limitOffsetPage(memory, tenants, url));
+      }
+    }
+  });
 
   it(`[${name}] composite key written in another order than the primary key's: (id, tenant_id)`, async () => {
     const uniqueKey = ['id', 'tenant_id'];

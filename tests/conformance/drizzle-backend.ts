@@ -12,7 +12,7 @@ import {
 } from '../support/drizzle-databases.js';
 import { drizzleTable } from '../support/drizzle-tables.js';
 import { createTable, type Dataset, dropTable } from '../support/tables.js';
-import { type ConformanceBackend, conformanceCases } from './conformance-suite.js';
+import { type BackendOptions, type ConformanceBackend, conformanceCases } from './conformance-suite.js';
 import { slicedBuilderCases } from './sliced-builder-cases.js';
 import { sqlMatrixBackend, typeMatrixCases } from './type-matrix.js';
 import { viewsetCases } from './viewset-cases.js';
@@ -58,14 +58,12 @@ export function drizzleBackend(database: DrizzleTestDatabase, prefix: string): C
   };
   const db = database.drizzle;
   // The tables are defined at run time: their rows are records.
-  const paged = (select: unknown, uniqueKey?: readonly string[]) =>
-    fromDrizzle(select as never, uniqueKey === undefined ? { db } : { db, uniqueKey }) as OrderedQuery<
-      Record<string, unknown>
-    >;
+  const paged = (select: unknown, options?: BackendOptions & { readonly uniqueKey?: readonly string[] }) =>
+    fromDrizzle(select as never, { db, ...options }) as OrderedQuery<Record<string, unknown>>;
   return {
     name: `drizzle-${database.name}`,
     canBeUnordered: true,
-    query: async (key, dataset) => paged(db.select().from(await load(key, dataset))),
+    query: async (key, dataset, options) => paged(db.select().from(await load(key, dataset)), options),
     orderedById: async (key, dataset) => {
       const table = await load(key, dataset);
       return paged(db.select().from(table).orderBy(asc(table.id)));
@@ -76,10 +74,13 @@ export function drizzleBackend(database: DrizzleTestDatabase, prefix: string): C
       return paged(offset === undefined ? builder : builder.offset(offset));
     },
     // Without `uniqueKey`, the adapter's default: the schema's `primaryKey({ columns })`.
-    keyed: async (key, dataset, { uniqueKey, select }) => {
+    keyed: async (key, dataset, { uniqueKey, select, deferredJoin }) => {
       const table = await load(key, dataset);
       const fields = select === undefined ? undefined : Object.fromEntries(select.map((c) => [c, table[c]]));
-      return paged((fields === undefined ? db.select() : db.select(fields)).from(table), uniqueKey);
+      return paged((fields === undefined ? db.select() : db.select(fields)).from(table), {
+        ...(uniqueKey === undefined ? {} : { uniqueKey }),
+        ...(deferredJoin === undefined ? {} : { deferredJoin }),
+      });
     },
     close: async () => {
       for (const table of loaded.keys()) await dropTable(database, table);

@@ -222,7 +222,6 @@ function adapterCases(target: DatabaseTarget): void {
     }
   });
 
-
   it(`[${target.name}] queries of one shape share compiled statements, never their values`, async () => {
     const { db } = database;
     const above = (min: number) =>

@@ -121,7 +121,7 @@ const SHAPES: readonly Shape[] = [
   },
 ];
 
-async function seed(database: TestDatabase, table: string): Promise<void> {
+export async function seed(database: TestDatabase, table: string): Promise<void> {
   const { db, dialect } = database;
   const t = dialect === 'mysql' ? `\`${table}\`` : `"${table}"`;
   await sql.raw(`drop table if exists ${t}`).execute(db);
@@ -176,7 +176,7 @@ async function seed(database: TestDatabase, table: string): Promise<void> {
 }
 
 /** The plan table in Drizzle's schema, Drizzle's default modes (`Date` timestamps). */
-function planSchema(database: DrizzleTestDatabase, table: string) {
+export function planSchema(database: DrizzleTestDatabase, table: string) {
   if (database.dialect === 'postgres') {
     return pgTable(table, {
       id: pgInteger('id').primaryKey(),

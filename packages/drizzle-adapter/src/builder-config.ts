@@ -187,14 +187,14 @@ export function queryClauses(config: SelectConfig, dialect: DialectLike): QueryC
 }
 
 /** A piece of a flattened `SQL`: text, a column, or a value. */
-type Atom =
+export type Atom =
   | { readonly text: string }
   | { readonly column: Column }
   | { readonly value: unknown }
   | { readonly other: unknown };
 
 /** The chunks of `sql`, nested `SQL` flattened, adjacent texts joined. */
-function atoms(chunks: readonly unknown[], out: Atom[] = []): Atom[] {
+export function atoms(chunks: readonly unknown[], out: Atom[] = []): Atom[] {
   for (const chunk of chunks) {
     if (is(chunk, StringChunk)) {
       const text = chunk.value.join('');

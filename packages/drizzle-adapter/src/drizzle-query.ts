@@ -16,16 +16,21 @@ import {
   type ColumnInfo,
   columnInfo,
   countKey,
+  type DeferredJoinStatement,
+  DeferredKeyCheck,
+  deferredJoinStatement,
   type FieldSource,
   insertKeyOf,
   type KeysetHost,
   type KeysetRows,
   type KeysetStatement,
+  keyColumnsOf,
   lookupAccepts,
   lookupParameter,
   node,
+  type OrderItem,
   type OrderPlan,
-  orderByItems,
+  offsetOrderItems,
   planByText,
   type QueryClauses,
   type QueryTables,
@@ -54,7 +59,16 @@ import { type DrizzleSession, type DrizzleTemplate, timedOut } from './drizzle-s
 import { lowerOrderItems } from './lower.js';
 import { DRIZZLE } from './options.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
-import { coreOf, countSql, decides, estimateSql, keysetSql, lookupSql, offsetSql } from './statements.js';
+import {
+  coreOf,
+  countSql,
+  decides,
+  deferredSql,
+  estimateSql,
+  keysetSql,
+  lookupSql,
+  offsetSql,
+} from './statements.js';
 
 /** What every copy of one `fromDrizzle` value made by `orderBy` shares: its builder's parts, session and caches. */
 export interface DrizzleShared {
@@ -66,6 +80,10 @@ export interface DrizzleShared {
   readonly templates: Map<string, DrizzleTemplate>;
   /** What `countQuery` counts (its config without ORDER BY, LIMIT and OFFSET), `null` without one. */
   readonly counted: CountedSelect | null;
+  /** Whether offset windows read the page's keys first (`DrizzleQueryOptions.deferredJoin`). */
+  readonly deferredJoin: boolean;
+  /** The check of the key's uniqueness deferred joins make at the first page. */
+  readonly deferredKey: DeferredKeyCheck;
 }
 
 /** A select whose rows a count counts, by its own dialect. */
@@ -341,32 +359,48 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     // No limit and no offset: every row, without a LIMIT clause. MySQL wants a LIMIT before any
     // OFFSET, so an offset without a limit gets the largest safe one.
     const unlimited = window.limit === null && window.offset === 0;
-    const key = `o|${window.offset > 0}|${unlimited}`;
+    const deferred = shared.deferredJoin;
+    if (deferred) await shared.deferredKey.check(session, source);
+    const key = `${deferred ? 'd' : 'o'}|${window.offset > 0}|${unlimited}`;
     const templates = ordered === null ? shared.templates : ordered.plan.windows;
     let template = templates.get(key);
     if (template === undefined) {
-      let orderBy = null;
+      let items: OrderItem[] | null = null;
       if (ordered !== null) {
-        // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
         const { order, plan } = ordered;
-        const items = orderByItems(
-          order,
-          plan.exprs,
-          (i) => (plan.nullable[i] ? false : 'column'),
-          session.capabilities,
-        );
-        orderBy = lowerOrderItems(items);
+        items = offsetOrderItems(order, plan, session.capabilities);
       }
       const limited = { limit: !unlimited, offset: !unlimited && window.offset > 0 };
-      template = session.prepare(
-        offsetSql(session.dialect, source.config, orderBy, limited),
-        shared.parts.joinsNotNullableMap,
-      );
+      const statement = deferred
+        ? deferredSql(
+            session.dialect,
+            source.core,
+            this.#deferredStatement(ordered?.order ?? null, items, limited),
+          )
+        : offsetSql(session.dialect, source.config, items === null ? null : lowerOrderItems(items), limited);
+      template = session.prepare(statement, shared.parts.joinsNotNullableMap);
       templates.set(key, template);
     }
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
     const rows = await session.run(template, unlimited ? [] : [limit, window.offset]);
     return rows.map((row) => ({ row: row as O, position: [] }));
+  }
+
+  /** The deferred-join window of this query under `order` (its `items`), then by its key. */
+  #deferredStatement(
+    order: readonly KeyTerm[] | null,
+    items: readonly OrderItem[] | null,
+    window: { readonly limit: boolean; readonly offset: boolean },
+  ): DeferredJoinStatement {
+    const source = this.#source;
+    const key = keyColumnsOf(this).map((field) => ({ field, expr: source.field(field).expr }));
+    // Without a plan the builder has no ORDER BY (its own is always read as terms): the key alone orders.
+    const ordering = {
+      items: items ?? [],
+      fields: order?.map((t) => t.field) ?? [],
+      direction: order?.at(-1)?.direction ?? 'asc',
+    };
+    return deferredJoinStatement(key, ordering, window);
   }
 
   /**
@@ -487,6 +521,6 @@ function statementText(dialect: DialectLike, statement: SQL): string {
 }
 
 /** A new `DrizzleShared`'s caches. */
-export function sharedCaches(): Pick<DrizzleShared, 'plans' | 'templates'> {
-  return { plans: shapePlans<DrizzleTemplate>(), templates: new Map() };
+export function sharedCaches(): Pick<DrizzleShared, 'plans' | 'templates' | 'deferredKey'> {
+  return { plans: shapePlans<DrizzleTemplate>(), templates: new Map(), deferredKey: new DeferredKeyCheck() };
 }

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@pagewise/core';
+import { refuseDeferredJoin } from '@pagewise/sql';
 import { type Column, entityKind, is, Table } from 'drizzle-orm';
 import {
   builderParts,
@@ -10,9 +11,10 @@ import {
   selectionAt,
   tableColumns,
 } from './builder-config.js';
+import { deferredClauses } from './deferred-clauses.js';
 import { DrizzleQuery, sharedCaches } from './drizzle-query.js';
 import { DrizzleSession } from './drizzle-session.js';
-import type { DrizzleQueryOptions, DrizzleSelect, RowOf } from './options.js';
+import { DRIZZLE, type DrizzleQueryOptions, type DrizzleSelect, type RowOf } from './options.js';
 import { coreOf } from './statements.js';
 
 /**
@@ -38,11 +40,18 @@ export function fromDrizzle<S extends DrizzleSelect>(
   const own = orderTermsOf(config, parts.dialect, description);
   for (const term of own) refuseUnorderable(config, term.field, description);
   const uniqueKey = options.uniqueKey === undefined ? primaryKeyField(config) : options.uniqueKey;
+  const deferredJoin = options.deferredJoin === true;
+  if (deferredJoin)
+    refuseDeferredJoin(DRIZZLE, description, deferredClauses(config, parts.dialect), uniqueKey);
   const session = new DrizzleSession(options.db, parts.dialect, uniqueKey, options.columns ?? {});
   const countParts = options.countQuery === undefined ? null : builderParts(options.countQuery);
   const counted =
     countParts === null ? null : { dialect: countParts.dialect, core: coreOf(countParts.config) };
-  return new DrizzleQuery<RowOf<S>>({ session, parts, description, counted, ...sharedCaches() }, own, null);
+  return new DrizzleQuery<RowOf<S>>(
+    { session, parts, description, counted, deferredJoin, ...sharedCaches() },
+    own,
+    null,
+  );
 }
 
 /** Column types no cursor can bound exactly, refused before any statement: json(b), binary, blob. */

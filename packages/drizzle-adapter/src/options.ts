@@ -65,4 +65,19 @@ export interface DrizzleQueryOptions {
    * // select count(*) as "count" from (select 1 as "one" from "posts") as "pagewise_count"
    */
   countQuery?: DrizzleSelect | undefined;
+  /**
+   * Offset pages (page numbers, limit/offset) select the page's keys first, by LIMIT/OFFSET over
+   * the select's FROM, JOINs and WHERE with nothing else selected (an index-only scan where an
+   * index holds the ordering and the key), then the rows of those keys, as `fromKysely` does.
+   * The rows are those of plain OFFSET ordered by the ordering, then by `uniqueKey` in its last
+   * direction. Refused with a `ConfigurationError` by `fromDrizzle` for GROUP BY, DISTINCT,
+   * HAVING, UNION, an aggregate or a window function in the selection, or `uniqueKey: null`; at
+   * the first page for a key no primary key or unique index of the select's one table covers.
+   * @default false
+   * @example
+   * fromDrizzle(db.select().from(posts), { db, deferredJoin: true })
+   * // select ... from "posts" inner join (select "id" as "pagewisek0" from "posts" order by ...
+   * //   limit $1 offset $2) as "pagewisekeys" on "posts"."id" = "pagewisekeys"."pagewisek0" order by ...
+   */
+  deferredJoin?: boolean;
 }

@@ -1,5 +1,7 @@
 import {
   AHEAD_COLUMN,
+  type DeferredJoinStatement,
+  KEYS_TABLE,
   type KeysetStatement,
   LOOKUP_SLICE,
   lookupPredicate,
@@ -142,6 +144,38 @@ export function offsetSql(
     offset: limited.offset ? lower(new Slot(1)) : undefined,
   });
   return { sql: text, fields: config.fields, extra: [] };
+}
+
+/**
+ * A deferred-join offset window (`DeferredJoinStatement`) over the builder's core: the keys'
+ * select a derived table without the WITH, which stays at the head of the outer select.
+ * @example
+ * // select ... from "posts" inner join (select "id" as "pagewisek0" from "posts" order by "posts"."created_at" desc,
+ * //   "posts"."id" desc limit $1 offset $2) as "pagewisekeys" on "posts"."id" = "pagewisekeys"."pagewisek0"
+ * //   order by "posts"."created_at" desc, "posts"."id" desc
+ */
+export function deferredSql(
+  dialect: DialectLike,
+  core: SelectConfig,
+  statement: DeferredJoinStatement,
+): BuiltStatement {
+  const items = [...lowerOrderItems(statement.orderBy ?? []), ...lowerOrderItems(statement.tiebreak)];
+  const keys: Record<string, unknown> = {};
+  for (const key of statement.keys) keys[key.alias] = sql`${lower(key.expr)}`.as(key.alias);
+  const inner = build(dialect, core, {
+    withList: undefined,
+    fields: keys,
+    orderBy: items,
+    limit: statement.limit === null ? undefined : lower(statement.limit),
+    offset: statement.offset === null ? undefined : lower(statement.offset),
+  });
+  const keysTable = {
+    table: sql`(${inner}) as ${sql.identifier(KEYS_TABLE)}`,
+    joinType: 'inner',
+    on: lower(statement.on),
+  };
+  const text = build(dialect, core, { joins: [...(core.joins ?? []), keysTable], orderBy: items });
+  return { sql: text, fields: core.fields, extra: [] };
 }
 
 /** Whether the selection decides the rows (DISTINCT, GROUP BY, set operations): then it is counted as it is. */

@@ -1,6 +1,8 @@
+import { keyColumnsOf, refuseDeferredJoin } from '@pagewise/sql';
 import type { SelectQueryBuilder, SelectQueryNode, Simplify } from 'kysely';
 import { KyselyQuery } from './kysely-query.js';
-import type { AnyBuilder, KyselyQueryOptions } from './options.js';
+import { type AnyBuilder, KYSELY, type KyselyQueryOptions } from './options.js';
+import { deferredClauses, queryDescription } from './query-tables.js';
 import { SharedState } from './shared-state.js';
 import { StatementCache } from './statement-cache.js';
 
@@ -23,6 +25,9 @@ export function fromKysely<DB, TB extends keyof DB, O>(
   const tree = query.toOperationNode();
   const { cache, node, values, shape } = StatementCache.recognised(tree, options.statementCache, options.db);
   const shared = new SharedState(query as AnyBuilder, options, cache, renames(query, tree));
+  if (shared.deferredJoin) {
+    refuseDeferredJoin(KYSELY, queryDescription(tree), deferredClauses(tree), keyColumnsOf(shared));
+  }
   return new KyselyQuery<Simplify<O>>(shared, node as SelectQueryNode, null, values, shape);
 }
 

@@ -44,7 +44,7 @@ import { lowerOrderItems } from './lower.js';
 import { offsetRows } from './offset-window.js';
 import { ADAPTER, KYSELY } from './options.js';
 import { columnName, directionOf, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
-import { firstTableName, queryClauses, queryTables } from './query-tables.js';
+import { queryClauses, queryDescription, queryTables } from './query-tables.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import type { SharedState } from './shared-state.js';
 import type { CompiledTemplate, ShapeCache } from './statement-cache.js';
@@ -84,8 +84,7 @@ class KyselySource implements KeysetHost<CompiledTemplate> {
     this.node = query;
     this.base = base;
     this.#shape = shape;
-    const first = firstTableName(query);
-    this.description = first === undefined ? 'kysely query' : `kysely query on "${first}"`;
+    this.description = queryDescription(query);
   }
 
   /** The caches of this statement's shape (the statement without its values). */

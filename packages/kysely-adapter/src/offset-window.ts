@@ -1,8 +1,12 @@
 import { type KeyTerm, type OrderTerm, settleNulls, type WindowSpec } from '@pagewise/core';
 import {
   type BuilderSlice,
+  type DeferredOrdering,
+  deferredJoinStatement,
+  keyColumn,
+  keyColumnsOf,
   type OrderPlan,
-  orderByItems,
+  offsetOrderItems,
   type PlanSource,
   planByText,
   Slot,
@@ -10,9 +14,10 @@ import {
 } from '@pagewise/sql';
 import { SelectQueryNode } from 'kysely';
 import { lowerOrderItems } from './lower.js';
+import { columnName, directionOf } from './query-nodes.js';
 import type { SharedState } from './shared-state.js';
 import type { CompiledTemplate, ShapeCache } from './statement-cache.js';
-import { withLimit } from './statement-nodes.js';
+import { deferredJoinNode, withLimit } from './statement-nodes.js';
 
 /** What an offset window reads of its query (`KyselyQuery`'s source). */
 export interface OffsetSource extends PlanSource {
@@ -23,6 +28,7 @@ export interface OffsetSource extends PlanSource {
   /** The statement without ORDER BY, LIMIT and OFFSET. */
   readonly core: SelectQueryNode;
   readonly base: readonly unknown[];
+  readonly description: string;
 }
 
 /**
@@ -56,24 +62,48 @@ export async function offsetRows(
   const unlimited = window.limit === null && window.offset === 0;
   // An ordered statement is its plan's (the plan stands for the ordering and `planKey`), as keyset
   // windows are; built only the first time its key is seen, not per page.
-  const key = `o|${window.offset > 0}|${unlimited}`;
+  const deferred = shared.deferredJoin;
+  if (deferred) await shared.deferredKey.check(shared, source);
+  const key = `${deferred ? 'd' : 'o'}|${window.offset > 0}|${unlimited}`;
   const templates = ordered === null ? shape.templates : ordered.plan.windows;
   const template = shared.template(templates, ordered === null ? key + shared.planKey : key, () => {
+    if (deferred)
+      return deferredNode(source, ordered, { limit: !unlimited, offset: !unlimited && window.offset > 0 });
     // Pagination owns LIMIT and OFFSET: the builder's own would shift or cut every page.
     let node = SelectQueryNode.cloneWithoutOffset(SelectQueryNode.cloneWithoutLimit(source.node));
     if (ordered !== null) {
-      // Columns the catalog knows to be NOT NULL need no NULL placement, which keeps the index order usable.
-      const { order, plan } = ordered;
-      const items = orderByItems(
-        order,
-        plan.exprs,
-        (i) => (plan.nullable[i] ? false : 'column'),
-        shared.capabilities,
-      );
+      const items = offsetOrderItems(ordered.order, ordered.plan, shared.capabilities);
       node = SelectQueryNode.cloneWithOrderByItems(source.core, lowerOrderItems(items));
     }
     return unlimited ? node : withLimit(node, new Slot(0), window.offset > 0 ? new Slot(1) : null);
   });
   const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
-  return shared.run(template, unlimited ? [] : [limit, window.offset], source.base);
+  const rows = await shared.run(template, unlimited ? [] : [limit, window.offset], source.base);
+  // A `select *` reads the derived table's key columns too.
+  return deferred && rows.length > 0 && keyColumn(0) in rows[0]! ? shared.stripper.strip(rows) : rows;
+}
+
+/**
+ * The deferred-join window of `source` (`deferredJoinStatement`): ordered by the plan's items,
+ * or by the builder's own ORDER BY where no plan orders it, then by the key.
+ */
+function deferredNode(
+  source: OffsetSource,
+  ordered: { order: KeyTerm[]; plan: OrderPlan<CompiledTemplate> } | null,
+  window: { limit: boolean; offset: boolean },
+): SelectQueryNode {
+  const shared = source.session;
+  const key = keyColumnsOf(shared).map((field) => ({ field, expr: source.field(field).expr }));
+  const own = source.node.orderBy?.items ?? [];
+  let ordering: DeferredOrdering;
+  if (ordered !== null) {
+    const { order, plan } = ordered;
+    const items = offsetOrderItems(order, plan, shared.capabilities);
+    ordering = { items, fields: order.map((t) => t.field), direction: order.at(-1)?.direction ?? 'asc' };
+  } else {
+    const fields = own.flatMap((item) => columnName(item.orderBy) ?? []);
+    const last = own.at(-1);
+    ordering = { items: null, fields, direction: last === undefined ? 'asc' : directionOf(last) };
+  }
+  return deferredJoinNode(source.core, own, deferredJoinStatement(key, ordering, window));
 }

@@ -68,6 +68,23 @@ export interface KyselyQueryOptions {
    */
   countQuery?: AnyBuilder | undefined;
   /**
+   * Offset pages (page numbers, limit/offset) select the page's keys first, by LIMIT/OFFSET over
+   * the query's FROM, JOINs and WHERE with nothing else selected (an index-only scan where an
+   * index holds the ordering and the key), then the rows of those keys: a deep page no longer
+   * reads every row before it. The rows are those of plain OFFSET ordered by the ordering, then
+   * by `uniqueKey` in its last direction (ties fall alike on every page). Refused with a
+   * `ConfigurationError` when the query is made for GROUP BY, DISTINCT, HAVING, UNION, an
+   * aggregate or a window function in the selection, or `uniqueKey: null`; at the first page for
+   * a key no primary key or unique index of the query's one table covers. Cursor pages and counts
+   * are unchanged. @default false
+   * @example
+   * fromKysely(db.selectFrom('articles').selectAll(), { db, deferredJoin: true })
+   * // select * from "articles" inner join (select "id" as "pagewisek0" from "articles"
+   * //   order by "created" desc, "id" desc limit $1 offset $2) as "pagewisekeys"
+   * //   on "id" = "pagewisekeys"."pagewisek0" order by "created" desc, "id" desc
+   */
+  deferredJoin?: boolean | undefined;
+  /**
    * Where compiled statements, catalog reads and the recognised dialect are kept between
    * queries: share one across the queries of one database, or give a query its own.
    * @default the cache owned by `db` (one per Kysely instance), or one per query without `db`

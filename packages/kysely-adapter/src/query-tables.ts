@@ -1,5 +1,11 @@
-import type { QueryClauses, QueryTables, SourceTable } from '@pagewise/sql';
-import { AliasNode, type OperationNode, type SelectQueryNode, TableNode } from 'kysely';
+import {
+  type DeferredJoinClauses,
+  type QueryClauses,
+  type QueryTables,
+  type SourceTable,
+  selectionTextComputes,
+} from '@pagewise/sql';
+import { AliasNode, type OperationNode, type RawNode, type SelectQueryNode, TableNode } from 'kysely';
 import { equalityColumns, fixedColumns, identifierName } from './query-nodes.js';
 
 // What `@pagewise/sql`'s planner reads of a query, read from Kysely's tree: the tables of its FROM
@@ -46,6 +52,12 @@ export function firstTableName(node: SelectQueryNode): string | undefined {
   return undefined;
 }
 
+/** How messages name the query: by the first table it reads from. */
+export function queryDescription(node: SelectQueryNode): string {
+  const first = firstTableName(node);
+  return first === undefined ? 'kysely query' : `kysely query on "${first}"`;
+}
+
 /** Whether `core` selects `DISTINCT`. */
 export function selectsDistinct(core: SelectQueryNode): boolean {
   return core.frontModifiers?.some((m) => m.modifier === 'Distinct') ?? false;
@@ -68,4 +80,41 @@ export function queryClauses(core: SelectQueryNode): QueryClauses {
     equalityColumns: where === undefined ? [] : equalityColumns(where),
     fixedColumns: where === undefined ? [] : fixedColumns(where),
   };
+}
+
+/**
+ * What `core` holds that a deferred join cannot serve (`DeferredJoinClauses`): its clauses, and
+ * the aggregates and window functions of its selection outside any subquery, read from Kysely's
+ * nodes (`fn.count()`, `fn.agg(...).over()`, `fn('sum', ...)`) and from SQL written as text.
+ *
+ * @example
+ * deferredClauses(db.selectFrom('t').select(sql`rank() over (order by score)`.as('r')).toOperationNode()).windowFunction // true
+ */
+export function deferredClauses(core: SelectQueryNode): DeferredJoinClauses {
+  const found = { windowFunction: false, aggregate: false };
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    const kind = (node as { kind?: unknown }).kind;
+    // A subquery's aggregates count its own rows, per row of the query.
+    if (kind === 'SelectQueryNode') return;
+    if (kind === 'AggregateFunctionNode') {
+      if ((node as { over?: unknown }).over !== undefined) found.windowFunction = true;
+      else found.aggregate = true;
+    } else if (kind === 'OverNode') found.windowFunction = true;
+    else if (kind === 'FunctionNode') {
+      const text = selectionTextComputes(`${(node as { func: string }).func}(`);
+      found.aggregate ||= text.aggregate;
+    } else if (kind === 'RawNode') {
+      const text = selectionTextComputes((node as RawNode).sqlFragments.join(' '));
+      found.windowFunction ||= text.windowFunction;
+      found.aggregate ||= text.aggregate;
+    }
+    for (const key in node) visit((node as Record<string, unknown>)[key]);
+  };
+  visit(core.selections);
+  return { ...queryClauses(core), ...found };
 }

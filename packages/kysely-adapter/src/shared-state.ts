@@ -5,10 +5,12 @@ import {
   type ColumnKind,
   capabilitiesFromProbe,
   countKey,
+  DeferredKeyCheck,
   DIALECT_PROBE,
   type DialectCapabilities,
   type DialectName,
   dialectCapabilities,
+  PrivateColumnStripper,
   type Row,
   Slot,
   type SqlFragment,
@@ -49,6 +51,8 @@ export class SharedState implements SqlSession {
   readonly db: AnyKysely | undefined;
   readonly uniqueKey: string | null;
   readonly uniqueKeys: readonly string[] | undefined;
+  /** Whether offset windows read the page's keys first (`KyselyQueryOptions.deferredJoin`). */
+  readonly deferredJoin: boolean;
   readonly columns: Readonly<Record<string, ColumnKind | ColumnInfo>>;
   readonly cache: StatementCache;
   /** The options that change plans, as part of their cache key. */
@@ -58,7 +62,12 @@ export class SharedState implements SqlSession {
    * fields are then named as the rows name them (`createdAt`) and the tree otherwise (`created_at`).
    */
   readonly renamed: boolean;
+  /** Strips the derived table's key columns from deferred-join rows, which a `select *` reads too. */
+  readonly stripper = new PrivateColumnStripper();
+  /** The check of the key's uniqueness deferred joins make at the first page. */
+  readonly deferredKey = new DeferredKeyCheck();
   readonly #dialect: DialectName | DialectCapabilities | undefined;
+
   readonly #countQuery: AnyBuilder | undefined;
   #countSource: CountSource | undefined;
   #capabilities: DialectCapabilities | undefined;
@@ -78,6 +87,7 @@ export class SharedState implements SqlSession {
     this.uniqueKeys = key.uniqueKeys;
     // A one-column key keys plans by its name, as it always has; a composite one by its list.
     const planned = key.uniqueKeys === undefined ? key.uniqueKey : key.uniqueKeys;
+    this.deferredJoin = options.deferredJoin === true;
     this.columns = options.columns ?? {};
     this.#dialect = options.dialect;
     this.#countQuery = options.countQuery;

@@ -1,5 +1,7 @@
 import {
   AHEAD_COLUMN,
+  type DeferredJoinStatement,
+  KEYS_TABLE,
   type KeysetStatement,
   type LookAhead,
   literal,
@@ -14,9 +16,11 @@ import {
   AndNode,
   FromNode,
   IdentifierNode,
+  JoinNode,
   LimitNode,
   OffsetNode,
   type OperationNode,
+  type OrderByItemNode,
   ParensNode,
   RawNode,
   SelectionNode,
@@ -167,4 +171,41 @@ export function keysetNode(core: SelectQueryNode, statement: KeysetStatement): S
 /** A plain slot as a Kysely value node. */
 export function slotNode(index: number): OperationNode {
   return ValueNode.create(new Slot(index));
+}
+
+/**
+ * A deferred-join offset window (`DeferredJoinStatement`) over `core`, the query without ORDER
+ * BY, LIMIT and OFFSET; `own` the query's own ORDER BY items, for a statement ordered by them.
+ *
+ * @example
+ * deferredJoinNode(core, [], deferredJoinStatement(...))
+ * // select * from "t" inner join (select "id" as "pagewisek0" from "t" order by "created" desc, "id" desc
+ * //   limit $1 offset $2) as "pagewisekeys" on "id" = "pagewisekeys"."pagewisek0" order by "created" desc, "id" desc
+ */
+export function deferredJoinNode(
+  core: SelectQueryNode,
+  own: readonly OrderByItemNode[],
+  statement: DeferredJoinStatement,
+): SelectQueryNode {
+  const items = [
+    ...(statement.orderBy === null ? own : lowerOrderItems(statement.orderBy)),
+    ...lowerOrderItems(statement.tiebreak),
+  ];
+  // The outer query's WITH serves the inner one too.
+  const { with: _head, ...body } = core;
+  const keys = statement.keys.map((s) =>
+    SelectionNode.create(AliasNode.create(lower(s.expr), IdentifierNode.create(s.alias))),
+  );
+  const selected: SelectQueryNode = { ...body, selections: Object.freeze(keys) };
+  const ordered = items.length > 0 ? SelectQueryNode.cloneWithOrderByItems(selected, items) : selected;
+  const inner = statement.limit === null ? ordered : withLimit(ordered, statement.limit, statement.offset);
+  const keysTable = AliasNode.create(inner, IdentifierNode.create(KEYS_TABLE));
+  const joined: SelectQueryNode = {
+    ...core,
+    joins: Object.freeze([
+      ...(core.joins ?? []),
+      JoinNode.createWithOn('InnerJoin', keysTable, lower(statement.on)),
+    ]),
+  };
+  return items.length > 0 ? SelectQueryNode.cloneWithOrderByItems(joined, items) : joined;
 }

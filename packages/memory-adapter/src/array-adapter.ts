@@ -44,6 +44,12 @@ export interface ArrayQueryOptions<Row> {
    * @default (row, field) => row[field]
    */
   getField?: (row: Row, field: string) => unknown;
+  /**
+   * Accepted as the SQL adapters take it (`fromKysely(q, { deferredJoin: true })`), so one option
+   * object serves every adapter; an array has no rows to skip before a page, so it changes nothing.
+   * @default false
+   */
+  deferredJoin?: boolean;
 }
 
 /** Name of the tiebreaker when it is the row's index. */

@@ -115,6 +115,23 @@ export {
 } from './mysql/statement-timeout.js';
 export { mysqlTemporalText } from './mysql/temporal-text.js';
 export {
+  type DeferredJoinStatement,
+  type DeferredOrdering,
+  deferredJoinStatement,
+  KEYS_TABLE,
+  type KeyPart,
+  keyColumn,
+  keyFields,
+} from './offset/deferred-join.js';
+export {
+  type DeferredJoinClauses,
+  DeferredKeyCheck,
+  deferredKeyRefusal,
+  refuseDeferredJoin,
+  selectionTextComputes,
+} from './offset/deferred-join-refusal.js';
+export { offsetOrderItems } from './offset/offset-order.js';
+export {
   type BuilderSlice,
   refuseKeysetOnSlice,
   type SliceClause,

@@ -15,7 +15,7 @@ export const AHEAD_COLUMN = 'pagewiseahead';
  * isPrivateColumn('pagewisex0') // true
  */
 export function isPrivateColumn(key: string): boolean {
-  return key.startsWith('pagewise') && /^pagewise(?:x?\d+|tie|ahead)$/.test(key);
+  return key.startsWith('pagewise') && /^pagewise(?:[xk]?\d+|tie|ahead)$/.test(key);
 }
 
 /**
