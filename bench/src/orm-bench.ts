@@ -66,21 +66,6 @@ const PG_URL =
 const MYSQL_URL = process.env.BENCH_MYSQL_URL ?? process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** The contenders of one dialect, in table order. */
-const KINDS = [
-  'raw',
-  'raw-unnamed',
-  'kysely-hand:stock',
-  'pagewise-kysely:stock',
-  'drizzle-hand:stock',
-  'pagewise-drizzle:stock',
-  'kysely-hand:wrapped',
-  'pagewise-kysely:wrapped',
-  'drizzle-hand:wrapped',
-  'pagewise-drizzle:wrapped',
-] as const;
-type Kind = (typeof KINDS)[number];
-
 const ORDER_SQL: Record<Ordering, string> = {
   uniform: 'created DESC, id DESC',
   mixed: 'created DESC, id ASC',
@@ -311,7 +296,8 @@ async function openMariadb(): Promise<Setup> {
     },
     wrapped: {
       kysely: new Kysely({ dialect: new MysqlDialect({ pool: wrappedPool }) }),
-      drizzle: drizzleMysql(wrappedPool as typeof stockPool),
+      // Drizzle over mysql2 needs `pool.query`, which the wrapper has not: its wrapped column is the stock pool again.
+      drizzle: drizzleMysql(stockPool),
     },
     wrapper: '`recordExactTimestamps(pool)`',
     async rowAt(orderBy, offset) {
@@ -405,9 +391,6 @@ async function measure(dialect: Dialect): Promise<Map<string, LatencyStats>> {
           ['stock', setup.stock],
           ['wrapped', setup.wrapped],
         ] as const) {
-          if (label === 'wrapped' && dialect === 'postgres') {
-            // Drizzle over node-postgres takes no `nameStatements` pool: its named path is the adapter's own.
-          }
           fetches.set(`kysely-hand:${label}:${name}`, async () =>
             ids(
               (await kyselyKeysetPage(
@@ -504,7 +487,7 @@ out.push(
     'the hand-written pages build their builder per request, the keyset written by hand: in Kysely as the main tables do, in Drizzle with `and(lte(created, c), or(lt(created, c), and(eq(created, c), lt(id, i))))` ' +
     "(Drizzle's guide's `or`/`and` chain plus the leading bound that makes it an index range; without it Postgres filters every row before the cursor, as kysely-paginate's column shows), positions the `Date`/text values the ORM returns. " +
     '**stock**: the pool or database as the driver makes it, what a user has without reading the adapter docs. **wrapped**: ' +
-    'Postgres `nameStatements(pool)` for Kysely (Drizzle over node-postgres needs `pool.query`, which the wrapper has not: its wrapped column is the stock pool again); SQLite `reusePreparedStatements(database)`; MariaDB `recordExactTimestamps(pool)`. ' +
+    'Postgres `nameStatements(pool)`, SQLite `reusePreparedStatements(database)`, MariaDB `recordExactTimestamps(pool)` (Drizzle over node-postgres and mysql2 needs `pool.query`, which those two wrappers have not: the wrapped Drizzle columns there run on the stock pool again, hand-written and Pagewise alike). ' +
     'Raw: the same keyset SQL through the driver (Postgres: a named prepared statement, and unnamed; SQLite `stmt.all()` prepared once; MariaDB `pool.execute()`).',
 );
 for (const [dialect, stats] of results) {

@@ -59,6 +59,8 @@ export interface DrizzleShared {
   /** Plans of the builder's statement by ordering, and its own statements (offset windows, counts, finds). */
   readonly plans: ShapePlans<DrizzleTemplate>;
   readonly templates: Map<string, DrizzleTemplate>;
+  /** The config without ORDER BY, LIMIT and OFFSET (`coreOf`). */
+  readonly core: SelectConfig;
 }
 
 /**
@@ -80,14 +82,18 @@ class DrizzleSource implements KeysetHost<DrizzleTemplate> {
   #tables: QueryTables | undefined;
   #clauses: QueryClauses | undefined;
 
-  constructor(shared: DrizzleShared) {
+  /** The builder's WHERE values, in the placeholders of a shape's statements. */
+  readonly where: readonly unknown[];
+
+  constructor(shared: DrizzleShared, where: readonly unknown[]) {
     this.#shared = shared;
     this.session = shared.session;
+    this.where = where;
     const session = shared.session;
-    this.runner = { run: (template, values) => session.run(template, values) };
+    this.runner = { run: (template, values) => session.run(template, values, where) };
     this.description = shared.description;
     this.config = shared.parts.config;
-    this.core = coreOf(this.config);
+    this.core = shared.core;
   }
 
   tables(): QueryTables {
@@ -179,10 +185,18 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
   /** The builder's own LIMIT/OFFSET, which pages stay inside. */
   readonly #slice: BuilderSlice | null;
 
-  /** @internal use `fromDrizzle` */
-  constructor(shared: DrizzleShared, own: readonly OrderTerm[], terms: readonly OrderTerm[] | null) {
+  /**
+   * @internal use `fromDrizzle`; `where`: the builder's WHERE values when `shared` is a shape's
+   * (its statements hold placeholders for them)
+   */
+  constructor(
+    shared: DrizzleShared,
+    own: readonly OrderTerm[],
+    terms: readonly OrderTerm[] | null,
+    where: readonly unknown[] = [],
+  ) {
     this.#shared = shared;
-    this.#source = new DrizzleSource(shared);
+    this.#source = new DrizzleSource(shared, where);
     const config = shared.parts.config;
     this.#slice = readSlice(config);
     this.uniqueKey = shared.session.uniqueKey;
@@ -204,7 +218,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
           'LIMIT/OFFSET); order the builder before .limit()/.offset(), or drop the slice',
       );
     }
-    return new DrizzleQuery<O>(this.#shared, this.ordering, [...terms]);
+    return new DrizzleQuery<O>(this.#shared, this.ordering, [...terms], this.#source.where);
   }
 
   /**
@@ -217,11 +231,11 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const session = source.session;
     const dialect = session.dialect;
     if (options.estimate && session.capabilities.estimateCount) {
-      const rows = await session.readSql(estimateSql(dialect, source.core));
+      const rows = await session.readSql(estimateSql(dialect, source.core), source.where);
       const estimate = rows[0] ? session.capabilities.readEstimate(rows[0]) : null;
       if (estimate !== null) return { value: sliceCount(this.#slice, estimate), exact: false };
     }
-    const rows = await session.readSql(countSql(dialect, source.core));
+    const rows = await session.readSql(countSql(dialect, source.core), source.where);
     return { value: sliceCount(this.#slice, Number(rows[0]?.count ?? 0)), exact: true };
   }
 
@@ -230,7 +244,8 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const source = this.#source;
     const session = source.session;
     const query = session.dialect.sqlToQuery(countSql(session.dialect, source.core));
-    const text = JSON.stringify([query.sql, query.params], (_key, value) =>
+    // A shape's statement holds placeholders where the builder has values: they are part of the key.
+    const text = JSON.stringify([query.sql, query.params, source.where], (_key, value) =>
       typeof value === 'bigint' ? `${value}n` : value,
     );
     return countKey(session.planKey, text, []);
@@ -300,7 +315,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
       templates.set(key, template);
     }
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
-    const rows = await session.run(template, unlimited ? [] : [limit, window.offset]);
+    const rows = await session.run(template, unlimited ? [] : [limit, window.offset], source.where);
     return rows.map((row) => ({ row: row as O, position: [] }));
   }
 
@@ -330,7 +345,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
       template = session.prepare(statement, shared.parts.joinsNotNullableMap);
       shared.templates.set(key, template);
     }
-    const rows = await session.run(template, [parameter, 1]);
+    const rows = await session.run(template, [parameter, 1], source.where);
     return (rows[0] as O | undefined) ?? null;
   }
 
@@ -366,7 +381,7 @@ function readSlice(config: SelectConfig): BuilderSlice | null {
   );
 }
 
-/** A new `DrizzleShared`'s caches. */
-export function sharedCaches(): Pick<DrizzleShared, 'plans' | 'templates'> {
-  return { plans: shapePlans<DrizzleTemplate>(), templates: new Map() };
+/** A new `DrizzleShared`'s caches and the config's core (`coreOf`). */
+export function sharedCaches(config: SelectConfig): Pick<DrizzleShared, 'plans' | 'templates' | 'core'> {
+  return { plans: shapePlans<DrizzleTemplate>(), templates: new Map(), core: coreOf(config) };
 }

@@ -19,7 +19,7 @@ import { SQLiteDialect } from 'drizzle-orm/sqlite-core';
 import type { DialectLike } from './builder-config.js';
 import { lower } from './lower.js';
 import { DRIZZLE, type DrizzleDatabase } from './options.js';
-import { type BuiltStatement, orderedFieldsWith } from './statements.js';
+import { type BuiltStatement, orderedFieldsWith, WHERE_VALUE } from './statements.js';
 
 /** A statement prepared once through the database's session; its placeholders filled per run. */
 export interface DrizzleTemplate {
@@ -55,6 +55,16 @@ function cacheOf(session: SessionLike): CatalogCache {
   if (Object.isExtensible(owner))
     Object.defineProperty(owner, OWN_CACHE, { value: cache, enumerable: false });
   return cache;
+}
+
+/**
+ * The Drizzle session of `db` (`db.session`, or `db._.session` on some drivers), `undefined` for
+ * anything else.
+ */
+export function drizzleSessionOf(db: unknown): object | undefined {
+  const held = db as { readonly session?: unknown; readonly _?: { readonly session?: unknown } } | undefined;
+  const session = (held?.session ?? held?._?.session) as SessionLike | undefined;
+  return typeof session?.prepareQuery === 'function' ? session : undefined;
 }
 
 /** The family of a Drizzle dialect, recognised with Drizzle's `is()` (two copies of drizzle-orm agree). */
@@ -94,12 +104,9 @@ export class DrizzleSession implements SqlSession {
     uniqueKey: string | null,
     columns: Readonly<Record<string, ColumnKind | ColumnInfo>>,
   ) {
-    const held = db as
-      | { readonly session?: unknown; readonly _?: { readonly session?: unknown } }
-      | undefined;
-    const session = (held?.session ?? held?._?.session) as SessionLike | undefined;
+    const session = drizzleSessionOf(db) as SessionLike | undefined;
     const family = familyOf(dialect);
-    if (session === undefined || typeof session.prepareQuery !== 'function' || family === undefined) {
+    if (session === undefined || family === undefined) {
       throw new ConfigurationError(
         'drizzle adapter: fromDrizzle(select, { db }) needs the Drizzle database the select runs on ' +
           '(drizzle(...) of drizzle-orm/node-postgres, mysql2, better-sqlite3 or pglite)',
@@ -149,15 +156,19 @@ export class DrizzleSession implements SqlSession {
     return this.prepare({ sql: lower(statement), fields: undefined, extra: [] }).run({});
   }
 
-  /** Runs Drizzle SQL of the adapter's own (a count) without mapping its rows. */
-  readSql(statement: SQL): Promise<Row[]> {
-    return this.prepare({ sql: statement, fields: undefined, extra: [] }).run({});
+  /** Runs Drizzle SQL of the adapter's own (a count) without mapping its rows; `where`: the builder's values (`run`). */
+  readSql(statement: SQL, where: readonly unknown[] = []): Promise<Row[]> {
+    return this.run(this.prepare({ sql: statement, fields: undefined, extra: [] }), [], where);
   }
 
-  /** Runs `template` with the window's values in its slots (`s0`, `s1`, ...). */
-  run(template: DrizzleTemplate, values: readonly unknown[]): Promise<Row[]> {
+  /**
+   * Runs `template` with the window's values in its slots (`s0`, `s1`, ...) and the builder's
+   * WHERE values in theirs (`w0`, `w1`, ...: statements shared by a shape, `shape-cache.ts`).
+   */
+  run(template: DrizzleTemplate, values: readonly unknown[], where: readonly unknown[] = []): Promise<Row[]> {
     const named: Record<string, unknown> = {};
     for (let i = 0; i < values.length; i += 1) named[`s${i}`] = values[i];
+    for (let i = 0; i < where.length; i += 1) named[`${WHERE_VALUE}${i}`] = where[i];
     return template.run(named);
   }
 }

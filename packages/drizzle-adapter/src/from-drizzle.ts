@@ -13,6 +13,7 @@ import {
 import { DrizzleQuery, sharedCaches } from './drizzle-query.js';
 import { DrizzleSession } from './drizzle-session.js';
 import type { DrizzleQueryOptions, DrizzleSelect, RowOf } from './options.js';
+import { shapesOf } from './shape-cache.js';
 
 /**
  * Pages a Drizzle select on Postgres (node-postgres, PGlite), SQLite (better-sqlite3) or
@@ -31,6 +32,12 @@ export function fromDrizzle<S extends DrizzleSelect>(
   select: S,
   options: DrizzleQueryOptions,
 ): DrizzleQuery<RowOf<S>> {
+  const shapes = shapesOf(options.db);
+  if (shapes !== undefined) {
+    const known = shapes.find(select, options);
+    if (known !== undefined)
+      return new DrizzleQuery<RowOf<S>>(known.shape.shared, known.shape.own, null, known.where);
+  }
   const parts = builderParts(select);
   const config = parts.config;
   const description = describe(config);
@@ -38,7 +45,26 @@ export function fromDrizzle<S extends DrizzleSelect>(
   for (const term of own) refuseUnorderable(config, term.field, description);
   const uniqueKey = options.uniqueKey === undefined ? primaryKeyField(config) : options.uniqueKey;
   const session = new DrizzleSession(options.db, parts.dialect, uniqueKey, options.columns ?? {});
-  return new DrizzleQuery<RowOf<S>>({ session, parts, description, ...sharedCaches() }, own, null);
+  // The statements of the builder's shape, its WHERE values as placeholders, kept for the next builder of that shape.
+  const template = shapes === undefined ? undefined : shapes.template(config);
+  if (template === undefined) {
+    return new DrizzleQuery<RowOf<S>>({ session, parts, description, ...sharedCaches(config) }, own, null);
+  }
+  const shared = {
+    session,
+    parts: { ...parts, config: template.config },
+    description,
+    ...sharedCaches(template.config),
+  };
+  shapes!.remember({
+    config,
+    dialect: parts.dialect,
+    joins: parts.joinsNotNullableMap,
+    options,
+    shared,
+    own,
+  });
+  return new DrizzleQuery<RowOf<S>>(shared, own, null, template.values);
 }
 
 /** Column types no cursor can bound exactly, refused before any statement: json(b), binary, blob. */

@@ -19,6 +19,9 @@ import { lower, lowerOrderItems } from './lower.js';
 // selected beside its fields, its one table read through a named index, arms joined by `union all`,
 // a derived table ranked. The config is copied, never changed.
 
+/** The placeholders of a builder's WHERE values in the statements its shape shares (`shape-cache.ts`): `w0`, `w1`, ... */
+export const WHERE_VALUE = 'w';
+
 /** A statement and the fields its rows are read back by (Drizzle maps array rows by them). */
 export interface BuiltStatement {
   readonly sql: SQL;
