@@ -5,8 +5,8 @@ import {
   type ColumnInfo,
   type ColumnKind,
   type DialectCapabilities,
-  mysqlCapabilities,
-  postgresCapabilities,
+  mysqlTextCapabilities,
+  postgresTextCapabilities,
   type Row,
   type SqlFragment,
   type SqlSession,
@@ -75,9 +75,11 @@ function familyOf(dialect: unknown): Family | undefined {
   return undefined;
 }
 
+// Drizzle's Postgres and mysql2 sessions hand temporal values over as the text the server sent:
+// positions are read from it (after the same probe as recorded text), the column selected as it is.
 const CAPABILITIES: Record<Family, DialectCapabilities> = {
-  postgres: postgresCapabilities,
-  mysql: mysqlCapabilities,
+  postgres: postgresTextCapabilities,
+  mysql: mysqlTextCapabilities,
   sqlite: sqliteCapabilities,
 };
 

@@ -4,7 +4,7 @@ import { cast, type SqlPart } from '../fragment/fragment.js';
 import { mysqlCatalogQuery, mysqlIndexGone, mysqlIndexQuery } from './catalog.js';
 import { mysqlKind } from './column-kinds.js';
 import { mysqlBoundParameter, mysqlDateText, mysqlExactIntegerText, mysqlPosition } from './positions.js';
-import { mysqlRecordedText } from './recorded-text.js';
+import { mysqlDriverText, mysqlRecordedText } from './recorded-text.js';
 import { mysqlStatementTimeout } from './statement-timeout.js';
 import { mysqlTemporalText } from './temporal-text.js';
 
@@ -34,4 +34,14 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   dateParameter: mysqlDateText,
   temporalText: mysqlTemporalText,
   statementTimeout: mysqlStatementTimeout,
+});
+
+/**
+ * MySQL/MariaDB over a driver that hands temporal values over as the text the server sent
+ * (Drizzle's mysql2 session): positions read from that text (`mysqlDriverText`), no
+ * `cast(... as char)` column.
+ */
+export const mysqlTextCapabilities: DialectCapabilities = Object.freeze({
+  ...mysqlCapabilities,
+  recordedText: mysqlDriverText,
 });

@@ -3,7 +3,7 @@ import type { SqlPart } from '../fragment/fragment.js';
 import { postgresCatalogQuery, postgresEstimate } from './catalog.js';
 import { postgresKind } from './column-kinds.js';
 import { POSTGRES_MIN_MS, postgresDateFromText, postgresDateText, postgresPosition } from './positions.js';
-import { postgresRecordedText } from './recorded-text.js';
+import { postgresDriverText, postgresRecordedText } from './recorded-text.js';
 import { postgresStatementTimeout } from './statement-timeout.js';
 import { postgresTemporalText } from './temporal-text.js';
 
@@ -39,4 +39,13 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   minDateMs: POSTGRES_MIN_MS,
   readEstimate: postgresEstimate,
   statementTimeout: postgresStatementTimeout,
+});
+
+/**
+ * Postgres over a driver that hands temporal values over as the text Postgres sent (Drizzle's
+ * sessions): positions read from that text (`postgresDriverText`), no `to_char` column.
+ */
+export const postgresTextCapabilities: DialectCapabilities = Object.freeze({
+  ...postgresCapabilities,
+  recordedText: postgresDriverText,
 });
