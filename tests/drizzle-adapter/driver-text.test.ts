@@ -1,5 +1,6 @@
 import { fromDrizzle } from '@pagewise/drizzle-adapter';
 import { ApiRequest, CursorPagination, type OrderedQuery } from '@pagewise/rest';
+import { sql as drizzleSql } from 'drizzle-orm';
 import { datetime, int as mysqlInt, mysqlTable } from 'drizzle-orm/mysql-core';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { integer, pgTable, timestamp } from 'drizzle-orm/pg-core';
@@ -63,6 +64,19 @@ for (const name of ['postgres', 'pglite'] as const) {
       const pages = logged.statements.filter((s) => s.includes('"pagewise0"') && s.includes(TABLE));
       expect(pages.length).toBeGreaterThan(0);
       for (const statement of pages) expect(statement).not.toContain('to_char');
+    });
+
+    it("rows as Drizzle maps the builder's own: `Date`s, no private column", async () => {
+      const db = database.drizzle;
+      const pagination = new CursorPagination({ pageSize: 5, ordering: '-created' });
+      const rows = await pagination.paginateQueryset(
+        fromDrizzle(db.select().from(items), { db }),
+        new ApiRequest({ url: 'http://testserver/items/' }),
+      );
+      const own = await db.select().from(items).orderBy(drizzleSql`created desc`).limit(5);
+      expect(rows).toEqual(own);
+      expect((rows![0] as { created: unknown }).created).toBeInstanceOf(Date);
+      expect(Object.keys(rows![0]!)).toEqual(['id', 'created']);
     });
   });
 }

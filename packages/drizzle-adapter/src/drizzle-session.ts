@@ -12,7 +12,7 @@ import {
   type SqlSession,
   sqliteCapabilities,
 } from '@pagewise/sql';
-import { is, type SQL } from 'drizzle-orm';
+import { Column, is, SQL } from 'drizzle-orm';
 import { MySqlDialect } from 'drizzle-orm/mysql-core';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteDialect } from 'drizzle-orm/sqlite-core';
@@ -65,6 +65,55 @@ export function drizzleSessionOf(db: unknown): object | undefined {
   const held = db as { readonly session?: unknown; readonly _?: { readonly session?: unknown } } | undefined;
   const session = (held?.session ?? held?._?.session) as SessionLike | undefined;
   return typeof session?.prepareQuery === 'function' ? session : undefined;
+}
+
+/** What Drizzle decodes a selected field's driver value with: a column, or the SQL behind an expression. */
+interface Decoder {
+  mapFromDriverValue(value: unknown): unknown;
+}
+
+/**
+ * The rows of a statement whose selection is flat (every field at the top level, no joins), mapped
+ * as Drizzle maps them (each field's value through its column's or expression's decoder, `null`
+ * as it is) with the decoders found once per statement instead of once per value, and the
+ * private columns (`BuiltStatement.own`, the last ones) as the driver read them; `undefined`
+ * where Drizzle's own mapping is needed (nested selections).
+ */
+function flatRows(
+  fields: ReadonlyArray<{ path: string[]; field: unknown }>,
+  statement: BuiltStatement,
+): ((rows: unknown[][]) => Row[]) | undefined {
+  const own = statement.own;
+  const selected = fields.length - own;
+  const keys: string[] = [];
+  const decoders: Decoder[] = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const { path, field } = fields[i]!;
+    if (path.length !== 1) return undefined;
+    keys.push(path[0]!);
+    if (i >= selected) continue;
+    let decoder: Decoder | undefined;
+    if (is(field, Column)) decoder = field as unknown as Decoder;
+    else if (is(field, SQL)) decoder = (field as unknown as { decoder: Decoder }).decoder;
+    else if (is(field, SQL.Aliased))
+      decoder = (field as unknown as { sql: { decoder: Decoder } }).sql.decoder;
+    if (decoder === undefined) return undefined;
+    decoders.push(decoder);
+  }
+  const count = fields.length;
+  return (rows) => {
+    const out: Row[] = new Array(rows.length);
+    for (let r = 0; r < rows.length; r += 1) {
+      const values = rows[r]!;
+      const row: Row = {};
+      for (let i = 0; i < count; i += 1) {
+        const raw = values[i];
+        row[keys[i]!] = raw === null || i >= selected ? raw : decoders[i]!.mapFromDriverValue(raw);
+      }
+      out[r] = row;
+    }
+    return out;
+  };
 }
 
 /** The family of a Drizzle dialect, recognised with Drizzle's `is()` (two copies of drizzle-orm agree). */
@@ -133,11 +182,13 @@ export class DrizzleSession implements SqlSession {
     const fields = statement.fields === undefined ? undefined : orderedFieldsWith(statement);
     const session = this.#session;
     const family = this.#family;
+    // A flat selection maps no join's row to null (Drizzle nullifies nested tables only).
+    const mapper = fields === undefined ? undefined : flatRows(fields, statement);
     let prepared: PreparedLike;
     if (family === 'postgres')
-      prepared = session.prepareQuery(query, fields, undefined, fields !== undefined);
-    else if (family === 'mysql') prepared = session.prepareQuery(query, fields);
-    else prepared = session.prepareQuery(query, fields, 'all', fields !== undefined);
+      prepared = session.prepareQuery(query, fields, undefined, fields !== undefined, mapper);
+    else if (family === 'mysql') prepared = session.prepareQuery(query, fields, mapper);
+    else prepared = session.prepareQuery(query, fields, 'all', fields !== undefined, mapper);
     if (joinsNotNullableMap !== undefined && fields !== undefined)
       prepared.joinsNotNullableMap = joinsNotNullableMap;
     const run = async (values: Readonly<Record<string, unknown>>): Promise<Row[]> => {
@@ -155,12 +206,12 @@ export class DrizzleSession implements SqlSession {
 
   /** Runs a statement of `@pagewise/sql`'s own (a catalog read, a probe): rows as the database names their columns. */
   read(statement: SqlFragment): Promise<Row[]> {
-    return this.prepare({ sql: lower(statement), fields: undefined, extra: [] }).run({});
+    return this.prepare({ sql: lower(statement), fields: undefined, extra: [], own: 0 }).run({});
   }
 
   /** Runs Drizzle SQL of the adapter's own (a count) without mapping its rows; `where`: the builder's values (`run`). */
   readSql(statement: SQL, where: readonly unknown[] = []): Promise<Row[]> {
-    return this.run(this.prepare({ sql: statement, fields: undefined, extra: [] }), [], where);
+    return this.run(this.prepare({ sql: statement, fields: undefined, extra: [], own: 0 }), [], where);
   }
 
   /**
