@@ -473,7 +473,7 @@ const f = (s: LatencyStats | undefined) => (s === undefined ? '-' : s.medianMs.t
 const ratio = (a: LatencyStats | undefined, b: LatencyStats | undefined) =>
   a === undefined || b === undefined ? '-' : `${(a.medianMs / b.medianMs).toFixed(2)}x`;
 const command =
-  `pnpm --filter @pagewise/bench run orm -- ${args.filter((a) => a !== '--write').join(' ')}`.trim();
+  `pnpm --filter @pagewise/bench run orm -- ${args.filter((a) => a !== '--write' && a !== '--').join(' ')}`.trim();
 const out: string[] = [];
 out.push('<!-- orm-bench:start -->');
 out.push('## Drizzle and Kysely, hand-written page vs Pagewise, default and named paths');
