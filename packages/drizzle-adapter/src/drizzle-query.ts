@@ -84,6 +84,8 @@ export interface DrizzleShared {
   readonly deferredJoin: boolean;
   /** The check of the key's uniqueness deferred joins make at the first page. */
   readonly deferredKey: DeferredKeyCheck;
+  /** The config without ORDER BY, LIMIT and OFFSET (`coreOf`). */
+  readonly core: SelectConfig;
 }
 
 /** A select whose rows a count counts, by its own dialect. */
@@ -111,14 +113,18 @@ class DrizzleSource implements KeysetHost<DrizzleTemplate> {
   #tables: QueryTables | undefined;
   #clauses: QueryClauses | undefined;
 
-  constructor(shared: DrizzleShared) {
+  /** The builder's WHERE values, in the placeholders of a shape's statements. */
+  readonly where: readonly unknown[];
+
+  constructor(shared: DrizzleShared, where: readonly unknown[]) {
     this.#shared = shared;
     this.session = shared.session;
+    this.where = where;
     const session = shared.session;
-    this.runner = { run: (template, values) => session.run(template, values) };
+    this.runner = { run: (template, values) => session.run(template, values, where) };
     this.description = shared.description;
     this.config = shared.parts.config;
-    this.core = coreOf(this.config);
+    this.core = shared.core;
   }
 
   tables(): QueryTables {
@@ -211,10 +217,18 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
   /** The builder's own LIMIT/OFFSET, which pages stay inside. */
   readonly #slice: BuilderSlice | null;
 
-  /** @internal use `fromDrizzle` */
-  constructor(shared: DrizzleShared, own: readonly OrderTerm[], terms: readonly OrderTerm[] | null) {
+  /**
+   * @internal use `fromDrizzle`; `where`: the builder's WHERE values when `shared` is a shape's
+   * (its statements hold placeholders for them)
+   */
+  constructor(
+    shared: DrizzleShared,
+    own: readonly OrderTerm[],
+    terms: readonly OrderTerm[] | null,
+    where: readonly unknown[] = [],
+  ) {
     this.#shared = shared;
-    this.#source = new DrizzleSource(shared);
+    this.#source = new DrizzleSource(shared, where);
     const config = shared.parts.config;
     this.#slice = readSlice(config);
     this.uniqueKey = shared.session.uniqueKey;
@@ -237,7 +251,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
           'LIMIT/OFFSET); order the builder before .limit()/.offset(), or drop the slice',
       );
     }
-    return new DrizzleQuery<O>(this.#shared, this.ordering, [...terms]);
+    return new DrizzleQuery<O>(this.#shared, this.ordering, [...terms], this.#source.where);
   }
 
   /**
@@ -252,7 +266,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
    */
   async count(options: CountOptions = {}): Promise<CountResult> {
     const session = this.#source.session;
-    const { dialect, core } = this.#counted();
+    const { dialect, core, where } = this.#counted();
     if (options.estimate) {
       const estimate = await this.#estimate();
       if (estimate !== null) return estimate;
@@ -261,7 +275,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const timeout = session.capabilities.statementTimeout;
     if (!options.estimate && options.timeoutMs !== undefined && timeout !== null) {
       try {
-        return this.#exact(await session.readBounded(statement, timeout, options.timeoutMs));
+        return this.#exact(await session.readBounded(statement, timeout, options.timeoutMs, where));
       } catch (error) {
         if (!timedOut(timeout, error)) throw error;
         // The server cancelled the count at the limit: the planner's estimate instead.
@@ -270,7 +284,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
         throw error;
       }
     }
-    return this.#exact(await session.readSql(statement));
+    return this.#exact(await session.readSql(statement, where));
   }
 
   #exact(rows: readonly Row[]): CountResult {
@@ -278,9 +292,13 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
   }
 
   /** What counts count: `countQuery`'s select where the options give one, else the query's own. */
-  #counted(): CountedSelect {
+  #counted(): CountedSelect & { readonly where: readonly unknown[] } {
     const source = this.#source;
-    return this.#shared.counted ?? { dialect: source.session.dialect, core: source.core };
+    const counted = this.#shared.counted;
+    // `countQuery`'s select is its own builder's, values and all; the query's holds a shape's placeholders.
+    return counted === null
+      ? { dialect: source.session.dialect, core: source.core, where: source.where }
+      : { ...counted, where: [] };
   }
 
   /**
@@ -292,11 +310,11 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const session = this.#source.session;
     const { estimateCount, estimateGroups, readEstimate, explainJson } = session.capabilities;
     if (explainJson === null || (readRows === undefined && !estimateCount)) return null;
-    const { dialect, core } = this.#counted();
+    const { dialect, core, where } = this.#counted();
     // MySQL's EXPLAIN has the rows before grouping, not the groups: such a query is counted, and
     // past countTimeout (`readRows`) that row figure is answered as an upper bound.
     if (readRows === undefined && !estimateGroups && decides(core)) return null;
-    const rows = await session.readSql(estimateSql(dialect, core, explainJson));
+    const rows = await session.readSql(estimateSql(dialect, core, explainJson), where);
     const estimate = readRows !== undefined ? readRows(rows) : rows[0] ? readEstimate(rows[0]) : null;
     return estimate === null ? null : { value: sliceCount(this.#slice, estimate), exact: false };
   }
@@ -310,7 +328,8 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
     const session = source.session;
     const own = countKey(
       session.planKey,
-      statementText(session.dialect, countSql(session.dialect, source.core)),
+      // A shape's statement holds placeholders where the builder has values: they are part of the key.
+      statementText(session.dialect, countSql(session.dialect, source.core), source.where),
       [this.#slice],
     );
     const counted = this.#shared.counted;
@@ -382,7 +401,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
       templates.set(key, template);
     }
     const limit = window.limit ?? Number.MAX_SAFE_INTEGER;
-    const rows = await session.run(template, unlimited ? [] : [limit, window.offset]);
+    const rows = await session.run(template, unlimited ? [] : [limit, window.offset], source.where);
     return rows.map((row) => ({ row: row as O, position: [] }));
   }
 
@@ -429,7 +448,7 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
       template = session.prepare(statement, shared.parts.joinsNotNullableMap);
       shared.templates.set(key, template);
     }
-    const rows = await session.run(template, [parameter, 1]);
+    const rows = await session.run(template, [parameter, 1], source.where);
     return (rows[0] as O | undefined) ?? null;
   }
 
@@ -512,15 +531,22 @@ function readSlice(config: SelectConfig): BuilderSlice | null {
   );
 }
 
-/** A statement's text and values as one string (bigints marked), for cache keys. */
-function statementText(dialect: DialectLike, statement: SQL): string {
+/** A statement's text and values (and a shape's WHERE values) as one string (bigints marked), for cache keys. */
+function statementText(dialect: DialectLike, statement: SQL, where: readonly unknown[] = []): string {
   const query = dialect.sqlToQuery(statement);
-  return JSON.stringify([query.sql, query.params], (_key, value) =>
+  return JSON.stringify([query.sql, query.params, where], (_key, value) =>
     typeof value === 'bigint' ? `${value}n` : value,
   );
 }
 
-/** A new `DrizzleShared`'s caches. */
-export function sharedCaches(): Pick<DrizzleShared, 'plans' | 'templates' | 'deferredKey'> {
-  return { plans: shapePlans<DrizzleTemplate>(), templates: new Map(), deferredKey: new DeferredKeyCheck() };
+/** A new `DrizzleShared`'s caches and the config's core (`coreOf`). */
+export function sharedCaches(
+  config: SelectConfig,
+): Pick<DrizzleShared, 'plans' | 'templates' | 'deferredKey' | 'core'> {
+  return {
+    plans: shapePlans<DrizzleTemplate>(),
+    templates: new Map(),
+    deferredKey: new DeferredKeyCheck(),
+    core: coreOf(config),
+  };
 }

@@ -5,8 +5,8 @@ import {
   type ColumnInfo,
   type ColumnKind,
   type DialectCapabilities,
-  mysqlCapabilities,
-  postgresCapabilities,
+  mysqlTextCapabilities,
+  postgresTextCapabilities,
   type Row,
   type SqlFragment,
   type SqlSession,
@@ -14,14 +14,14 @@ import {
   sqliteCapabilities,
   uniqueKeyColumns,
 } from '@pagewise/sql';
-import { is, type SQL, sql } from 'drizzle-orm';
+import { Column, is, SQL, sql } from 'drizzle-orm';
 import { MySqlDialect } from 'drizzle-orm/mysql-core';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteDialect } from 'drizzle-orm/sqlite-core';
 import type { DialectLike } from './builder-config.js';
 import { lower } from './lower.js';
 import { DRIZZLE, type DrizzleDatabase } from './options.js';
-import { type BuiltStatement, orderedFieldsWith } from './statements.js';
+import { type BuiltStatement, orderedFieldsWith, WHERE_VALUE } from './statements.js';
 
 /** A statement prepared once through the database's session; its placeholders filled per run. */
 export interface DrizzleTemplate {
@@ -78,6 +78,65 @@ function cacheOf(session: SessionLike): CatalogCache {
   return cache;
 }
 
+/**
+ * The Drizzle session of `db` (`db.session`, or `db._.session` on some drivers), `undefined` for
+ * anything else.
+ */
+export function drizzleSessionOf(db: unknown): object | undefined {
+  const held = db as { readonly session?: unknown; readonly _?: { readonly session?: unknown } } | undefined;
+  const session = (held?.session ?? held?._?.session) as SessionLike | undefined;
+  return typeof session?.prepareQuery === 'function' ? session : undefined;
+}
+
+/** What Drizzle decodes a selected field's driver value with: a column, or the SQL behind an expression. */
+interface Decoder {
+  mapFromDriverValue(value: unknown): unknown;
+}
+
+/**
+ * The rows of a statement whose selection is flat (every field at the top level, no joins), mapped
+ * as Drizzle maps them (each field's value through its column's or expression's decoder, `null`
+ * as it is) with the decoders found once per statement instead of once per value, and the
+ * private columns (`BuiltStatement.own`, the last ones) as the driver read them; `undefined`
+ * where Drizzle's own mapping is needed (nested selections).
+ */
+function flatRows(
+  fields: ReadonlyArray<{ path: string[]; field: unknown }>,
+  statement: BuiltStatement,
+): ((rows: unknown[][]) => Row[]) | undefined {
+  const own = statement.own;
+  const selected = fields.length - own;
+  const keys: string[] = [];
+  const decoders: Decoder[] = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const { path, field } = fields[i]!;
+    if (path.length !== 1) return undefined;
+    keys.push(path[0]!);
+    if (i >= selected) continue;
+    let decoder: Decoder | undefined;
+    if (is(field, Column)) decoder = field as unknown as Decoder;
+    else if (is(field, SQL)) decoder = (field as unknown as { decoder: Decoder }).decoder;
+    else if (is(field, SQL.Aliased))
+      decoder = (field as unknown as { sql: { decoder: Decoder } }).sql.decoder;
+    if (decoder === undefined) return undefined;
+    decoders.push(decoder);
+  }
+  const count = fields.length;
+  return (rows) => {
+    const out: Row[] = new Array(rows.length);
+    for (let r = 0; r < rows.length; r += 1) {
+      const values = rows[r]!;
+      const row: Row = {};
+      for (let i = 0; i < count; i += 1) {
+        const raw = values[i];
+        row[keys[i]!] = raw === null || i >= selected ? raw : decoders[i]!.mapFromDriverValue(raw);
+      }
+      out[r] = row;
+    }
+    return out;
+  };
+}
+
 /** The family of a Drizzle dialect, recognised with Drizzle's `is()` (two copies of drizzle-orm agree). */
 function familyOf(dialect: unknown): Family | undefined {
   if (is(dialect, PgDialect)) return 'postgres';
@@ -86,9 +145,11 @@ function familyOf(dialect: unknown): Family | undefined {
   return undefined;
 }
 
+// Drizzle's Postgres and mysql2 sessions hand temporal values over as the text the server sent:
+// positions are read from it (after the same probe as recorded text), the column selected as it is.
 const CAPABILITIES: Record<Family, DialectCapabilities> = {
-  postgres: postgresCapabilities,
-  mysql: mysqlCapabilities,
+  postgres: postgresTextCapabilities,
+  mysql: mysqlTextCapabilities,
   sqlite: sqliteCapabilities,
 };
 
@@ -152,11 +213,13 @@ export class DrizzleSession implements SqlSession {
     const query = this.dialect.sqlToQuery(statement.sql);
     const fields = statement.fields === undefined ? undefined : orderedFieldsWith(statement);
     const family = this.#family;
+    // A flat selection maps no join's row to null (Drizzle nullifies nested tables only).
+    const mapper = fields === undefined ? undefined : flatRows(fields, statement);
     let prepared: PreparedLike;
     if (family === 'postgres')
-      prepared = session.prepareQuery(query, fields, undefined, fields !== undefined);
-    else if (family === 'mysql') prepared = session.prepareQuery(query, fields);
-    else prepared = session.prepareQuery(query, fields, 'all', fields !== undefined);
+      prepared = session.prepareQuery(query, fields, undefined, fields !== undefined, mapper);
+    else if (family === 'mysql') prepared = session.prepareQuery(query, fields, mapper);
+    else prepared = session.prepareQuery(query, fields, 'all', fields !== undefined, mapper);
     if (joinsNotNullableMap !== undefined && fields !== undefined)
       prepared.joinsNotNullableMap = joinsNotNullableMap;
     const run = async (values: Readonly<Record<string, unknown>>): Promise<Row[]> => {
@@ -174,43 +237,62 @@ export class DrizzleSession implements SqlSession {
 
   /** Runs a statement of `@pagewise/sql`'s own (a catalog read, a probe): rows as the database names their columns. */
   read(statement: SqlFragment): Promise<Row[]> {
-    return this.prepare({ sql: lower(statement), fields: undefined, extra: [] }).run({});
+    return this.prepare({ sql: lower(statement), fields: undefined, extra: [], own: 0 }).run({});
   }
 
-  /** Runs Drizzle SQL of the adapter's own (a count) without mapping its rows. */
-  readSql(statement: SQL): Promise<Row[]> {
-    return this.prepare({ sql: statement, fields: undefined, extra: [] }).run({});
+  /** Runs Drizzle SQL of the adapter's own (a count) without mapping its rows; `where`: the builder's values (`run`). */
+  readSql(statement: SQL, where: readonly unknown[] = []): Promise<Row[]> {
+    return this.run(this.prepare({ sql: statement, fields: undefined, extra: [], own: 0 }), [], where);
   }
 
   /**
    * Runs Drizzle SQL of the adapter's own (a count) with its time bounded on the server by
    * `timeout` (`@pagewise/sql`'s): behind `timeout.prefix` as one statement (MariaDB), or after
    * `timeout.setting` in a transaction of its own through the database's session (Postgres), whose
-   * setting ends with it. Throws what Drizzle throws when the server cancels it (`timedOut`).
+   * setting ends with it; `where` fills a shape's WHERE placeholders. Throws what Drizzle throws
+   * when the server cancels it (`timedOut`).
    *
    * @example
    * await session.readBounded(countSql(dialect, core), postgresStatementTimeout, 250)
    * // begin; select set_config('statement_timeout', $1, true) as "set"; select count(*) ...; rollback
    */
-  async readBounded(statement: SQL, timeout: StatementTimeout, ms: number): Promise<Row[]> {
+  async readBounded(
+    statement: SQL,
+    timeout: StatementTimeout,
+    ms: number,
+    where: readonly unknown[] = [],
+  ): Promise<Row[]> {
     const setting = timeout.setting;
     if (setting === undefined) {
       const prefix = timeout.prefix?.(ms);
-      return this.readSql(prefix === undefined ? statement : sql`${sql.raw(prefix)} ${statement}`);
+      return this.readSql(prefix === undefined ? statement : sql`${sql.raw(prefix)} ${statement}`, where);
     }
     const session = this.#session;
-    if (session.transaction === undefined) return this.readSql(statement);
+    if (session.transaction === undefined) return this.readSql(statement, where);
     return session.transaction<Row[]>(async (tx) => {
       const inner = sessionOf(tx) ?? session;
-      await this.prepare({ sql: lower(setting(ms)), fields: undefined, extra: [] }, undefined, inner).run({});
-      return this.prepare({ sql: statement, fields: undefined, extra: [] }, undefined, inner).run({});
+      const set = this.prepare(
+        { sql: lower(setting(ms)), fields: undefined, extra: [], own: 0 },
+        undefined,
+        inner,
+      );
+      await this.run(set, []);
+      return this.run(
+        this.prepare({ sql: statement, fields: undefined, extra: [], own: 0 }, undefined, inner),
+        [],
+        where,
+      );
     });
   }
 
-  /** Runs `template` with the window's values in its slots (`s0`, `s1`, ...). */
-  run(template: DrizzleTemplate, values: readonly unknown[]): Promise<Row[]> {
+  /**
+   * Runs `template` with the window's values in its slots (`s0`, `s1`, ...) and the builder's
+   * WHERE values in theirs (`w0`, `w1`, ...: statements shared by a shape, `shape-cache.ts`).
+   */
+  run(template: DrizzleTemplate, values: readonly unknown[], where: readonly unknown[] = []): Promise<Row[]> {
     const named: Record<string, unknown> = {};
     for (let i = 0; i < values.length; i += 1) named[`s${i}`] = values[i];
+    for (let i = 0; i < where.length; i += 1) named[`${WHERE_VALUE}${i}`] = where[i];
     return template.run(named);
   }
 }

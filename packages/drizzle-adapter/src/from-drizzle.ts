@@ -15,6 +15,7 @@ import { deferredClauses } from './deferred-clauses.js';
 import { DrizzleQuery, sharedCaches } from './drizzle-query.js';
 import { DrizzleSession } from './drizzle-session.js';
 import { DRIZZLE, type DrizzleQueryOptions, type DrizzleSelect, type RowOf } from './options.js';
+import { shapesOf } from './shape-cache.js';
 import { coreOf } from './statements.js';
 
 /**
@@ -34,6 +35,12 @@ export function fromDrizzle<S extends DrizzleSelect>(
   select: S,
   options: DrizzleQueryOptions,
 ): DrizzleQuery<RowOf<S>> {
+  const shapes = shapesOf(options.db);
+  if (shapes !== undefined) {
+    const known = shapes.find(select, options);
+    if (known !== undefined)
+      return new DrizzleQuery<RowOf<S>>(known.shape.shared, known.shape.own, null, known.where);
+  }
   const parts = builderParts(select);
   const config = parts.config;
   const description = describe(config);
@@ -47,11 +54,34 @@ export function fromDrizzle<S extends DrizzleSelect>(
   const countParts = options.countQuery === undefined ? null : builderParts(options.countQuery);
   const counted =
     countParts === null ? null : { dialect: countParts.dialect, core: coreOf(countParts.config) };
-  return new DrizzleQuery<RowOf<S>>(
-    { session, parts, description, counted, deferredJoin, ...sharedCaches() },
+  // The statements of the builder's shape, its WHERE values as placeholders, kept for the next
+  // builder of that shape (`shape-cache.ts`); a `countQuery` is a builder of its own, so such a
+  // query keeps its own statements.
+  const template = shapes === undefined || counted !== null ? undefined : shapes.template(config);
+  if (template === undefined) {
+    return new DrizzleQuery<RowOf<S>>(
+      { session, parts, description, counted, deferredJoin, ...sharedCaches(config) },
+      own,
+      null,
+    );
+  }
+  const shared = {
+    session,
+    parts: { ...parts, config: template.config },
+    description,
+    counted,
+    deferredJoin,
+    ...sharedCaches(template.config),
+  };
+  shapes!.remember({
+    config,
+    dialect: parts.dialect,
+    joins: parts.joinsNotNullableMap,
+    options,
+    shared,
     own,
-    null,
-  );
+  });
+  return new DrizzleQuery<RowOf<S>>(shared, own, null, template.values);
 }
 
 /** Column types no cursor can bound exactly, refused before any statement: json(b), binary, blob. */

@@ -22,6 +22,9 @@ import { lower, lowerOrderItems } from './lower.js';
 // selected beside its fields, its one table read through a named index, arms joined by `union all`,
 // a derived table ranked. The config is copied, never changed.
 
+/** The placeholders of a builder's WHERE values in the statements its shape shares (`shape-cache.ts`): `w0`, `w1`, ... */
+export const WHERE_VALUE = 'w';
+
 /** A statement and the fields its rows are read back by (Drizzle maps array rows by them). */
 export interface BuiltStatement {
   readonly sql: SQL;
@@ -29,6 +32,8 @@ export interface BuiltStatement {
   readonly fields: Readonly<Record<string, unknown>> | undefined;
   /** Fields of the result after the selection's own (the tie group). */
   readonly extra: readonly string[];
+  /** How many of the fields, the last ones, are the adapter's private columns (`extra` among them): read as the driver gives them. */
+  readonly own: number;
 }
 
 /** The fields Drizzle maps a statement's array rows by: the selection's, then `extra` (raw values). */
@@ -106,10 +111,11 @@ export function keysetSql(
     const next = arm(limited(lower(ahead.aheadLimit), lower(ahead.aheadOffset)), 'b', 1);
     text = sql`${page} union all ${next}`;
   }
-  if (ties === null) return { sql: text, fields, extra: [] };
+  const own = statement.selections.length;
+  if (ties === null) return { sql: text, fields, extra: [], own };
   const head = hoisted ? (dialect.buildWithCTE?.(withList) ?? sql``) : sql``;
   const extra = ahead === null ? [TIE_COLUMN] : [AHEAD_COLUMN, TIE_COLUMN];
-  return { sql: tieGroups(head, text, ties.keys, ties.orderBy), fields, extra };
+  return { sql: tieGroups(head, text, ties.keys, ties.orderBy), fields, extra, own: own + extra.length };
 }
 
 /**
@@ -143,7 +149,7 @@ export function offsetSql(
     limit: limited.limit ? lower(new Slot(0)) : undefined,
     offset: limited.offset ? lower(new Slot(1)) : undefined,
   });
-  return { sql: text, fields: config.fields, extra: [] };
+  return { sql: text, fields: config.fields, extra: [], own: 0 };
 }
 
 /**
@@ -175,7 +181,7 @@ export function deferredSql(
     on: lower(statement.on),
   };
   const text = build(dialect, core, { joins: [...(core.joins ?? []), keysTable], orderBy: items });
-  return { sql: text, fields: core.fields, extra: [] };
+  return { sql: text, fields: core.fields, extra: [], own: 0 };
 }
 
 /** Whether the selection decides the rows (DISTINCT, GROUP BY, set operations): then it is counted as it is. */
@@ -230,10 +236,10 @@ export function lookupSql(
   if (!sliced) {
     const core = coreOf(config);
     const where = withWhere(core.where, [lower(lookupPredicate(expr))]);
-    return { sql: build(dialect, core, { where, limit }), fields: config.fields, extra: [] };
+    return { sql: build(dialect, core, { where, limit }), fields: config.fields, extra: [], own: 0 };
   }
   const slice = sql.identifier(LOOKUP_SLICE);
   const equals = lower(lookupPredicate(node(sql`${slice}.${sql.identifier(column)}`)));
   const text = sql`select * from (${build(dialect, config)}) as ${slice} where ${equals} limit ${limit}`;
-  return { sql: text, fields: config.fields, extra: [] };
+  return { sql: text, fields: config.fields, extra: [], own: 0 };
 }

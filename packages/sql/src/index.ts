@@ -104,7 +104,7 @@ export {
   TIE_TABLE,
   type TieGroups,
 } from './keyset/statement.js';
-export { mysqlCapabilities } from './mysql/capabilities.js';
+export { mysqlCapabilities, mysqlTextCapabilities } from './mysql/capabilities.js';
 export { mysqlEstimate, mysqlExplainEstimate } from './mysql/estimate.js';
 export type { Mysql2Pool, Mysql2PoolConnection, Mysql2QueryResult } from './mysql/mysql2-types.js';
 export { recordExactTimestamps } from './mysql/record-exact-timestamps.js';
@@ -153,7 +153,7 @@ export {
 export { planByText, planFor, type ShapePlans, shapePlans } from './planner/plan-cache.js';
 export { PrivateColumnStripper } from './planner/row-stripper.js';
 export { KeysetRows, LazyWindowRow, windowRows } from './planner/window-rows.js';
-export { postgresCapabilities } from './postgres/capabilities.js';
+export { postgresCapabilities, postgresTextCapabilities } from './postgres/capabilities.js';
 export { isStockDateParser, parseDateText } from './postgres/date-parser.js';
 export { type NameStatementsOptions, nameStatements } from './postgres/name-statements.js';
 export type { NamedPgPool, PgCursor, PgPool, PgPoolClient, PgQueryResult } from './postgres/pg-types.js';

@@ -5,7 +5,7 @@ import { mysqlCatalogQuery, mysqlIndexGone, mysqlIndexQuery } from './catalog.js
 import { mysqlKind } from './column-kinds.js';
 import { mysqlEstimate } from './estimate.js';
 import { mysqlBoundParameter, mysqlDateText, mysqlExactIntegerText, mysqlPosition } from './positions.js';
-import { mysqlRecordedText } from './recorded-text.js';
+import { mysqlDriverText, mysqlRecordedText } from './recorded-text.js';
 import { mysqlStatementTimeout } from './statement-timeout.js';
 import { mysqlTemporalText } from './temporal-text.js';
 
@@ -41,4 +41,14 @@ export const mysqlCapabilities: DialectCapabilities = Object.freeze({
   statementTimeout: mysqlStatementTimeout,
   // The JSON EXPLAIN whose rows `readEstimate` reads, for the Drizzle adapter's estimates.
   explainJson: (query: SqlPart) => sql`explain format=json ${query}`,
+});
+
+/**
+ * MySQL/MariaDB over a driver that hands temporal values over as the text the server sent
+ * (Drizzle's mysql2 session): positions read from that text (`mysqlDriverText`), no
+ * `cast(... as char)` column.
+ */
+export const mysqlTextCapabilities: DialectCapabilities = Object.freeze({
+  ...mysqlCapabilities,
+  recordedText: mysqlDriverText,
 });

@@ -20,7 +20,11 @@ const RECORDED_TYPE = /^(date|datetime|timestamp)(\(\d\))?$/;
  * text itself for the zero date and zero parts, which name no day).
  */
 function position(value: unknown, info: ColumnInfo): PositionValue | undefined {
-  const text = ExactText.of(value);
+  return textPosition(ExactText.of(value), info);
+}
+
+/** The position of the text the server sent for a value of `info`'s column (`position`). */
+function textPosition(text: string | undefined, info: ColumnInfo): PositionValue | undefined {
   if (text === undefined || text === ExactText.MISSING) return undefined;
   if (info.kind === 'timestamp-text') return text;
   return wallClockDate(text) ?? (mysqlTemporalText(text, info.type ?? '') ? text : undefined);
@@ -61,4 +65,23 @@ export const mysqlRecordedText: RecordedText = Object.freeze({
   answered: (row: Record<string, unknown>) =>
     PROBE.every(([, , info, wanted], i) => expected(position(row[`v${i}`], info), wanted)),
   position,
+});
+
+/** `driverText`'s positions: of a value the driver handed over as the server's text. */
+function driverPosition(value: unknown, info: ColumnInfo): PositionValue | undefined {
+  return typeof value === 'string' ? textPosition(value, info) : undefined;
+}
+
+/**
+ * MySQL/MariaDB date-times and dates handed over by the driver as the text the server sent
+ * (Drizzle's mysql2 session reads them with `field.string()`): the positions `mysqlRecordedText`
+ * reads from recorded text, read from the value itself, so the column is selected as it is
+ * instead of through `cast(... as char)`. The same probe decides.
+ */
+export const mysqlDriverText: RecordedText = Object.freeze({
+  reads: mysqlRecordedText.reads,
+  probe: mysqlRecordedText.probe,
+  answered: (row: Record<string, unknown>) =>
+    PROBE.every(([, , info, wanted], i) => expected(driverPosition(row[`v${i}`], info), wanted)),
+  position: driverPosition,
 });

@@ -3,7 +3,7 @@ import { type SqlPart, sql } from '../fragment/fragment.js';
 import { postgresCatalogQuery, postgresEstimate } from './catalog.js';
 import { postgresKind } from './column-kinds.js';
 import { POSTGRES_MIN_MS, postgresDateFromText, postgresDateText, postgresPosition } from './positions.js';
-import { postgresRecordedText } from './recorded-text.js';
+import { postgresDriverText, postgresRecordedText } from './recorded-text.js';
 import { postgresStatementTimeout } from './statement-timeout.js';
 import { postgresTemporalText } from './temporal-text.js';
 
@@ -42,4 +42,13 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
   explainJson: (query: SqlPart) => sql`explain (format json) ${query}`,
   statementTimeout: postgresStatementTimeout,
   insertReturning: true,
+});
+
+/**
+ * Postgres over a driver that hands temporal values over as the text Postgres sent (Drizzle's
+ * sessions): positions read from that text (`postgresDriverText`), no `to_char` column.
+ */
+export const postgresTextCapabilities: DialectCapabilities = Object.freeze({
+  ...postgresCapabilities,
+  recordedText: postgresDriverText,
 });

@@ -182,3 +182,24 @@ export const postgresRecordedText: RecordedText = Object.freeze({
   position: (value: unknown, info: ColumnInfo) =>
     recordedPosition(value, info.type ?? '', info.kind === 'date' ? 'date' : 'timestamp-text'),
 });
+
+/**
+ * Postgres timestamps and dates handed over by the driver as the text Postgres sent (Drizzle's
+ * node-postgres and PGlite sessions parse none of them): the positions `postgresRecordedText`
+ * reads from recorded text, read from the value itself, so the column is selected as it is
+ * instead of through `to_char`. The same probe decides: a session `DateStyle` other than ISO, or
+ * a driver that parses the values, keeps the `to_char` column.
+ * @example
+ * postgresDriverText.position('2024-01-02 10:43:19.5+00', { kind: 'timestamp-text', nullable: false, type: 'timestamp with time zone' })
+ * // '2024-01-02 10:43:19.500000+00 AD'
+ */
+export const postgresDriverText: RecordedText = Object.freeze({
+  reads: postgresRecordedText.reads,
+  probe: postgresRecordedText.probe,
+  answered: (row: Record<string, unknown>) =>
+    PROBE.every(([, , info, expected], i) => postgresDriverText.position(row[`v${i}`], info) === expected),
+  position: (value: unknown, info: ColumnInfo) =>
+    typeof value === 'string'
+      ? positionFromText(value, info.type ?? '', info.kind === 'date' ? 'date' : 'timestamp-text')
+      : undefined,
+});
