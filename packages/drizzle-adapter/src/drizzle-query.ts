@@ -39,6 +39,7 @@ import {
   refuseKeysetOnSlice,
   type ShapePlans,
   type StatementRunner,
+  serverStatementTimeout,
   shapePlans,
   sliceCount,
   sliceOf,
@@ -272,8 +273,12 @@ export class DrizzleQuery<O> implements OrderedQuery<O> {
       if (estimate !== null) return estimate;
     }
     const statement = countSql(dialect, core);
-    const timeout = session.capabilities.statementTimeout;
-    if (!options.estimate && options.timeoutMs !== undefined && timeout !== null) {
+    // MySQL and MariaDB bound a statement differently: the server's version, read once per db, says how.
+    const timeout =
+      !options.estimate && options.timeoutMs !== undefined && session.capabilities.statementTimeout !== null
+        ? await serverStatementTimeout(session)
+        : null;
+    if (options.timeoutMs !== undefined && timeout !== null) {
       try {
         return this.#exact(await session.readBounded(statement, timeout, options.timeoutMs, where));
       } catch (error) {

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@pagewise/core';
 import {
   type AdapterName,
+  boundedStatement,
   CatalogCache,
   type ColumnInfo,
   type ColumnKind,
@@ -14,7 +15,7 @@ import {
   sqliteCapabilities,
   uniqueKeyColumns,
 } from '@pagewise/sql';
-import { Column, is, SQL, sql } from 'drizzle-orm';
+import { Column, is, SQL } from 'drizzle-orm';
 import { MySqlDialect } from 'drizzle-orm/mysql-core';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteDialect } from 'drizzle-orm/sqlite-core';
@@ -209,8 +210,10 @@ export class DrizzleSession implements SqlSession {
     statement: BuiltStatement,
     joinsNotNullableMap?: Record<string, boolean>,
     session: SessionLike = this.#session,
+    rewrite?: (text: string) => string,
   ): DrizzleTemplate {
-    const query = this.dialect.sqlToQuery(statement.sql);
+    const built = this.dialect.sqlToQuery(statement.sql);
+    const query = rewrite === undefined ? built : { ...built, sql: rewrite(built.sql) };
     const fields = statement.fields === undefined ? undefined : orderedFieldsWith(statement);
     const family = this.#family;
     // A flat selection maps no join's row to null (Drizzle nullifies nested tables only).
@@ -247,9 +250,10 @@ export class DrizzleSession implements SqlSession {
 
   /**
    * Runs Drizzle SQL of the adapter's own (a count) with its time bounded on the server by
-   * `timeout` (`@pagewise/sql`'s): behind `timeout.prefix` as one statement (MariaDB), or after
-   * `timeout.setting` in a transaction of its own through the database's session (Postgres), whose
-   * setting ends with it; `where` fills a shape's WHERE placeholders. Throws what Drizzle throws
+   * `timeout` (`@pagewise/sql`'s): behind `timeout.prefix` (MariaDB) or with `timeout.hint`
+   * (MySQL) as one statement (`boundedStatement`), or after `timeout.setting` in a transaction of
+   * its own through the database's session (Postgres), whose setting ends with it; `where` fills a
+   * shape's WHERE placeholders. Throws what Drizzle throws
    * when the server cancels it (`timedOut`).
    *
    * @example
@@ -264,8 +268,14 @@ export class DrizzleSession implements SqlSession {
   ): Promise<Row[]> {
     const setting = timeout.setting;
     if (setting === undefined) {
-      const prefix = timeout.prefix?.(ms);
-      return this.readSql(prefix === undefined ? statement : sql`${sql.raw(prefix)} ${statement}`, where);
+      const bounded = (text: string) => boundedStatement(timeout, ms, text);
+      const template = this.prepare(
+        { sql: statement, fields: undefined, extra: [], own: 0 },
+        undefined,
+        undefined,
+        bounded,
+      );
+      return this.run(template, [], where);
     }
     const session = this.#session;
     if (session.transaction === undefined) return this.readSql(statement, where);
