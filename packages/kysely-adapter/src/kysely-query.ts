@@ -21,7 +21,6 @@ import {
   type KeysetHost,
   type KeysetRows,
   type KeysetStatement,
-  keyText,
   lookupAccepts,
   lookupParameter,
   node,
