@@ -488,6 +488,38 @@ export function conformanceCases(name: string, open: () => Promise<ConformanceBa
     }
   });
 
+  it(`[${name}] encrypted cursors (cursorEncryptionKey, cursorTtl): the same rows as memory both ways, tokens unreadable, plain and signed ones refused`, async () => {
+    const key = 'conformance encryption key, 32 characters or more';
+    const encrypted = {
+      pageSize: 7,
+      ordering: ['-created', 'id'],
+      cursorEncryptionKey: key,
+      cursorTtl: 60_000,
+    };
+    const rowsOf = (walk: Awaited<ReturnType<typeof cursorWalk>>) =>
+      [...walk.forward, ...walk.backward].map((page) => page.results);
+    const actual = await cursorWalk(await backend.query('items', items), items, encrypted);
+    const expected = await cursorWalk(await reference.query('items', items), items, encrypted);
+    expect(rowsOf(actual)).toEqual(rowsOf(expected));
+    expect(actual.forward.flatMap((page) => page.results)).toHaveLength(items.rows.length);
+    const token = new URL(actual.forward[0]!.next!).searchParams.get('cursor')!;
+    // A plain or signed token is base64 of JSON holding the position; an encrypted one is not.
+    expect(Buffer.from(token, 'base64url').toString('latin1')).not.toMatch(/"p":/);
+    const query = await backend.query('items', items);
+    const plain = await cursorPage(query, items, { pageSize: 7, ordering: ['-created', 'id'] }, ORIGIN);
+    const signed = await cursorPage(
+      query,
+      items,
+      { pageSize: 7, ordering: ['-created', 'id'], cursorSecret: key },
+      ORIGIN,
+    );
+    for (const url of [plain.next!, signed.next!]) {
+      await expect(
+        new CursorPagination(encrypted).paginateQueryset(query, new ApiRequest({ url })),
+      ).rejects.toThrow(new NotFound('Invalid cursor'));
+    }
+  });
+
   it(`[${name}] invalid and forged cursors answer 404 Invalid cursor, never a database error`, async () => {
     const query = await backend.query('items', items);
     const forged: Array<[OrderingInput, PositionValue[]]> = [
