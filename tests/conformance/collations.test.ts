@@ -308,15 +308,7 @@ function targetCases(target: DatabaseTarget): void {
     const tables: string[] = [];
     beforeAll(async () => {
       database = await target.open();
-      if (target.name === 'postgres') {
-        for (const level of [1, 2]) {
-          await sql
-            .raw(
-              `create collation if not exists pw_und_level${level} (provider = icu, locale = 'und-u-ks-level${level}', deterministic = false)`,
-            )
-            .execute(database.db);
-        }
-      }
+      if (target.name === 'postgres') await createIcuLevels(database.db);
     });
     afterAll(async () => {
       for (const table of tables) await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
@@ -387,15 +379,7 @@ for (const name of postgresMajor() === undefined
     const tables: string[] = [];
     beforeAll(async () => {
       database = await target.open();
-      if (name === 'postgres') {
-        for (const level of [1, 2]) {
-          await sql
-            .raw(
-              `create collation if not exists pw_und_level${level} (provider = icu, locale = 'und-u-ks-level${level}', deterministic = false)`,
-            )
-            .execute(database.db);
-        }
-      }
+      if (name === 'postgres') await createIcuLevels(database.db);
     });
     afterAll(async () => {
       for (const table of tables) await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
@@ -439,3 +423,15 @@ afterAll(() => {
     console.log(`collation matrix (backend | collation | shape | checked | wrong):\n${matrix.join('\n')}`);
   }
 });
+
+/** Postgres' nondeterministic ICU collations the cases name: `pw_und_level1` and `pw_und_level2`. */
+// biome-ignore lint/suspicious/noExplicitAny: tables are created at run time.
+async function createIcuLevels(db: Kysely<any>): Promise<void> {
+  for (const level of [1, 2]) {
+    await sql
+      .raw(
+        `create collation if not exists pw_und_level${level} (provider = icu, locale = 'und-u-ks-level${level}', deterministic = false)`,
+      )
+      .execute(db);
+  }
+}
