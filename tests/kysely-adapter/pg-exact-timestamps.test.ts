@@ -120,6 +120,12 @@ async function positions(db: Db, field: string, table = TABLE): Promise<Position
   return rows.map((r) => [...r.position]);
 }
 
+/**
+ * A text column per timestamp position: `to_char`/`to_json`/`extract(epoch)`, or the column's own
+ * text where the session's DateStyle is ISO (`cast("created" as text)`).
+ */
+const TEXT_COLUMN = /to_char|to_json|extract\(epoch|cast\("[a-z_]+" as text\)/;
+
 const pageStatements = () => sent.filter((s) => s.includes(TABLE) && s.includes('limit'));
 
 describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
@@ -130,13 +136,13 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
       for (const direction of ['asc', 'desc'] as const) {
         sent = [];
         const expected = await walk(stock, field, direction);
-        expect(pageStatements().every((s) => /to_char|to_json|extract\(epoch/.test(s))).toBe(true);
+        expect(pageStatements().every((s) => TEXT_COLUMN.test(s))).toBe(true);
         sent = [];
         const actual = await walk(wrapped, field, direction);
         const statements = pageStatements();
         expect(statements.length).toBeGreaterThan(0);
         expect(
-          statements.filter((s) => /to_char|to_json|extract\(epoch|pagewise(?:x?\d|tie)/.test(s)),
+          statements.filter((s) => TEXT_COLUMN.test(s) || /pagewise(?:x?\d|tie)/.test(s)),
         ).toEqual([]);
         expect(actual, `${field} ${direction}`).toEqual(expected);
         expect(expected.pages.flat().sort((a, b) => a - b)).toEqual(TIMESTAMPS.map((_, i) => i + 1));
@@ -173,7 +179,7 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
       for (const [i, field] of COLUMNS.entries()) {
         expect(await positions(wrapped, field), `${zone} ${field}`).toEqual(expected[i]);
       }
-      expect(pageStatements().filter((s) => /to_char|to_json|extract\(epoch/.test(s))).toEqual([]);
+      expect(pageStatements().filter((s) => TEXT_COLUMN.test(s))).toEqual([]);
     }
   });
 
@@ -332,7 +338,7 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
     const expected = await walk(open(false), 'created', 'desc');
     sent = [];
     expect(await walk(wrapped, 'created', 'desc')).toEqual(expected);
-    expect(pageStatements().every((s) => s.includes('to_char'))).toBe(true);
+    expect(pageStatements().every((s) => TEXT_COLUMN.test(s))).toBe(true);
   });
 
   it('a session DateStyle other than ISO: the text column, never a misread text', async () => {
@@ -363,7 +369,7 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
     });
     sent = [];
     expect(await walk(strings, 'created', 'desc')).toEqual(expected);
-    expect(pageStatements().every((s) => s.includes('to_char'))).toBe(true);
+    expect(pageStatements().every((s) => TEXT_COLUMN.test(s))).toBe(true);
     const rows = await strings.selectFrom(TABLE).select('created').where('id', '=', 1).execute();
     expect(rows).toEqual([{ created: '2024-05-01 12:00:00.000001+00' }]);
 
@@ -376,7 +382,7 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
     });
     sent = [];
     expect(await walk(objects, 'created', 'desc')).toEqual(expected);
-    expect(pageStatements().filter((s) => s.includes('to_char'))).toEqual([]);
+    expect(pageStatements().filter((s) => TEXT_COLUMN.test(s))).toEqual([]);
     const pagination = new CursorPagination({ pageSize: 1, ordering: ['-created'] });
     const page = await pagination.paginateQueryset(
       fromKysely(objects.selectFrom(TABLE).select(['id', 'created']), { db: objects }),
@@ -426,5 +432,63 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
     } finally {
       await sql.raw(`drop table if exists ${table}`).execute(setup);
     }
+  });
+});
+
+// The stock pool (issue 37, the default path): where the session's DateStyle is ISO, a position
+// column is the column's own text, `cast(x as text)`, which the server writes at about a third of
+// `to_char`'s cost; it reads to the positions `to_char` gives, in any TimeZone (the text carries
+// the offset, local mean time's seconds included), and a page whose session no longer writes ISO
+// is read again with `to_char`.
+describeDatabase(target, "the stock pool's text column", () => {
+  const castColumn = (s: string) => /cast\("[a-z_]+" as text\) as "pagewise/.test(s) && !s.includes('to_char');
+
+  it('reads cast(x as text) in any TimeZone: the rows and links of the to_char column', async () => {
+    const charPool = open(false, { options: '-c DateStyle=SQL,DMY' });
+    for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns', 'America/New_York']) {
+      const stock = open(false, { options: `-c TimeZone=${zone}` });
+      for (const field of COLUMNS) {
+        for (const direction of ['asc', 'desc'] as const) {
+          sent = [];
+          const expected = await walk(charPool, field, direction);
+          expect(pageStatements().every((s) => /to_char|to_json|extract\(epoch/.test(s) && !castColumn(s))).toBe(true);
+          sent = [];
+          const actual = await walk(stock, field, direction);
+          expect(actual, `${zone} ${field} ${direction}`).toEqual(expected);
+          expect(actual.pages.flat()).toHaveLength(TIMESTAMPS.length);
+          const statements = pageStatements();
+          expect(statements.length).toBeGreaterThan(0);
+          expect(statements.filter((s) => !castColumn(s))).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it('DateStyle changed after the probe: each page is read again with to_char, the same rows and links', async () => {
+    const stock = open(false);
+    const expected = await walk(stock, 'created', 'desc');
+    await sql`set DateStyle = 'SQL, DMY'`.execute(stock);
+    sent = [];
+    expect(await walk(stock, 'created', 'desc')).toEqual(expected);
+    const statements = pageStatements();
+    // Every page twice: the column's text, then `to_char`.
+    expect(statements.length).toBe(2 * expected.pages.length);
+    statements.forEach((s, i) => {
+      expect(i % 2 === 0 ? castColumn(s) : s.includes('to_char')).toBe(true);
+    });
+    await sql`reset DateStyle`.execute(stock);
+  });
+
+  it('an ordering without a unique term keeps to_char (its tie groups rank by the text column)', async () => {
+    const stock = open(false);
+    sent = [];
+    const pagination = new CursorPagination({ pageSize: 2, ordering: ['-created'] });
+    const rows = await pagination.paginateQueryset(
+      fromKysely(stock.selectFrom(TABLE).selectAll(), { db: stock, uniqueKey: null }),
+      new ApiRequest({ url: ORIGIN }),
+    );
+    expect(rows).toHaveLength(2);
+    expect(pageStatements().length).toBeGreaterThan(0);
+    expect(pageStatements().every((s) => s.includes('to_char') && !castColumn(s))).toBe(true);
   });
 });

@@ -15,6 +15,7 @@ export {
   plainTables,
   readCatalog,
   readIndexes,
+  textCast,
   textRecorded,
 } from './catalog/catalog-reads.js';
 export { type ColumnLookup, checkColumnLookup } from './catalog/column-lookup.js';
@@ -47,7 +48,7 @@ export { baseCapabilities, type DialectCapabilities, type DialectName } from './
 export { type CatalogRow, catalogNullable, type IndexColumnRow } from './dialect/catalog-rows.js';
 export type { ColumnInfo, ColumnKind } from './dialect/column-info.js';
 export { type IntegerBounds, integerRangeByName } from './dialect/integer-ranges.js';
-export type { RecordedText } from './dialect/recorded-text.js';
+export type { CastText, RecordedText } from './dialect/recorded-text.js';
 export type { Row } from './dialect/row.js';
 export { boundedStatement, errorCode, type StatementTimeout } from './dialect/statement-timeout.js';
 export { capabilitiesFromProbe, DIALECT_PROBE, dialectCapabilities } from './dialects.js';

@@ -1,5 +1,6 @@
 import { type CatalogRow, catalogNullable, type IndexColumnRow } from '../dialect/catalog-rows.js';
 import type { ColumnInfo } from '../dialect/column-info.js';
+import type { RecordedText } from '../dialect/recorded-text.js';
 import { identifier, sql } from '../fragment/fragment.js';
 import { checkColumnLookup } from './column-lookup.js';
 import type { SqlSession } from './session.js';
@@ -106,16 +107,33 @@ export function integersExact(session: SqlSession): Promise<boolean> {
 export function textRecorded(session: SqlSession): Promise<boolean> {
   const recorded = session.capabilities.recordedText;
   if (recorded === null || !session.lasting) return Promise.resolve(false);
+  return probedOnce(session, recorded, 'textRecorded');
+}
+
+/**
+ * Whether the database's text of the values `castText` reads is exact (Postgres: `DateStyle`
+ * ISO), probed once per database, with a lasting cache only (as `textRecorded`).
+ */
+export function textCast(session: SqlSession): Promise<boolean> {
+  const cast = session.capabilities.castText;
+  if (cast === null || !session.lasting) return Promise.resolve(false);
+  return probedOnce(session, cast, 'textCast');
+}
+
+/** The answer of `text`'s probe, kept in `cache[slot]`; forgotten when the probe fails. */
+function probedOnce(
+  session: SqlSession,
+  text: RecordedText,
+  slot: 'textRecorded' | 'textCast',
+): Promise<boolean> {
   const cache = session.cache;
-  let pending = cache.textRecorded;
+  let pending = cache[slot];
   if (pending === undefined) {
-    pending = session
-      .read(recorded.probe())
-      .then((rows) => rows[0] !== undefined && recorded.answered(rows[0]));
+    pending = session.read(text.probe()).then((rows) => rows[0] !== undefined && text.answered(rows[0]));
     pending.catch(() => {
-      cache.textRecorded = undefined;
+      cache[slot] = undefined;
     });
-    cache.textRecorded = pending;
+    cache[slot] = pending;
   }
   return pending;
 }

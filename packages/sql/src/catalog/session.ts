@@ -23,6 +23,8 @@ export class CatalogCache {
   integersExact: Promise<boolean> | undefined;
   /** @internal whether the driver records the exact text of values (`recordedText`), probed once */
   textRecorded: Promise<boolean> | undefined;
+  /** @internal whether the database's text of values is exact (`castText`), probed once */
+  textCast: Promise<boolean> | undefined;
   /** @internal the statement timeout the server's version asks for (`serverStatementTimeout`), read once */
   statementTimeout: Promise<StatementTimeout | null> | undefined;
   /** @internal the plan key of queries without `columns` and `dialect`, per unique key */

@@ -188,6 +188,8 @@ export interface PositionField extends BoundField {
   readonly exact: { readonly key: string } | null;
   /** The position is read from the text the driver recorded on the value (`recordedText`). */
   readonly recorded: boolean;
+  /** The position is read from the database's text of the value (`castText`). @default false */
+  readonly text?: boolean;
 }
 
 /**
@@ -219,7 +221,9 @@ export function positionReader(fields: readonly PositionField[], adapter = 'sql'
         position.push(
           f.recorded
             ? toRecordedPosition(f.info, raw, f.field, capabilities, adapter)
-            : toPosition(
+            : f.text === true
+              ? toTextPosition(f.info, raw, f.field, capabilities, adapter)
+              : toPosition(
                 f.info,
                 raw,
                 f.field,
@@ -249,6 +253,27 @@ function toRecordedPosition(
   const position = capabilities.recordedText?.position(raw, info);
   if (position !== undefined) return position;
   throw unrecorded(`field "${field}"`, adapter);
+}
+
+/**
+ * The position of a row's value from the database's text of it (`castText`). A text that does not
+ * read exactly (a session `DateStyle` changed since the probe) is refused, never guessed.
+ */
+function toTextPosition(
+  info: ColumnInfo,
+  raw: unknown,
+  field: string,
+  capabilities: DialectCapabilities,
+  adapter: string,
+): PositionValue {
+  if (raw === null || raw === undefined) return null;
+  const position = capabilities.castText?.position(raw, info);
+  if (position !== undefined) return position;
+  throw new ConfigurationError(
+    `${adapter} adapter: field "${field}" reads as ${JSON.stringify(String(raw).slice(0, 40))}, ` +
+      "not the database's ISO text it was checked to be. Postgres: the session's DateStyle must stay ISO, " +
+      'the default, while the pool is in use (`SET DateStyle` on a pooled connection changes it)',
+  );
 }
 
 /** Refuses rows marked by the driver as holding a temporal value whose text it could not record. */

@@ -3,7 +3,7 @@ import { genericTemporalText } from '../calendar/temporal-text.js';
 import type { SqlFragment, SqlPart } from '../fragment/fragment.js';
 import type { ColumnInfo, ColumnKind } from './column-info.js';
 import { integerRangeByName } from './integer-ranges.js';
-import type { RecordedText } from './recorded-text.js';
+import type { CastText, RecordedText } from './recorded-text.js';
 import type { StatementTimeout } from './statement-timeout.js';
 
 /**
@@ -171,6 +171,14 @@ export interface DialectCapabilities {
    */
   readonly recordedText: RecordedText | null;
   /**
+   * Where the database's text of a value is as exact as its position and cheaper to write than
+   * `positionExpression` (Postgres timestamps: `cast(x as text)` against `to_char`): selected
+   * instead of it when the probe finds the text exact (an ISO `DateStyle`), on orderings with a
+   * unique term (tie groups rank by the private column, whose text must then sort as the
+   * position). @default null
+   */
+  readonly castText: CastText | null;
+  /**
    * Wraps a bound parameter of `info`'s column where the database would otherwise compare it
    * inexactly (MySQL compares a decimal column with a string as doubles). @default null
    */
@@ -263,6 +271,7 @@ export const baseCapabilities: DialectCapabilities = Object.freeze({
   positionExpression: () => null,
   exactIntegerText: null,
   recordedText: null,
+  castText: null,
   boundParameter: null,
   integerRange: integerRangeByName,
   floatInfinity: false,

@@ -1,5 +1,5 @@
 import type { PositionValue } from '@pagewise/core';
-import type { SqlFragment } from '../fragment/fragment.js';
+import type { SqlFragment, SqlPart } from '../fragment/fragment.js';
 import type { ColumnInfo } from './column-info.js';
 
 /**
@@ -16,4 +16,23 @@ export interface RecordedText {
   readonly answered: (row: Record<string, unknown>) => boolean;
   /** The position of a row's `value`; `undefined` when it carries no text that can be read exactly. */
   readonly position: (value: unknown, info: ColumnInfo) => PositionValue | undefined;
+}
+
+/**
+ * Positions read from a column's value cast to text by the database (`cast(x as text)`), where the
+ * driver parses the value itself into something inexact (`pg`'s `Date` holds milliseconds): a
+ * private column as the positions' own expressions are, but one the server writes about as fast
+ * as the bare column. The text follows session settings (Postgres: `DateStyle`), so the probe
+ * decides once per database, and a value whose text does not read exactly is refused.
+ * @example
+ * postgresCapabilities.castText?.expression(identifier('created')) // cast("created" as text)
+ */
+export interface CastText extends RecordedText {
+  /** What is selected for a position of the column `column`. */
+  readonly expression: (column: SqlPart) => SqlPart;
+  /**
+   * Whether a value selected so starts as the text the probe found (ISO output): a page whose
+   * values do not is read again with the positions' own expressions.
+   */
+  readonly head: (value: unknown) => boolean;
 }

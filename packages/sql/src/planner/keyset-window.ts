@@ -57,6 +57,8 @@ interface WindowShape {
   readonly ties: boolean;
   /** Whether integers the driver rounds are read as exact text too. */
   readonly exact: boolean;
+  /** Whether text fields select their fallback (`FieldPlan.fallback`): the database's text did not read. */
+  readonly stale: boolean;
 }
 
 /**
@@ -119,7 +121,7 @@ export async function readKeysetWindow<O, Template>(
     plan.segments.set(mask, segments);
   }
   const ties = plan.ties;
-  const shape: WindowShape = { mask, stopMask, ties, exact: false };
+  const shape: WindowShape = { mask, stopMask, ties, exact: false, stale: false };
   let rows = checked(
     host,
     plan,
@@ -127,22 +129,51 @@ export async function readKeysetWindow<O, Template>(
   );
   // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
   // one is read again with their exact text, never paged by a rounded position.
+  // A session whose DateStyle changed since the probe writes no ISO text: its page is read again
+  // with the positions' own expressions (`to_char`), which no session setting changes.
+  const stale = plan.readFallback !== null && !textsRead(rows, plan.fields, capabilities);
   const exact = plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields);
-  if (exact) {
+  if (exact || stale) {
     rows = checked(
       host,
       plan,
-      await readSegments(host, plan, order, { ...shape, exact }, segments, values, window, capabilities),
+      await readSegments(host, plan, order, { ...shape, exact, stale }, segments, values, window, capabilities),
     );
   }
   const visible = plan.added || exact || ties ? plan.stripper.strip(rows) : rows;
-  return new KeysetRows(visible as readonly O[], rows, plan.readPosition, exact, capabilities, ties);
+  const read = stale ? plan.readFallback! : plan.readPosition;
+  return new KeysetRows(visible as readonly O[], rows, read, exact, capabilities, ties);
 }
 
-/** The columns a window selects beside the query's own; with `exact`, the exact text of integers the driver rounds. */
-function windowSelections(plans: readonly FieldPlan[], exact: boolean): PrivateSelection[] {
+/**
+ * Whether every row's value of the fields read from the database's text (`FieldPlan.text`) is
+ * text that reads (`castText`): ISO output, checked by its head (each statement runs in one
+ * session, whose DateStyle writes every value alike; the reader still refuses a text that does
+ * not read exactly).
+ */
+function textsRead(rows: readonly Row[], fields: readonly FieldPlan[], capabilities: DialectCapabilities): boolean {
+  const heads = capabilities.castText?.head;
+  if (heads === undefined) return true;
+  for (let f = 0; f < fields.length; f += 1) {
+    if (!fields[f]!.text) continue;
+    const key = positionKey(f);
+    for (let r = 0; r < rows.length; r += 1) {
+      const value = rows[r]![key];
+      if (value !== null && value !== undefined && !heads(value)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The columns a window selects beside the query's own; with `exact`, the exact text of integers
+ * the driver rounds; with `stale`, the text fields' fallbacks.
+ */
+function windowSelections(plans: readonly FieldPlan[], exact: boolean, stale: boolean): PrivateSelection[] {
   return plans.flatMap((plan, i) => [
-    ...(plan.select === null ? [] : [{ expr: plan.select, alias: positionKey(i) }]),
+    ...(plan.select === null
+      ? []
+      : [{ expr: stale && plan.fallback !== null ? plan.fallback : plan.select, alias: positionKey(i) }]),
     ...(plan.exact === null || !exact ? [] : [{ expr: plan.exact.expr, alias: plan.exact.key }]),
   ]);
 }
@@ -164,7 +195,7 @@ function keysetStatement(
     capabilities.boundParameter?.(parameter, fields[i]!.info) ?? parameter;
   const stopNulls = [...shape.stopMask].map((m) => m === '0');
   const base = {
-    selections: windowSelections(fields, shape.exact),
+    selections: windowSelections(fields, shape.exact, shape.stale),
     indexHint: hint,
     stop:
       shape.stopMask === '' ? null : stopPredicate(order, exprs, nullable, stopNulls, capabilities, bound),
@@ -201,7 +232,7 @@ function readSegments<Template>(
   window: WindowSpec,
   capabilities: DialectCapabilities,
 ): Promise<Row[]> {
-  const { mask, stopMask, ties, exact } = shape;
+  const { mask, stopMask, ties, exact, stale } = shape;
   const cache = host.session.cache;
   const single = segments.length === 1;
   const withOffset = single && window.offset > 0;
@@ -220,7 +251,7 @@ function readSegments<Template>(
     window.offset === 0 && host.base.length === 0 && capabilities.literalLimit
       ? writtenLimit(plan.writtenLimits, limit)
       : undefined;
-  const key = `${mask}|${stopMask}|${ties}|${withOffset}|${exact}|${named}|`;
+  const key = `${mask}|${stopMask}|${ties}|${withOffset}|${exact}|${stale}|${named}|`;
   const templateOf = (s: number): Template => {
     const templateKey = s === 0 && written !== undefined ? `${key}${written}|0` : key + s;
     // A warm page finds its statement here; only a new one is built and compiled.

@@ -5,6 +5,7 @@ import {
   plainTables,
   readCatalog,
   readIndexes,
+  textCast,
   textRecorded,
 } from '../catalog/catalog-reads.js';
 import { keyColumnsOf } from '../catalog/key-columns.js';
@@ -45,6 +46,13 @@ export interface FieldPlan {
   readonly exact: { readonly key: string; readonly expr: SqlPart } | null;
   /** The position is read from the text the driver recorded on the value (`recordedText`). */
   readonly recorded: boolean;
+  /** The position is read from the database's text of the value, selected as `select` (`castText`). */
+  readonly text: boolean;
+  /**
+   * With `text`: the position's own expression (`positionExpression`), selected instead by a page
+   * whose text did not read (a session `DateStyle` changed since the probe), read as it reads.
+   */
+  readonly fallback: SqlPart | null;
   readonly info: ColumnInfo;
 }
 
@@ -108,6 +116,8 @@ export interface OrderPlan<Template = unknown> {
   readonly stripper: PrivateColumnStripper;
   /** Reads a row's position, all its fields in one call (`positionReader` of `fields`). */
   readonly readPosition: PositionReader;
+  /** Where a field reads the database's text (`FieldPlan.text`): the reader of rows read with the fallbacks. */
+  readonly readFallback: PositionReader | null;
 }
 
 /**
@@ -179,6 +189,8 @@ export async function planOrder<Template>(
 ): Promise<OrderPlan<Template>> {
   const capabilities = session.capabilities;
   const keys = keyColumnsOf(session);
+  // Without a unique term positions can tie, and only the database knows which do.
+  const ties = !holdsKey(order, keys);
   const fields = await Promise.all(
     order.map(async (term, i): Promise<FieldPlan> => {
       const { expr, selected, column, qualifier } = source.field(term.field);
@@ -193,12 +205,17 @@ export async function planOrder<Template>(
       );
       // Positions the driver's recorded text gives need no column of their own.
       const recorded = capabilities.recordedText?.reads(info) === true && (await textRecorded(session));
-      const position = recorded
+      // Else the database's own text, where it is exact and cheaper than the position's expression.
+      const cast = capabilities.castText;
+      const text =
+        !recorded && !ties && cast !== null && cast.reads(info) && (await textCast(session));
+      const expression = recorded
         ? null
         : (capabilities.positionExpression(expr, info) ??
           (info.kind === 'timestamp-text' && capabilities.exactTimestampText
             ? capabilities.exactTimestampText(expr, info.type ?? '')
             : null));
+      const position = text ? cast!.expression(expr) : expression;
       const integer = info.kind === 'integer' || info.kind === 'bigint' || info.kind === 'number';
       const exactText = capabilities.exactIntegerText;
       const exact =
@@ -216,6 +233,8 @@ export async function planOrder<Template>(
         select: own ? null : (position ?? expr),
         exact,
         recorded,
+        text,
+        fallback: text ? expression : null,
         info,
       };
     }),
@@ -240,8 +259,7 @@ export async function planOrder<Template>(
     nullable: fields.map((f) => f.info.nullable),
     exprs: fields.map((f) => f.expr),
     added: fields.some((f) => f.select !== null),
-    // Without a unique term positions can tie, and only the database knows which do.
-    ties: !holdsKey(order, keys),
+    ties,
     recorded: fields.some((f) => f.recorded),
     exactFields: fields.flatMap((f) => (f.exact === null ? [] : [f.readKey])),
     segments: new Map(),
@@ -249,6 +267,12 @@ export async function planOrder<Template>(
     writtenLimits: new Set(),
     stripper: new PrivateColumnStripper(),
     readPosition: positionReader(fields, session.adapter.name),
+    readFallback: fields.some((f) => f.text)
+      ? positionReader(
+          fields.map((f) => (f.text ? { ...f, text: false } : f)),
+          session.adapter.name,
+        )
+      : null,
   };
 }
 

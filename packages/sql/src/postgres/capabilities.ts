@@ -3,7 +3,7 @@ import { type SqlPart, sql } from '../fragment/fragment.js';
 import { postgresCatalogQuery, postgresEstimate } from './catalog.js';
 import { postgresKind } from './column-kinds.js';
 import { POSTGRES_MIN_MS, postgresDateFromText, postgresDateText, postgresPosition } from './positions.js';
-import { postgresDriverText, postgresRecordedText } from './recorded-text.js';
+import { postgresCastText, postgresDriverText, postgresRecordedText } from './recorded-text.js';
 import { postgresStatementTimeout } from './statement-timeout.js';
 import { postgresTemporalText } from './temporal-text.js';
 
@@ -30,6 +30,7 @@ export const postgresCapabilities: DialectCapabilities = Object.freeze({
     postgresPosition(column, { kind: 'timestamp-text', nullable: true, type }) ?? column,
   positionExpression: postgresPosition,
   recordedText: postgresRecordedText,
+  castText: postgresCastText,
   floatInfinity: true,
   floatNaN: true,
   dateParameter: postgresDateText,

@@ -3,8 +3,8 @@ import { daysFromCivil, MAX_TIME } from '../calendar/civil-days.js';
 import { digitsAt } from '../calendar/digits.js';
 import { ExactText } from '../codec/exact-text.js';
 import type { ColumnInfo } from '../dialect/column-info.js';
-import type { RecordedText } from '../dialect/recorded-text.js';
-import { identifier, join, literal, raw, sql } from '../fragment/fragment.js';
+import type { CastText, RecordedText } from '../dialect/recorded-text.js';
+import { cast, identifier, join, literal, raw, type SqlPart, sql } from '../fragment/fragment.js';
 import { utcTimestampText } from './timestamp-text.js';
 
 // Positions of Postgres temporal columns read from the text Postgres sent for each value (recorded
@@ -17,6 +17,8 @@ import { utcTimestampText } from './timestamp-text.js';
  */
 const ISO_OUTPUT =
   /^(\d{4,7})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d)(?::(\d\d))?)?)?)?( BC)?$/;
+/** The start of ISO output (`DateStyle` ISO): a year of four to seven digits, then its dash. */
+const ISO_HEAD = /^\d{4,7}-/;
 const TIMESTAMP_TYPE = /^timestamp(?:\(\d\))? with(out)? time zone$/;
 
 /**
@@ -202,4 +204,27 @@ export const postgresDriverText: RecordedText = Object.freeze({
     typeof value === 'string'
       ? positionFromText(value, info.type ?? '', info.kind === 'date' ? 'date' : 'timestamp-text')
       : undefined,
+});
+
+/**
+ * Postgres timestamps and dates read from `cast(x as text)`, on a driver that parses the values
+ * themselves (`pg`'s stock pool, where a `Date` holds milliseconds): the positions the `to_char`
+ * column gives (`postgresDriverText` reads the text), for a column the server writes at about a
+ * third of `to_char`'s cost, and one of any `TimeZone` (the text carries the offset). The text
+ * follows `DateStyle`: the probe casts one value of each type, so a session in another style keeps
+ * the `to_char` column.
+ * @example
+ * postgresCastText.expression(identifier('created')) // cast("created" as text)
+ */
+export const postgresCastText: CastText = Object.freeze({
+  reads: postgresRecordedText.reads,
+  expression: (column: SqlPart) => cast(column, 'text'),
+  // ISO output: a year of four to seven digits and a dash (`SQL` writes `01/02/2024`, `German`
+  // `02.01.2024`, `Postgres` `Tue Jan 02`), or ±infinity.
+  head: (value: unknown) =>
+    typeof value === 'string' && (ISO_HEAD.test(value) || value === 'infinity' || value === '-infinity'),
+  probe: () =>
+    sql`select ${join(PROBE.map(([text, type], i) => sql`cast(cast(${literal(text)} as ${raw(type)}) as text) as ${identifier(`v${i}`)}`))}`,
+  answered: postgresDriverText.answered,
+  position: postgresDriverText.position,
 });
