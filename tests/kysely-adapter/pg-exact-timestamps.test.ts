@@ -141,9 +141,7 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
         const actual = await walk(wrapped, field, direction);
         const statements = pageStatements();
         expect(statements.length).toBeGreaterThan(0);
-        expect(
-          statements.filter((s) => TEXT_COLUMN.test(s) || /pagewise(?:x?\d|tie)/.test(s)),
-        ).toEqual([]);
+        expect(statements.filter((s) => TEXT_COLUMN.test(s) || /pagewise(?:x?\d|tie)/.test(s))).toEqual([]);
         expect(actual, `${field} ${direction}`).toEqual(expected);
         expect(expected.pages.flat().sort((a, b) => a - b)).toEqual(TIMESTAMPS.map((_, i) => i + 1));
       }
@@ -441,7 +439,8 @@ describeDatabase(target, 'exact timestamps recorded by nameStatements', () => {
 // the offset, local mean time's seconds included), and a page whose session no longer writes ISO
 // is read again with `to_char`.
 describeDatabase(target, "the stock pool's text column", () => {
-  const castColumn = (s: string) => /cast\("[a-z_]+" as text\) as "pagewise/.test(s) && !s.includes('to_char');
+  const castColumn = (s: string) =>
+    /cast\("[a-z_]+" as text\) as "pagewise/.test(s) && !s.includes('to_char');
 
   it('reads cast(x as text) in any TimeZone: the rows and links of the to_char column', async () => {
     const charPool = open(false, { options: '-c DateStyle=SQL,DMY' });
@@ -451,7 +450,9 @@ describeDatabase(target, "the stock pool's text column", () => {
         for (const direction of ['asc', 'desc'] as const) {
           sent = [];
           const expected = await walk(charPool, field, direction);
-          expect(pageStatements().every((s) => /to_char|to_json|extract\(epoch/.test(s) && !castColumn(s))).toBe(true);
+          expect(
+            pageStatements().every((s) => /to_char|to_json|extract\(epoch/.test(s) && !castColumn(s)),
+          ).toBe(true);
           sent = [];
           const actual = await walk(stock, field, direction);
           expect(actual, `${zone} ${field} ${direction}`).toEqual(expected);

@@ -224,13 +224,13 @@ export function positionReader(fields: readonly PositionField[], adapter = 'sql'
             : f.text === true
               ? toTextPosition(f.info, raw, f.field, capabilities, adapter)
               : toPosition(
-                f.info,
-                raw,
-                f.field,
-                capabilities,
-                f.exact === null || !exact ? undefined : row[f.exact.key],
-                adapter,
-              ),
+                  f.info,
+                  raw,
+                  f.field,
+                  capabilities,
+                  f.exact === null || !exact ? undefined : row[f.exact.key],
+                  adapter,
+                ),
         );
       }
       return position;

@@ -137,7 +137,16 @@ export async function readKeysetWindow<O, Template>(
     rows = checked(
       host,
       plan,
-      await readSegments(host, plan, order, { ...shape, exact, stale }, segments, values, window, capabilities),
+      await readSegments(
+        host,
+        plan,
+        order,
+        { ...shape, exact, stale },
+        segments,
+        values,
+        window,
+        capabilities,
+      ),
     );
   }
   const visible = plan.added || exact || ties ? plan.stripper.strip(rows) : rows;
@@ -151,7 +160,11 @@ export async function readKeysetWindow<O, Template>(
  * session, whose DateStyle writes every value alike; the reader still refuses a text that does
  * not read exactly).
  */
-function textsRead(rows: readonly Row[], fields: readonly FieldPlan[], capabilities: DialectCapabilities): boolean {
+function textsRead(
+  rows: readonly Row[],
+  fields: readonly FieldPlan[],
+  capabilities: DialectCapabilities,
+): boolean {
   const heads = capabilities.castText?.head;
   if (heads === undefined) return true;
   for (let f = 0; f < fields.length; f += 1) {

@@ -207,8 +207,7 @@ export async function planOrder<Template>(
       const recorded = capabilities.recordedText?.reads(info) === true && (await textRecorded(session));
       // Else the database's own text, where it is exact and cheaper than the position's expression.
       const cast = capabilities.castText;
-      const text =
-        !recorded && !ties && cast !== null && cast.reads(info) && (await textCast(session));
+      const text = !recorded && !ties && cast?.reads(info) === true && (await textCast(session));
       const expression = recorded
         ? null
         : (capabilities.positionExpression(expr, info) ??
