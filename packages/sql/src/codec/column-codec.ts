@@ -219,18 +219,16 @@ export function positionReader(fields: readonly PositionField[], adapter = 'sql'
         const f = fields[i]!;
         const raw = row[f.readKey];
         position.push(
-          f.recorded
-            ? toRecordedPosition(f.info, raw, f.field, capabilities, adapter)
-            : f.text === true
-              ? toTextPosition(f.info, raw, f.field, capabilities, adapter)
-              : toPosition(
-                  f.info,
-                  raw,
-                  f.field,
-                  capabilities,
-                  f.exact === null || !exact ? undefined : row[f.exact.key],
-                  adapter,
-                ),
+          f.recorded || f.text === true
+            ? toTextPosition(f.info, raw, f.field, capabilities, adapter, !f.recorded)
+            : toPosition(
+                f.info,
+                raw,
+                f.field,
+                capabilities,
+                f.exact === null || !exact ? undefined : row[f.exact.key],
+                adapter,
+              ),
         );
       }
       return position;
@@ -238,26 +236,11 @@ export function positionReader(fields: readonly PositionField[], adapter = 'sql'
 }
 
 /**
- * The position of a row's value from the exact text the driver recorded on it (`recordedText`).
- * A value without a text that reads exactly (a session `DateStyle` changed since the probe, a
- * parser changed) is refused, never guessed.
- */
-function toRecordedPosition(
-  info: ColumnInfo,
-  raw: unknown,
-  field: string,
-  capabilities: DialectCapabilities,
-  adapter: string,
-): PositionValue {
-  if (raw === null || raw === undefined) return null;
-  const position = capabilities.recordedText?.position(raw, info);
-  if (position !== undefined) return position;
-  throw unrecorded(`field "${field}"`, adapter);
-}
-
-/**
- * The position of a row's value from the database's text of it (`castText`). A text that does not
- * read exactly (a session `DateStyle` changed since the probe) is refused, never guessed.
+ * The position of a row's value read from text: the text the driver recorded on it
+ * (`recordedText`), or with `cast` the database's text of it (`castText`). A value without a text
+ * that reads exactly (a session `DateStyle` changed since the probe, a parser changed) is refused,
+ * never guessed; a page reads again whose cast text does not (`castText.head`), so the refusal is
+ * for a text that starts as ISO output and is not.
  */
 function toTextPosition(
   info: ColumnInfo,
@@ -265,10 +248,12 @@ function toTextPosition(
   field: string,
   capabilities: DialectCapabilities,
   adapter: string,
+  cast: boolean,
 ): PositionValue {
   if (raw === null || raw === undefined) return null;
-  const position = capabilities.castText?.position(raw, info);
+  const position = (cast ? capabilities.castText : capabilities.recordedText)?.position(raw, info);
   if (position !== undefined) return position;
+  if (!cast) throw unrecorded(`field "${field}"`, adapter);
   throw new ConfigurationError(
     `${adapter} adapter: field "${field}" reads as ${JSON.stringify(String(raw).slice(0, 40))}, ` +
       "not the database's ISO text it was checked to be. Postgres: the session's DateStyle must stay ISO, " +
