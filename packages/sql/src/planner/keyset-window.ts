@@ -127,11 +127,11 @@ export async function readKeysetWindow<O, Template>(
     plan,
     await readSegments(host, plan, order, shape, segments, values, window, capabilities),
   );
-  // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
-  // one is read again with their exact text, never paged by a rounded position.
   // A session whose DateStyle changed since the probe writes no ISO text: its page is read again
   // with the positions' own expressions (`to_char`), which no session setting changes.
   const stale = plan.readFallback !== null && !textsRead(rows, plan.fields, capabilities);
+  // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
+  // one is read again with their exact text, never paged by a rounded position.
   const exact = plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields);
   if (exact || stale) {
     rows = checked(
