@@ -1,7 +1,8 @@
 /**
  * `pnpm --filter @pagewise/bench exec tsx src/position-columns.ts [--named] [--table NAME]`: what a
  * position column costs the raw keyset statement over a stock pg pool, by expression (`to_char`,
- * `cast(x as text)`, `to_json`, `extract(epoch)`, the bare column again, a DateStyle guard), each
+ * `cast(x as text)`, `to_json`, `extract(epoch)`, the bare column again, a DateStyle guard; as
+ * controls a constant and an integer's text; and the text selected in place of the column), each
  * beside the statement without it, sampled round-robin in random order (3000 rounds, the first
  * 300 untimed); medians and ratios to the statement without a position column. Needs the table
  * `orm-bench.ts` seeds (1M rows).
@@ -25,6 +26,14 @@ const variants: Record<string, string> = {
   cast: base + `, cast("created" as text) as "pagewise0"` + tail,
   json: base + `, to_json("created") as "pagewise0"` + tail,
   epoch: base + `, extract(epoch from "created") as "pagewise0"` + tail,
+  // Controls: any extra column costs its framing and the driver's per-field work.
+  constant: base + `, 1 as "pagewise0"` + tail,
+  idText: base + `, cast("id" as text) as "pagewise0"` + tail,
+  // The text in place of the column (no extra column, no Date parse by pg). ORDER BY must name the
+  // table's column: a bare "created" would name the text output column (a full sort: 145 ms here).
+  inPlace:
+    `select "id", cast("created" as text) as "created", "score", "title" from "${table}" ` +
+    `where ("created", "id") < ($1, $2) order by "${table}"."created" desc, "id" desc limit 51`,
   again: base + `, "created" as "pagewise0"` + tail,
   guard:
     base +
