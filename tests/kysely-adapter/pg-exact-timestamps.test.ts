@@ -90,7 +90,26 @@ interface Walk {
 
 /** A cursor walk forward, page size 2, by `field` in `direction` (then the `id` tiebreaker). */
 async function walk(db: Db, field: string, direction: 'asc' | 'desc', start = ORIGIN): Promise<Walk> {
-  const pages: number[][] = [];
+  const { pages, links } = await walkRows(db, field, direction, start, (d) =>
+    d.selectFrom(TABLE).selectAll(),
+  );
+  return { pages: pages.map((page) => page.map((r) => Number(r.id))), links };
+}
+
+interface RowWalk {
+  readonly pages: Array<Array<Record<string, unknown>>>;
+  readonly links: string[];
+}
+
+/** `walk` over the query `select` builds, with the rows themselves. */
+async function walkRows(
+  db: Db,
+  field: string,
+  direction: 'asc' | 'desc',
+  start: string,
+  select: (db: Db) => ReturnType<Db['selectFrom']> | ReturnType<ReturnType<Db['selectFrom']>['selectAll']>,
+): Promise<RowWalk> {
+  const pages: Array<Array<Record<string, unknown>>> = [];
   const links: string[] = [];
   let link: string | null = start;
   while (link !== null && pages.length < 40) {
@@ -99,10 +118,10 @@ async function walk(db: Db, field: string, direction: 'asc' | 'desc', start = OR
       ordering: [`${direction === 'desc' ? '-' : ''}${field}`],
     });
     const rows = await pagination.paginateQueryset(
-      fromKysely(db.selectFrom(TABLE).selectAll(), { db }),
+      fromKysely(select(db) as never, { db }) as never,
       new ApiRequest({ url: link }),
     );
-    pages.push((rows ?? []).map((r) => Number(r.id)));
+    pages.push([...((rows ?? []) as Array<Record<string, unknown>>)]);
     link = pagination.getNextLink();
     if (link !== null) links.push(link);
   }
@@ -491,5 +510,165 @@ describeDatabase(target, "the stock pool's text column", () => {
     expect(rows).toHaveLength(2);
     expect(pageStatements().length).toBeGreaterThan(0);
     expect(pageStatements().every((s) => s.includes('to_char') && !castColumn(s))).toBe(true);
+  });
+});
+
+// The stock pool, columns selected by name (issue 37, the default path): the text takes the
+// column's own place, `cast("t"."created" as text) as "created"`, so no column is added, and rows
+// get back the `Date`s pg's parser makes of it (`parseDateText`, cheaper than pg's own parse).
+// The probe compares pg's values with the parsed text once per database, per type: a parser the
+// user set keeps that type's column as it is, with the text beside it.
+describeDatabase(target, 'the text in place of a column selected by name', () => {
+  const SELECTED = ['id', ...COLUMNS] as const;
+  const inPlaceOf = (field: string) => `cast("${TABLE}"."${field}" as text) as "${field}"`;
+
+  /** `walk`, over a query selecting the columns by name, with the rows themselves. */
+  const walkSelected = (db: Db, field: string, direction: 'asc' | 'desc') =>
+    walkRows(db, field, direction, ORIGIN, (d) => d.selectFrom(TABLE).select([...SELECTED]));
+
+  /** Rows as a test can compare them: each value's type, a Date's instant (Invalid Date too). */
+  const shown = (rows: ReadonlyArray<Record<string, unknown> | undefined>) =>
+    rows.map((row) =>
+      Object.entries(row ?? {}).map(([key, value]) =>
+        value instanceof Date ? `${key} Date ${value.getTime()}` : `${key} ${typeof value} ${String(value)}`,
+      ),
+    );
+
+  /** The rows the pool gives the same query without Pagewise, by id. */
+  async function plainRows(db: Db): Promise<Map<unknown, Record<string, unknown>>> {
+    const rows = await db
+      .selectFrom(TABLE)
+      .select([...SELECTED])
+      .orderBy('id')
+      .execute();
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  it('rows as pg parses them and the links of the column beside, in every process and session zone', async () => {
+    try {
+      for (const processZone of ['UTC', 'America/New_York']) {
+        process.env.TZ = processZone;
+        for (const zone of ['UTC', 'America/St_Johns', 'America/New_York']) {
+          const stock = open(false, { options: `-c TimeZone=${zone}` });
+          const plain = await plainRows(stock);
+          for (const field of COLUMNS) {
+            for (const direction of ['asc', 'desc'] as const) {
+              const where = `process ${processZone}, session ${zone}, ${field} ${direction}`;
+              // `selectAll()`: the text beside the columns.
+              const expected = await walk(stock, field, direction);
+              sent = [];
+              const actual = await walkSelected(stock, field, direction);
+              expect(actual.links, where).toEqual(expected.links);
+              expect(
+                actual.pages.map((page) => page.map((r) => Number(r.id))),
+                where,
+              ).toEqual(expected.pages);
+              const rows = actual.pages.flat();
+              expect(rows).toHaveLength(TIMESTAMPS.length);
+              const wanted = rows.map((r) => plain.get(r.id));
+              expect(shown(rows), where).toEqual(shown(wanted));
+              expect(inspect(rows, { depth: 4 })).toBe(inspect(wanted, { depth: 4 }));
+              // Each page selects the text in place, no column beside; a page holding a year
+              // before 100 (`0001-01-01`, which the parser leaves to pg) is read again with the
+              // column as it is and its `to_char`/`to_json` beside.
+              const statements = pageStatements();
+              const inPlace = statements.filter((s) => s.includes(inPlaceOf(field)));
+              expect(inPlace, where).toHaveLength(actual.pages.length);
+              expect(inPlace.every((s) => !s.includes('as "pagewise'))).toBe(true);
+              const again = statements.filter((s) => !s.includes(inPlaceOf(field)));
+              expect(again.length, where).toBeGreaterThan(0);
+              expect(
+                again.every((s) => /to_char|to_json|extract\(epoch/.test(s) && s.includes('as "pagewise')),
+              ).toBe(true);
+            }
+          }
+        }
+      }
+    } finally {
+      restoreProcessZone();
+    }
+  });
+
+  it("a parser the user set keeps its type's column as it is, and its values; other types go in place", async () => {
+    const parsed = (text: string) => `parsed ${text}`;
+    const db = open(false, {
+      types: {
+        getTypeParser: ((oid: number, format?: 'text') =>
+          oid === 1184 ? parsed : pg.types.getTypeParser(oid, format)) as never,
+      },
+    });
+    const stock = open(false);
+    for (const field of ['created', 'ms', 'wall', 'day'] as const) {
+      sent = [];
+      const actual = await walkSelected(db, field, 'desc');
+      const statements = pageStatements();
+      const expected = await walk(stock, field, 'desc');
+      expect(actual.links).toEqual(expected.links);
+      expect(actual.pages.map((page) => page.map((r) => Number(r.id)))).toEqual(expected.pages);
+      const rows = actual.pages.flat();
+      // timestamptz columns hold the user's strings, whichever field orders.
+      expect(
+        rows.every((r) => String(r.created).startsWith('parsed ') && String(r.ms).startsWith('parsed ')),
+      ).toBe(true);
+      expect(rows.every((r) => r.wall instanceof Date || typeof r.wall === 'number')).toBe(true);
+      const zoned = field === 'created' || field === 'ms';
+      expect(statements.some((s) => s.includes(inPlaceOf(field)))).toBe(!zoned);
+      if (zoned)
+        expect(statements.every((s) => s.includes(`cast("${field}" as text) as "pagewise`))).toBe(true);
+    }
+  });
+
+  it('DateStyle changed after the probe: each page is read again with the column as it is, the rows pg gives', async () => {
+    const stock = open(false);
+    const first = await walkSelected(stock, 'created', 'desc');
+    await sql`set DateStyle = 'SQL, DMY'`.execute(stock);
+    try {
+      const plain = await plainRows(stock);
+      sent = [];
+      const again = await walkSelected(stock, 'created', 'desc');
+      expect(again.links).toEqual(first.links);
+      expect(again.pages.map((page) => page.map((r) => r.id))).toEqual(
+        first.pages.map((page) => page.map((r) => r.id)),
+      );
+      const rows = again.pages.flat();
+      expect(shown(rows)).toEqual(shown(rows.map((r) => plain.get(r.id))));
+      // Every page twice: the text in place, then the column as it is with `to_char` beside.
+      const statements = pageStatements();
+      expect(statements).toHaveLength(2 * again.pages.length);
+      statements.forEach((s, i) => {
+        expect(i % 2 === 0 ? s.includes(inPlaceOf('created')) : s.includes('to_char')).toBe(true);
+      });
+    } finally {
+      await sql`reset DateStyle`.execute(stock);
+    }
+  });
+
+  it("a plugin of the db sees its rows' values: the text stays beside the column", async () => {
+    const seen: unknown[] = [];
+    const db = open(false).withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        for (const row of args.result.rows) if ('created' in row) seen.push(row.created);
+        return args.result;
+      },
+    });
+    sent = [];
+    const actual = await walkSelected(db, 'created', 'desc');
+    expect(actual.pages.flat()).toHaveLength(TIMESTAMPS.length);
+    expect(seen.length).toBeGreaterThanOrEqual(TIMESTAMPS.length);
+    expect(seen.every((value) => value instanceof Date || typeof value === 'number')).toBe(true);
+    const statements = pageStatements();
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.some((s) => s.includes(inPlaceOf('created')))).toBe(false);
+  });
+
+  it('the probe runs once per database, and reads each type as its value and as its text', async () => {
+    const stock = open(false);
+    sent = [];
+    await walkSelected(stock, 'created', 'asc');
+    await walkSelected(stock, 'day', 'desc');
+    const probes = sent.filter((s) => !s.includes(TABLE) && /as timestamptz\) as text\) as "x/.test(s));
+    expect(probes).toHaveLength(1);
+    for (const type of ['timestamptz', 'timestamp', 'date']) expect(probes[0]).toContain(`as ${type}) as "t`);
   });
 });

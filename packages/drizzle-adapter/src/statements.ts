@@ -77,6 +77,9 @@ export function keysetSql(
   core: SelectConfig,
   statement: KeysetStatement,
 ): BuiltStatement {
+  // Drizzle's source offers no column to replace (`FieldSource.replaceable`): its driver hands over text.
+  if ((statement.replaced?.length ?? 0) > 0)
+    throw new Error('drizzle adapter: no selection is replaced in place');
   const ties = statement.tieGroups;
   const withList = core.withList ?? [];
   // Ranked, the statement is a derived table: its WITH moves to the head of the outer one.

@@ -42,7 +42,14 @@ import { lookupNode } from './lookup-statement.js';
 import { lowerOrderItems } from './lower.js';
 import { offsetRows } from './offset-window.js';
 import { ADAPTER, KYSELY } from './options.js';
-import { columnName, directionOf, rowKeyOf, selectionOf, shapeKey } from './query-nodes.js';
+import {
+  columnName,
+  directionOf,
+  replaceableColumn,
+  rowKeyOf,
+  selectionOf,
+  shapeKey,
+} from './query-nodes.js';
 import { queryClauses, queryDescription, queryTables } from './query-tables.js';
 import { deleteRows, insertRow, updateRows, type WriteTarget } from './row-writes.js';
 import type { SharedState } from './shared-state.js';
@@ -112,11 +119,15 @@ class KyselySource implements KeysetHost<CompiledTemplate> {
 
   field(field: string): FieldSource {
     const { expr, selected } = selectionOf(this.node, this.session.treeField(field));
+    // Pages run through `db`'s executor: a plugin of its would see the text in place of a value.
+    const plain = !this.renamed && this.session.db?.getExecutor().plugins.length === 0;
+    const replaceable = selected && plain ? replaceableColumn(this.node, field) : undefined;
     return {
       expr: node(expr),
       selected,
       column: columnName(expr),
       qualifier: ReferenceNode.is(expr) ? expr.table?.table.identifier.name : undefined,
+      replaceable: replaceable === undefined ? undefined : node(replaceable),
     };
   }
 

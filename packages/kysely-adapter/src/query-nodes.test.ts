@@ -1,17 +1,28 @@
 import {
+  createQueryId,
   DummyDriver,
   Kysely,
   type OperationNode,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  SelectionNode,
+  SelectQueryNode,
   sql,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { equalityColumns, fixedColumns, matchesShape, parameterize, shapeKey } from './query-nodes.js';
+import {
+  equalityColumns,
+  fixedColumns,
+  matchesShape,
+  parameterize,
+  replaceableColumn,
+  shapeKey,
+} from './query-nodes.js';
 
 interface DB {
   items: { id: number; name: string; created: Date; tenant: number; gone: Date | null };
+  tenants: { id: number; name: string; created: Date };
 }
 
 const db = new Kysely<DB>({
@@ -146,5 +157,59 @@ describe('fixedColumns: the columns a WHERE fixes by equality, whatever else it 
       where(db.selectFrom('items').where((eb) => eb.or([eb('tenant', '=', 1), eb('tenant', '=', 2)]))),
     ).toEqual([]);
     expect(where(db.selectFrom('items').where((eb) => eb('tenant', '=', eb.ref('id'))))).toEqual([]);
+  });
+});
+
+describe('replaceableColumn', () => {
+  /** The column as SQL. */
+  const compiled = (column: OperationNode) =>
+    new PostgresQueryCompiler().compileQuery(
+      SelectQueryNode.cloneWithSelections(SelectQueryNode.create(), [SelectionNode.create(column as never)]),
+      createQueryId(),
+    ).sql;
+  /** The column `field` names in `node`, qualified, as SQL; `undefined`: not replaceable. */
+  const of = (node: OperationNode, field: string) => {
+    const column = replaceableColumn(node as never, field);
+    return column === undefined ? undefined : compiled(column);
+  };
+
+  it('qualifies a column selected as it is by the one table, or its alias', () => {
+    expect(of(db.selectFrom('items').select(['id', 'created']).toOperationNode(), 'created')).toBe(
+      'select "items"."created"',
+    );
+    expect(of(db.selectFrom('items as i').select(['i.id', 'created']).toOperationNode(), 'created')).toBe(
+      'select "i"."created"',
+    );
+    expect(of(db.selectFrom('items').select(['id', 'created as c']).toOperationNode(), 'c')).toBe(
+      'select "items"."created"',
+    );
+  });
+
+  it('keeps a qualified column across a join; refuses an unqualified one there', () => {
+    const joined = db.selectFrom('items').innerJoin('tenants', 'tenants.id', 'items.tenant');
+    expect(of(joined.select(['items.id', 'items.created']).toOperationNode(), 'items.created')).toBe(
+      'select "items"."created"',
+    );
+    expect(of(joined.select(['items.id', 'gone']).toOperationNode(), 'gone')).toBeUndefined();
+  });
+
+  it('refuses `*`, an expression, a name selected twice and a column not selected', () => {
+    expect(of(db.selectFrom('items').selectAll().toOperationNode(), 'created')).toBeUndefined();
+    expect(
+      of(db.selectFrom('items').selectAll().select('created').toOperationNode(), 'created'),
+    ).toBeUndefined();
+    expect(
+      of(
+        db
+          .selectFrom('items')
+          .select(['id', sql<Date>`now()`.as('created')])
+          .toOperationNode(),
+        'created',
+      ),
+    ).toBeUndefined();
+    expect(
+      of(db.selectFrom('items').select(['created', 'gone as created']).toOperationNode(), 'created'),
+    ).toBeUndefined();
+    expect(of(db.selectFrom('items').select(['id']).toOperationNode(), 'created')).toBeUndefined();
   });
 });

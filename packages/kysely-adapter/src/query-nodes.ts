@@ -239,6 +239,47 @@ export function selectionOf(
   return { expr: fieldReference(field), selected: selectsAll };
 }
 
+/** The result name of a selection (a column, or an alias), `undefined` for `*` and an unnamed expression. */
+export function selectionName(s: OperationNode): string | undefined {
+  if (AliasNode.is(s)) return identifierName(s.alias);
+  if (ReferenceNode.is(s) && SelectAllNode.is(s.column)) return undefined;
+  return columnName(s);
+}
+
+/**
+ * The column `field` names, qualified by its table (`"items"."created"`), where `node` selects it
+ * once, as the column as it is (`created`, `items.created`, `created as c` for `c`), beside no
+ * `*` and no other selection of that name: the selection another expression can take the place
+ * of (`FieldSource.replaceable`). A column without a table is qualified by the query's one FROM
+ * item, with no join; `undefined` for anything else.
+ */
+export function replaceableColumn(node: SelectQueryNode, field: string): OperationNode | undefined {
+  const name = rowKeyOf(field);
+  let found: OperationNode | undefined;
+  for (const selection of node.selections ?? []) {
+    const s = selection.selection;
+    const selected = selectionName(s);
+    // `*`, `t.*`, an expression without an alias: the result's names are not all known.
+    if (selected === undefined) return undefined;
+    if (selected !== name) continue;
+    if (found !== undefined) return undefined;
+    const column = AliasNode.is(s) ? s.node : s;
+    if (!ReferenceNode.is(column) || !ColumnNode.is(column.column)) return undefined;
+    found = column;
+  }
+  if (found === undefined || !ReferenceNode.is(found)) return undefined;
+  if (found.table !== undefined) return found;
+  const froms = node.from?.froms ?? [];
+  if (froms.length !== 1 || (node.joins?.length ?? 0) > 0) return undefined;
+  const from = froms[0]!;
+  const table = TableNode.is(from)
+    ? from
+    : AliasNode.is(from) && IdentifierNode.is(from.alias)
+      ? TableNode.create(from.alias.name)
+      : undefined;
+  return table === undefined ? undefined : ReferenceNode.create(found.column as ColumnNode, table);
+}
+
 /** Puts per-fetch values into a cached statement's `Slot` placeholders (the path without `db`). */
 export class SlotFiller extends OperationNodeTransformer {
   readonly #values: readonly unknown[];

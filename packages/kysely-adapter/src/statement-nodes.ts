@@ -6,6 +6,7 @@ import {
   type LookAhead,
   literal,
   type OrderItem,
+  type PrivateSelection,
   Slot,
   type SqlLiteral,
   TIE_COLUMN,
@@ -31,6 +32,7 @@ import {
   WhereNode,
 } from 'kysely';
 import { lower, lowerOrderItems } from './lower.js';
+import { selectionName } from './query-nodes.js';
 
 // `@pagewise/sql`'s statements as Kysely select nodes, built from the query's own tree: its WHERE
 // extended, its ORDER BY, LIMIT and OFFSET replaced, private columns selected beside its own, its
@@ -142,7 +144,8 @@ export function keysetNode(core: SelectQueryNode, statement: KeysetStatement): S
   const extra = statement.selections.map((s) =>
     SelectionNode.create(AliasNode.create(lower(s.expr), IdentifierNode.create(s.alias))),
   );
-  const selected = extra.length > 0 ? SelectQueryNode.cloneWithSelections(core, extra) : core;
+  const own = withReplaced(core, statement.replaced ?? []);
+  const selected = extra.length > 0 ? SelectQueryNode.cloneWithSelections(own, extra) : own;
   const hinted = statement.indexHint === null ? selected : withIndexHint(selected, statement.indexHint);
   const base = statement.stop === null ? hinted : withWhere(hinted, [lower(statement.stop)]);
   const arms = statement.arms.map((arm) => withWhere(base, arm.map(lower)));
@@ -166,6 +169,25 @@ export function keysetNode(core: SelectQueryNode, statement: KeysetStatement): S
       ? withLimit(node, statement.limit, statement.offset)
       : withLookAhead(node, statement.offset, ties.lookAhead);
   return ties === null ? limited : withTieGroups(limited, ties.keys.map(lower), ties.orderBy);
+}
+
+/**
+ * `core` with each of `replaced` selected in place of its selection of the same result name
+ * (`KeysetStatement.replaced`, offered by `replaceableColumn`).
+ *
+ * @example
+ * // select "id", cast("items"."created" as text) as "created" from "items"
+ */
+export function withReplaced(core: SelectQueryNode, replaced: readonly PrivateSelection[]): SelectQueryNode {
+  if (replaced.length === 0) return core;
+  const selections = (core.selections ?? []).map((selection) => {
+    const name = selectionName(selection.selection);
+    const by = replaced.find((r) => r.alias === name);
+    return by === undefined
+      ? selection
+      : SelectionNode.create(AliasNode.create(lower(by.expr), IdentifierNode.create(by.alias)));
+  });
+  return { ...core, selections: Object.freeze(selections) };
 }
 
 /** A plain slot as a Kysely value node. */

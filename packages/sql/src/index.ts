@@ -16,6 +16,7 @@ export {
   readCatalog,
   readIndexes,
   textCast,
+  textInPlace,
   textRecorded,
 } from './catalog/catalog-reads.js';
 export { type ColumnLookup, checkColumnLookup } from './catalog/column-lookup.js';
@@ -48,7 +49,7 @@ export { baseCapabilities, type DialectCapabilities, type DialectName } from './
 export { type CatalogRow, catalogNullable, type IndexColumnRow } from './dialect/catalog-rows.js';
 export type { ColumnInfo, ColumnKind } from './dialect/column-info.js';
 export { type IntegerBounds, integerRangeByName } from './dialect/integer-ranges.js';
-export type { CastText, RecordedText } from './dialect/recorded-text.js';
+export type { CastText, RecordedText, TextInPlace } from './dialect/recorded-text.js';
 export type { Row } from './dialect/row.js';
 export { boundedStatement, errorCode, type StatementTimeout } from './dialect/statement-timeout.js';
 export { capabilitiesFromProbe, DIALECT_PROBE, dialectCapabilities } from './dialects.js';
@@ -161,6 +162,7 @@ export type { NamedPgPool, PgCursor, PgPool, PgPoolClient, PgQueryResult } from 
 export { positionFromText } from './postgres/recorded-text.js';
 export { postgresStatementTimeout } from './postgres/statement-timeout.js';
 export { postgresTemporalText } from './postgres/temporal-text.js';
+export { postgresTextInPlace } from './postgres/text-in-place.js';
 export { sqliteCapabilities } from './sqlite/capabilities.js';
 export {
   type ReusePreparedStatementsOptions,

@@ -120,6 +120,28 @@ export function textCast(session: SqlSession): Promise<boolean> {
   return probedOnce(session, cast, 'textCast');
 }
 
+/**
+ * The types (`TextInPlace.probedType`) whose values the driver answers as `castText.inPlace`
+ * parses their text, so their text can be selected in place of the query's own column; probed
+ * once per database, with a lasting cache only (as `textRecorded`).
+ */
+export function textInPlace(session: SqlSession): Promise<readonly string[]> {
+  const inPlace = session.capabilities.castText?.inPlace;
+  if (inPlace === undefined || !session.lasting) return Promise.resolve([]);
+  const cache = session.cache;
+  let pending = cache.textInPlace;
+  if (pending === undefined) {
+    pending = session
+      .read(inPlace.probe())
+      .then((rows) => (rows[0] === undefined ? [] : inPlace.answered(rows[0])));
+    pending.catch(() => {
+      cache.textInPlace = undefined;
+    });
+    cache.textInPlace = pending;
+  }
+  return pending;
+}
+
 /** The answer of `text`'s probe, kept in `cache[slot]`; forgotten when the probe fails. */
 function probedOnce(
   session: SqlSession,

@@ -25,6 +25,8 @@ export class CatalogCache {
   textRecorded: Promise<boolean> | undefined;
   /** @internal whether the database's text of values is exact (`castText`), probed once */
   textCast: Promise<boolean> | undefined;
+  /** @internal the types whose text can be selected in place of their column (`castText.inPlace`), probed once */
+  textInPlace: Promise<readonly string[]> | undefined;
   /** @internal the statement timeout the server's version asks for (`serverStatementTimeout`), read once */
   statementTimeout: Promise<StatementTimeout | null> | undefined;
   /** @internal the plan key of queries without `columns` and `dialect`, per unique key */

@@ -35,4 +35,33 @@ export interface CastText extends RecordedText {
    * values do not is read again with the positions' own expressions.
    */
   readonly head: (value: unknown) => boolean;
+  /**
+   * Where the text can be selected in place of the query's own column (`TextInPlace`); absent
+   * where it cannot. @default undefined
+   */
+  readonly inPlace?: TextInPlace;
+}
+
+/**
+ * A column read as `CastText`, its text selected in place of the query's own selection of it
+ * (`cast("t"."created" as text) as "created"`): no column beside it, and rows get back the value
+ * the driver would have parsed (`parse` of the text, which costs less than the driver's own parse
+ * of the value). The probe compares, once per database, the driver's value of each probed type
+ * with `parse` of its text: a parser the user set, answering anything else, keeps the column
+ * beside.
+ * @example
+ * postgresCastText.inPlace?.parse('2024-05-01 12:00:00.5+02') // 2024-05-01T10:00:00.500Z
+ */
+export interface TextInPlace {
+  /** The type the probe names for a column of `info`'s catalog type (`timestamptz`), `undefined` for one it does not probe. */
+  readonly probedType: (info: ColumnInfo) => string | undefined;
+  /** A statement of one row with values of each probed type, as the type and as text. */
+  readonly probe: () => SqlFragment;
+  /** The probed types whose every value the driver answered as `parse` reads its text. */
+  readonly answered: (row: Record<string, unknown>) => readonly string[];
+  /**
+   * What the driver answers for a value whose text is `text`; `undefined` where `parse` cannot
+   * tell (the page is then read again with the query's own column).
+   */
+  readonly parse: (text: string) => unknown;
 }

@@ -77,7 +77,8 @@ export function lookAheadSlots(terms: number, written: SqlLiteral | Slot): LookA
 /**
  * One statement of a keyset window, built from the query's core (no ORDER BY, LIMIT, OFFSET):
  *
- * 1. `selections` added to its SELECT (in order);
+ * 1. `selections` added to its SELECT (in order), and the query's own selection named as each of
+ *    `replaced` is aliased selecting that one's expression instead (`TextInPlace`);
  * 2. its one table read through `indexHint` (`from t force index (i)`) when set;
  * 3. `stop` ANDed onto its WHERE (the query's own WHERE parenthesised first);
  * 4. each arm: `arms[k]` ANDed onto that WHERE in turn (parenthesised again);
@@ -92,6 +93,12 @@ export function lookAheadSlots(terms: number, written: SqlLiteral | Slot): LookA
  */
 export interface KeysetStatement {
   readonly selections: readonly PrivateSelection[];
+  /**
+   * Expressions selected in place of the query's own selection of the same result name (`alias`:
+   * a column the rows carry), which the adapter offered as `FieldSource.replaceable`.
+   * @default []
+   */
+  readonly replaced?: readonly PrivateSelection[];
   readonly indexHint: string | null;
   readonly stop: SqlPart | null;
   readonly arms: readonly (readonly SqlPart[])[];
@@ -104,6 +111,8 @@ export interface KeysetStatement {
 /** What a statement starts from beside its segments: selections, the index, the far bound. */
 export interface StatementBase {
   readonly selections: readonly PrivateSelection[];
+  /** @default [] */
+  readonly replaced?: readonly PrivateSelection[];
   readonly indexHint: string | null;
   readonly stop: SqlPart | null;
 }

@@ -122,34 +122,39 @@ export async function readKeysetWindow<O, Template>(
   }
   const ties = plan.ties;
   const shape: WindowShape = { mask, stopMask, ties, exact: false, stale: false };
-  let rows = checked(
+  let rows = await checked(
     host,
     plan,
-    await readSegments(host, plan, order, shape, segments, values, window, capabilities),
+    readSegments(host, plan, order, shape, segments, values, window, capabilities),
   );
   // A session whose DateStyle changed since the probe writes no ISO text: its page is read again
   // with the positions' own expressions (`to_char`), which no session setting changes.
-  const stale = plan.readFallback !== null && !textsRead(rows, plan.fields, capabilities);
+  let stale = plan.readFallback !== null && !textsRead(rows, plan.fields, capabilities);
   // The driver rounds integers past 2^53 (better-sqlite3 without safe integers): a page holding
   // one is read again with their exact text, never paged by a rounded position.
   const exact = plan.exactFields.length > 0 && holdsRounded(rows, plan.exactFields);
   if (exact || stale) {
-    rows = checked(
+    const again = { ...shape, exact, stale };
+    rows = await checked(
       host,
       plan,
-      await readSegments(
-        host,
-        plan,
-        order,
-        { ...shape, exact, stale },
-        segments,
-        values,
-        window,
-        capabilities,
-      ),
+      readSegments(host, plan, order, again, segments, values, window, capabilities),
     );
   }
-  const visible = plan.added || exact || ties ? plan.stripper.strip(rows) : rows;
+  const inPlace = plan.inPlace.length > 0;
+  let visible = plan.added || exact || ties || inPlace ? plan.stripper.strip(rows) : rows;
+  // The texts in place of their columns, given back as the driver would have parsed them; a text
+  // the parser cannot tell (years 1 BC to 99 AD for pg) has the page read with the columns as they are.
+  if (inPlace && !stale && !parsedInPlace(visible, plan.inPlace, capabilities.castText!.inPlace!.parse)) {
+    stale = true;
+    const again = { ...shape, exact, stale };
+    rows = await checked(
+      host,
+      plan,
+      readSegments(host, plan, order, again, segments, values, window, capabilities),
+    );
+    visible = plan.stripper.strip(rows);
+  }
   const read = stale ? plan.readFallback! : plan.readPosition;
   return new KeysetRows(visible as readonly O[], rows, read, exact, capabilities, ties);
 }
@@ -168,7 +173,8 @@ function textsRead(
   const heads = capabilities.castText?.head;
   if (heads === undefined) return true;
   for (let f = 0; f < fields.length; f += 1) {
-    if (!fields[f]!.text) continue;
+    // A text in place is checked as it is parsed (`parsedInPlace`).
+    if (!fields[f]!.text || fields[f]!.inPlace) continue;
     const key = positionKey(f);
     for (let r = 0; r < rows.length; r += 1) {
       const value = rows[r]![key];
@@ -179,16 +185,42 @@ function textsRead(
 }
 
 /**
+ * Whether every text at `keys` of `rows` (copies: the rows read keep them, for positions) is one
+ * `parse` can tell, each replaced by what it answers.
+ */
+function parsedInPlace(rows: Row[], keys: readonly string[], parse: (text: string) => unknown): boolean {
+  for (let k = 0; k < keys.length; k += 1) {
+    const key = keys[k]!;
+    for (let r = 0; r < rows.length; r += 1) {
+      const row = rows[r]!;
+      const text = row[key];
+      if (text === null || text === undefined) continue;
+      const value = typeof text === 'string' ? parse(text) : undefined;
+      if (value === undefined) return false;
+      row[key] = value;
+    }
+  }
+  return true;
+}
+
+/**
  * The columns a window selects beside the query's own; with `exact`, the exact text of integers
- * the driver rounds; with `stale`, the text fields' fallbacks.
+ * the driver rounds; with `stale`, the text fields' fallbacks (a text in place too: its column
+ * is then selected as it is).
  */
 function windowSelections(plans: readonly FieldPlan[], exact: boolean, stale: boolean): PrivateSelection[] {
   return plans.flatMap((plan, i) => [
-    ...(plan.select === null
+    ...(plan.select === null || (plan.inPlace && !stale)
       ? []
       : [{ expr: stale && plan.fallback !== null ? plan.fallback : plan.select, alias: positionKey(i) }]),
     ...(plan.exact === null || !exact ? [] : [{ expr: plan.exact.expr, alias: plan.exact.key }]),
   ]);
+}
+
+/** The texts a window selects in place of the query's own columns (`FieldPlan.inPlace`); none with `stale`. */
+function windowReplaced(plans: readonly FieldPlan[], stale: boolean): PrivateSelection[] {
+  if (stale) return [];
+  return plans.flatMap((plan) => (plan.inPlace ? [{ expr: plan.select!, alias: plan.readKey }] : []));
 }
 
 /**
@@ -209,6 +241,7 @@ function keysetStatement(
   const stopNulls = [...shape.stopMask].map((m) => m === '0');
   const base = {
     selections: windowSelections(fields, shape.exact, shape.stale),
+    replaced: windowReplaced(fields, shape.stale),
     indexHint: hint,
     stop:
       shape.stopMask === '' ? null : stopPredicate(order, exprs, nullable, stopNulls, capabilities, bound),
@@ -343,10 +376,20 @@ function setLookAhead(values: unknown[], terms: number, offset: number): void {
   values[2 * terms + 4] = aheadOffset;
 }
 
-/** `rows`, once every recorded position is known to be there (`refuseUnrecorded`). */
-function checked<Template>(host: KeysetHost<Template>, plan: OrderPlan<Template>, rows: Row[]): Row[] {
-  if (plan.recorded) refuseUnrecorded(rows, host.description, host.session.adapter.name);
-  return rows;
+/**
+ * The rows `read` answers, once every recorded position is known to be there (`refuseUnrecorded`);
+ * without recorded positions `read` itself, one await less.
+ */
+function checked<Template>(
+  host: KeysetHost<Template>,
+  plan: OrderPlan<Template>,
+  read: Promise<Row[]>,
+): Promise<Row[]> {
+  if (!plan.recorded) return read;
+  return read.then((rows) => {
+    refuseUnrecorded(rows, host.description, host.session.adapter.name);
+    return rows;
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import { ExactText } from '../codec/exact-text.js';
 import type { ColumnInfo } from '../dialect/column-info.js';
 import type { CastText, RecordedText } from '../dialect/recorded-text.js';
 import { cast, identifier, join, literal, raw, type SqlPart, sql } from '../fragment/fragment.js';
+import { postgresTextInPlace } from './text-in-place.js';
 import { utcTimestampText } from './timestamp-text.js';
 
 // Positions of Postgres temporal columns read from the text Postgres sent for each value (recorded
@@ -227,4 +228,5 @@ export const postgresCastText: CastText = Object.freeze({
     sql`select ${join(PROBE.map(([text, type], i) => sql`cast(cast(${literal(text)} as ${raw(type)}) as text) as ${identifier(`v${i}`)}`))}`,
   answered: postgresDriverText.answered,
   position: postgresDriverText.position,
+  inPlace: postgresTextInPlace,
 });
