@@ -1,7 +1,7 @@
 import { type CatalogRow, catalogNullable, type IndexColumnRow } from '../dialect/catalog-rows.js';
 import type { ColumnInfo } from '../dialect/column-info.js';
-import type { RecordedText } from '../dialect/recorded-text.js';
-import { identifier, sql } from '../fragment/fragment.js';
+import type { Row } from '../dialect/row.js';
+import { identifier, type SqlFragment, sql } from '../fragment/fragment.js';
 import { checkColumnLookup } from './column-lookup.js';
 import type { SqlSession } from './session.js';
 import { catalogKey, type QueryTables, type SourceTable } from './source-tables.js';
@@ -107,7 +107,7 @@ export function integersExact(session: SqlSession): Promise<boolean> {
 export function textRecorded(session: SqlSession): Promise<boolean> {
   const recorded = session.capabilities.recordedText;
   if (recorded === null || !session.lasting) return Promise.resolve(false);
-  return probedOnce(session, recorded, 'textRecorded');
+  return probedOnce(session, 'textRecorded', recorded.probe(), (row) => recorded.answered(row), false);
 }
 
 /**
@@ -117,7 +117,7 @@ export function textRecorded(session: SqlSession): Promise<boolean> {
 export function textCast(session: SqlSession): Promise<boolean> {
   const cast = session.capabilities.castText;
   if (cast === null || !session.lasting) return Promise.resolve(false);
-  return probedOnce(session, cast, 'textCast');
+  return probedOnce(session, 'textCast', cast.probe(), (row) => cast.answered(row), false);
 }
 
 /**
@@ -128,30 +128,31 @@ export function textCast(session: SqlSession): Promise<boolean> {
 export function textInPlace(session: SqlSession): Promise<readonly string[]> {
   const inPlace = session.capabilities.castText?.inPlace;
   if (inPlace === undefined || !session.lasting) return Promise.resolve([]);
-  const cache = session.cache;
-  let pending = cache.textInPlace;
-  if (pending === undefined) {
-    pending = session
-      .read(inPlace.probe())
-      .then((rows) => (rows[0] === undefined ? [] : inPlace.answered(rows[0])));
-    pending.catch(() => {
-      cache.textInPlace = undefined;
-    });
-    cache.textInPlace = pending;
-  }
-  return pending;
+  return probedOnce(session, 'textInPlace', inPlace.probe(), (row) => inPlace.answered(row), []);
 }
 
-/** The answer of `text`'s probe, kept in `cache[slot]`; forgotten when the probe fails. */
-function probedOnce(
+/** What each driver probe answers, by its slot in the `CatalogCache`. */
+interface ProbeAnswers {
+  textRecorded: boolean;
+  textCast: boolean;
+  textInPlace: readonly string[];
+}
+
+/**
+ * The answer `answered` gives of `probe`'s row (`none` without a row), kept in `cache[slot]`;
+ * forgotten when the probe fails.
+ */
+function probedOnce<S extends keyof ProbeAnswers>(
   session: SqlSession,
-  text: RecordedText,
-  slot: 'textRecorded' | 'textCast',
-): Promise<boolean> {
-  const cache = session.cache;
+  slot: S,
+  probe: SqlFragment,
+  answered: (row: Row) => ProbeAnswers[S],
+  none: ProbeAnswers[S],
+): Promise<ProbeAnswers[S]> {
+  const cache = session.cache as unknown as Record<S, Promise<ProbeAnswers[S]> | undefined>;
   let pending = cache[slot];
   if (pending === undefined) {
-    pending = session.read(text.probe()).then((rows) => rows[0] !== undefined && text.answered(rows[0]));
+    pending = session.read(probe).then((rows) => (rows[0] === undefined ? none : answered(rows[0])));
     pending.catch(() => {
       cache[slot] = undefined;
     });

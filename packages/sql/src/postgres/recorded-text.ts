@@ -6,7 +6,7 @@ import type { ColumnInfo } from '../dialect/column-info.js';
 import type { CastText, RecordedText } from '../dialect/recorded-text.js';
 import { cast, identifier, join, literal, raw, type SqlPart, sql } from '../fragment/fragment.js';
 import { postgresTextInPlace } from './text-in-place.js';
-import { utcTimestampText } from './timestamp-text.js';
+import { TIMESTAMP_TYPE, timestampShape, utcTimestampText } from './timestamp-text.js';
 
 // Positions of Postgres temporal columns read from the text Postgres sent for each value (recorded
 // by `nameStatements`), equal to the ones the `to_char`/`extract(epoch)` column gives: the same
@@ -20,7 +20,6 @@ const ISO_OUTPUT =
   /^(\d{4,7})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d)(?::(\d\d))?)?)?)?( BC)?$/;
 /** The start of ISO output (`DateStyle` ISO): a year of four to seven digits, then its dash. */
 const ISO_HEAD = /^\d{4,7}-/;
-const TIMESTAMP_TYPE = /^timestamp(?:\(\d\))? with(out)? time zone$/;
 
 /**
  * The position of a value of a Postgres `timestamp(tz)` or `date` column of catalog type `type`
@@ -105,15 +104,6 @@ function utcPosition(text: string, type: string): string | undefined {
   // A fraction of 1 to 6 digits, to six.
   if (text.charCodeAt(19) !== 46 || digitsAt(text, 20, end) < 0) return undefined;
   return `${text.slice(0, end).padEnd(26, '0')}${offset} AD`;
-}
-
-/** A catalog type as `positionFromText` reads it; the two common spellings without a regex. */
-function timestampShape(type: string): 'zoned' | 'local' | 'date' {
-  if (type === 'timestamp with time zone') return 'zoned';
-  if (type === 'timestamp without time zone') return 'local';
-  const timestamp = TIMESTAMP_TYPE.exec(type);
-  if (timestamp === null) return 'date';
-  return timestamp[1] === undefined ? 'zoned' : 'local';
 }
 
 /**

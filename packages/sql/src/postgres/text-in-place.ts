@@ -2,12 +2,11 @@ import type { ColumnInfo } from '../dialect/column-info.js';
 import type { TextInPlace } from '../dialect/recorded-text.js';
 import { identifier, join, literal, raw, sql } from '../fragment/fragment.js';
 import { parseDateText } from './date-parser.js';
+import { TIMESTAMP_TYPE, timestampShape } from './timestamp-text.js';
 
 // Postgres timestamps and dates selected as their text in place of the query's own column, rows
 // given back the `Date`s pg's default parser makes of them (`parseDateText`): where the driver's
 // own parser answers the same for every probed value.
-
-const TIMESTAMP_TYPE = /^timestamp(?:\(\d\))? with(out)? time zone$/;
 
 /**
  * Values of each type where parsers part ways: microseconds, a fraction before 1970 (truncated or
@@ -61,11 +60,9 @@ function answersAsParsed(value: unknown, text: unknown): boolean {
 export const postgresTextInPlace: TextInPlace = Object.freeze({
   probedType: (info: ColumnInfo) => {
     const type = info.type;
-    if (type === undefined) return undefined;
     if (type === 'date') return 'date';
-    const timestamp = TIMESTAMP_TYPE.exec(type);
-    if (timestamp === null) return undefined;
-    return timestamp[1] === undefined ? 'timestamptz' : 'timestamp';
+    if (type === undefined || !TIMESTAMP_TYPE.test(type)) return undefined;
+    return timestampShape(type) === 'zoned' ? 'timestamptz' : 'timestamp';
   },
   probe: () =>
     sql`select ${join(

@@ -1,7 +1,11 @@
 import { civilFromDays } from '../calendar/civil-days.js';
 
 // The text `to_char` in UTC with its era writes for a Postgres timestamp: the exact position of a
-// timestamp, whichever way a page read it (a `to_char` column, recorded text, epoch seconds).
+// timestamp, whichever way a page read it (a `to_char` column, recorded text, epoch seconds); and
+// the shape of a timestamp catalog type its readers go by.
+
+/** A Postgres timestamp's catalog type, with or without a precision and a time zone (`without`). */
+export const TIMESTAMP_TYPE = /^timestamp(?:\(\d\))? with(out)? time zone$/;
 
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 
@@ -20,4 +24,16 @@ export function utcTimestampText(days: number, seconds: number, fraction: string
   const shown = String(bc ? 1 - year : year).padStart(4, '0');
   const clock = `${two(Math.floor(time / 3600))}:${two(Math.floor(time / 60) % 60)}:${two(time % 60)}`;
   return `${shown}-${two(month)}-${two(day)} ${clock}.${fraction.padEnd(6, '0')}${zoned ? '+00' : ''} ${bc ? 'BC' : 'AD'}`;
+}
+
+/**
+ * A catalog type's shape, as readers of its text read it (`date` for any type but a timestamp); the
+ * two common spellings without a regex.
+ */
+export function timestampShape(type: string): 'zoned' | 'local' | 'date' {
+  if (type === 'timestamp with time zone') return 'zoned';
+  if (type === 'timestamp without time zone') return 'local';
+  const timestamp = TIMESTAMP_TYPE.exec(type);
+  if (timestamp === null) return 'date';
+  return timestamp[1] === undefined ? 'zoned' : 'local';
 }
