@@ -146,9 +146,9 @@ async function openPostgres(): Promise<Setup> {
     },
     wrapped: {
       kysely: new Kysely({ dialect: new PostgresDialect({ pool: namedPool }) }),
-      drizzle: drizzlePg(stockPool),
+      drizzle: drizzlePg(namedPool),
     },
-    wrapper: '`nameStatements(pool)` (Kysely)',
+    wrapper: '`nameStatements(pool)`',
     async rowAt(orderBy, offset) {
       const { rows } = await rawPool.query(
         `SELECT ${SELECT} FROM ${table} ORDER BY ${orderBy} LIMIT 1 OFFSET $1`,
@@ -296,7 +296,8 @@ async function openMariadb(): Promise<Setup> {
     },
     wrapped: {
       kysely: new Kysely({ dialect: new MysqlDialect({ pool: wrappedPool }) }),
-      // Drizzle over mysql2 needs `pool.query`, which the wrapper has not: its wrapped column is the stock pool again.
+      // Drizzle's mysql2 session reads date-times as their text already: it needs no wrapper, and
+      // its wrapped column is the stock pool again.
       drizzle: drizzleMysql(stockPool),
     },
     wrapper: '`recordExactTimestamps(pool)`',
@@ -487,7 +488,7 @@ out.push(
     'the hand-written pages build their builder per request, the keyset written by hand: in Kysely as the main tables do, in Drizzle with `and(lte(created, c), or(lt(created, c), and(eq(created, c), lt(id, i))))` ' +
     "(Drizzle's guide's `or`/`and` chain plus the leading bound that makes it an index range; without it Postgres filters every row before the cursor, as kysely-paginate's column shows), positions the `Date`/text values the ORM returns. " +
     '**stock**: the pool or database as the driver makes it, what a user has without reading the adapter docs. **wrapped**: ' +
-    'Postgres `nameStatements(pool)`, SQLite `reusePreparedStatements(database)`, MariaDB `recordExactTimestamps(pool)` (Drizzle over node-postgres and mysql2 needs `pool.query`, which those two wrappers have not: the wrapped Drizzle columns there run on the stock pool again, hand-written and Pagewise alike). ' +
+    "Postgres `nameStatements(pool)` (both ORMs over the one wrapped pool), SQLite `reusePreparedStatements(database)`, MariaDB `recordExactTimestamps(pool)` (Drizzle's mysql2 session reads date-times as text already and needs no wrapper: its wrapped MariaDB columns run on the stock pool again, hand-written and Pagewise alike). " +
     'Raw: the same keyset SQL through the driver (Postgres: a named prepared statement, and unnamed; SQLite `stmt.all()` prepared once; MariaDB `pool.execute()`).',
 );
 for (const [dialect, stats] of results) {
@@ -496,16 +497,16 @@ for (const [dialect, stats] of results) {
     out.push(`### ${dialect}, ${ORDERINGS.find((o) => o.name === name)!.title}`);
     out.push('');
     out.push(
-      '| depth | raw | raw unnamed | Kysely hand | **PW Kysely / hand** | **PW Kysely / raw** | Drizzle hand | **PW Drizzle / hand** | **PW Drizzle / raw** | wrapped: Kysely hand | **PW Kysely / hand** | Drizzle hand | **PW Drizzle / hand** |',
+      '| depth | raw | raw unnamed | Kysely hand | **PW Kysely / hand** | **PW Kysely / raw** | Drizzle hand | **PW Drizzle / hand** | **PW Drizzle / raw** | wrapped: Kysely hand | **PW Kysely / hand** | **/ raw** | Drizzle hand | **PW Drizzle / hand** | **/ raw** |',
     );
-    out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const depth of depths) {
       const s = (kind: string) => stats.get(`${kind}:${name}@${depth}`);
       out.push(
         `| ${depth.toLocaleString('en-US')} | ${f(s('raw'))} | ${f(s('raw-unnamed'))} | ${f(s('kysely-hand:stock'))} | ${f(s('pagewise-kysely:stock'))} (**${ratio(s('pagewise-kysely:stock'), s('kysely-hand:stock'))}**) | ${ratio(s('pagewise-kysely:stock'), s('raw'))} | ` +
           `${f(s('drizzle-hand:stock'))} | ${f(s('pagewise-drizzle:stock'))} (**${ratio(s('pagewise-drizzle:stock'), s('drizzle-hand:stock'))}**) | ${ratio(s('pagewise-drizzle:stock'), s('raw'))} | ` +
-          `${f(s('kysely-hand:wrapped'))} | ${f(s('pagewise-kysely:wrapped'))} (**${ratio(s('pagewise-kysely:wrapped'), s('kysely-hand:wrapped'))}**) | ` +
-          `${f(s('drizzle-hand:wrapped'))} | ${f(s('pagewise-drizzle:wrapped'))} (**${ratio(s('pagewise-drizzle:wrapped'), s('drizzle-hand:wrapped'))}**) |`,
+          `${f(s('kysely-hand:wrapped'))} | ${f(s('pagewise-kysely:wrapped'))} (**${ratio(s('pagewise-kysely:wrapped'), s('kysely-hand:wrapped'))}**) | ${ratio(s('pagewise-kysely:wrapped'), s('raw'))} | ` +
+          `${f(s('drizzle-hand:wrapped'))} | ${f(s('pagewise-drizzle:wrapped'))} (**${ratio(s('pagewise-drizzle:wrapped'), s('drizzle-hand:wrapped'))}**) | ${ratio(s('pagewise-drizzle:wrapped'), s('raw'))} |`,
       );
     }
   }

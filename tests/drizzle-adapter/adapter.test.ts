@@ -76,7 +76,13 @@ async function walk(query: OrderedQuery<Item>, ordering: string | string[]) {
   return pages;
 }
 
-for (const name of ['sqlite', 'pglite', 'postgres', 'mariadb'] as DrizzleDatabaseName[]) {
+for (const name of [
+  'sqlite',
+  'pglite',
+  'postgres',
+  'postgres-named-statements',
+  'mariadb',
+] as DrizzleDatabaseName[]) {
   const target = drizzleTarget(name);
   describeDatabase(target, 'fromDrizzle', () => {
     const logged: StatementLog = { statements: [] };

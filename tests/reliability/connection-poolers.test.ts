@@ -1,5 +1,8 @@
+import { fromDrizzle } from '@pagewise/drizzle-adapter';
 import { fromKysely, nameStatements } from '@pagewise/kysely-adapter';
-import { ApiRequest, CursorPagination, type OrderingInput } from '@pagewise/rest';
+import { ApiRequest, CursorPagination, type OrderedQuery, type OrderingInput } from '@pagewise/rest';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { integer, pgTable, timestamp } from 'drizzle-orm/pg-core';
 import { Kysely, PostgresDialect, type PostgresPool, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -89,8 +92,14 @@ interface Walk {
   readonly failed: string | null;
 }
 
-/** A cursor walk of TABLE in `shape`; `between(pages)` runs after each page. */
-async function walk(db: Db, shape: Shape, between?: (pages: number) => Promise<void>): Promise<Walk> {
+/** A cursor walk of TABLE in `shape`; `between(pages)` runs after each page; `paged`: the query of each page (Kysely's by default). */
+async function walk(
+  db: Db,
+  shape: Shape,
+  between?: (pages: number) => Promise<void>,
+  paged: () => OrderedQuery<{ id: unknown }> = () =>
+    fromKysely(db.selectFrom(TABLE).select(['id', 'created']), { db }),
+): Promise<Walk> {
   const pagination = new CursorPagination({ pageSize: shape.pageSize, ordering: shape.ordering });
   const ids: number[] = [];
   const retried: string[] = [];
@@ -102,10 +111,7 @@ async function walk(db: Db, shape: Shape, between?: (pages: number) => Promise<v
     const request: ApiRequest = new ApiRequest({ url: next });
     try {
       const page: { readonly rows: readonly { id: unknown }[]; readonly next: string | null } | null =
-        await pagination.paginate(
-          fromKysely(db.selectFrom(TABLE).select(['id', 'created']), { db }),
-          request,
-        );
+        await pagination.paginate(paged(), request);
       ids.push(...page!.rows.map((row) => row.id as number));
       next = page!.next;
       pages += 1;
@@ -280,6 +286,47 @@ describeWithPooler('behind PgBouncer in transaction pooling mode', () => {
       expect(servers.held.flatMap((h) => h.names)).toEqual([]);
     } finally {
       await db.destroy();
+    }
+  });
+
+  test(`${WALKS} concurrent Drizzle walks via PgBouncer over nameStatements (Drizzle's pool.query and transactions): all exact, nothing prepared on the servers`, async () => {
+    const raw = new pg.Pool({
+      connectionString: bouncer.url,
+      max: POOL_SIZE,
+      connectionTimeoutMillis: 10_000,
+    });
+    raw.on('error', () => {});
+    const pool = nameStatements(raw);
+    const orm = drizzle(pool);
+    const items = pgTable(TABLE, {
+      id: integer('id').primaryKey(),
+      created: timestamp('created', { withTimezone: true }).notNull(),
+    });
+    try {
+      const walks = await Promise.all(
+        SHAPES.map((shape) =>
+          walk(admin, shape, undefined, () =>
+            fromDrizzle(orm.select({ id: items.id, created: items.created }).from(items), { db: orm }),
+          ),
+        ),
+      );
+      console.log(summary('PgBouncer, Drizzle over nameStatements', SHAPES, walks));
+      expect(walks.map((w) => w.failed)).toEqual(SHAPES.map(() => null));
+      expect(walks.flatMap((w) => w.retried)).toEqual([]);
+      expect(walks.map((w, i) => sameIds(w.ids, expectedIds(SHAPES[i]!)))).toEqual(SHAPES.map(() => true));
+      // A Drizzle transaction checks one connection out of the wrapper: its statements share it.
+      const pids = await orm.transaction(async (tx) => {
+        const seen = new Set<unknown>();
+        for (let i = 0; i < 3; i += 1)
+          seen.add((await tx.execute('select pg_backend_pid() as pid')).rows[0]?.pid);
+        return seen;
+      });
+      expect(pids.size).toBe(1);
+      const servers = await holdServers(bouncer, 4);
+      await servers.end();
+      expect(servers.held.flatMap((h) => h.names)).toEqual([]);
+    } finally {
+      await pool.end();
     }
   });
 

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { nameStatements } from '@pagewise/kysely-adapter';
 import Database from 'better-sqlite3';
 import type { Logger } from 'drizzle-orm';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
@@ -12,7 +13,7 @@ import { type DatabaseTarget, databaseTarget, databaseTargets, type TestDatabase
 import { PGliteDialect } from './pglite-dialect.js';
 
 /** The backends the Drizzle adapter runs on: drizzle-orm's better-sqlite3, pglite, node-postgres and mysql2 drivers. */
-export type DrizzleDatabaseName = 'sqlite' | 'pglite' | 'postgres' | 'mariadb';
+export type DrizzleDatabaseName = 'sqlite' | 'pglite' | 'postgres' | 'postgres-named-statements' | 'mariadb';
 
 /**
  * A test database opened twice over one connection: `db`, the Kysely instance the shared test
@@ -76,10 +77,12 @@ async function openDrizzle(name: DrizzleDatabaseName, logged?: StatementLog): Pr
     const drizzle = drizzlePglite(client, options);
     return { name, dialect: 'postgres', db, drizzle, binaryCollation: 'C', close: () => db.destroy() };
   }
-  if (name === 'postgres') {
+  if (name === 'postgres' || name === 'postgres-named-statements') {
     const url = process.env.PG_URL;
     if (!url) throw new Error('PG_URL is not set');
-    const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
+    const raw = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
+    // Both ORMs over one pool: named statements through `nameStatements` for the second.
+    const pool = name === 'postgres' ? raw : nameStatements(raw);
     const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
     await sql`select 1`.execute(db);
     const drizzle = drizzlePg(pool, options);

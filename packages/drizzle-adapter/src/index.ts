@@ -4,3 +4,5 @@
 export { DrizzleQuery } from './drizzle-query.js';
 export { fromDrizzle } from './from-drizzle.js';
 export type { DrizzleDatabase, DrizzleQueryOptions, DrizzleSelect, RowOf } from './options.js';
+// The pg pool wrapper Drizzle's node-postgres driver takes as it takes a pool (`@pagewise/sql`'s).
+export { type NameStatementsOptions, nameStatements } from '@pagewise/sql';

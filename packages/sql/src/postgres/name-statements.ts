@@ -1,6 +1,13 @@
 import { ExactText } from '../codec/exact-text.js';
 import { isStockDateParser, parseDateText } from './date-parser.js';
-import type { NamedPgPool, PgCursor, PgPool, PgPoolClient, PgQueryResult } from './pg-types.js';
+import type {
+  NamedPgPool,
+  PgCursor,
+  PgPool,
+  PgPoolClient,
+  PgQueryConfig,
+  PgQueryResult,
+} from './pg-types.js';
 
 /** Type OIDs of `timestamptz`, `timestamp` and `date`, whose text the parsers record. */
 const TEMPORAL_OIDS: ReadonlySet<number> = new Set([1184, 1114, 1082]);
@@ -18,15 +25,28 @@ interface Statement {
   readonly text: string;
 }
 
-/** One query's config for `pg`: its statement's name and text inherited, its own parsers. */
+/** One query's config for `pg`: its statement's name and text inherited, its own parsers (and the caller's `rowMode`). */
 interface QueryConfig extends Statement {
-  types?: QueryTypes;
+  types?: unknown;
+  [option: string]: unknown;
+}
+
+/** A query `pg` sends as it is: a submittable (`pg-cursor`), or a config whose caller named it. */
+function sentAsItIs(input: unknown): boolean {
+  if (typeof input === 'string') return false;
+  const config = input as { submit?: unknown; name?: unknown; text?: unknown } | null;
+  return (
+    config === null ||
+    typeof config.submit === 'function' ||
+    config.name !== undefined ||
+    typeof config.text !== 'string'
+  );
 }
 
 /** A `pg` client as `nameStatements` uses it. */
 type Client = PgPoolClient & {
   query<R>(
-    config: QueryConfig,
+    config: QueryConfig | string,
     values: unknown[] | undefined,
     callback: (error: Error | null | undefined, answer: PgQueryResult<R> | undefined) => void,
   ): void;
@@ -38,12 +58,6 @@ type Client = PgPoolClient & {
   on?(event: 'error', listener: (error: Error) => void): unknown;
   release(error?: Error): void;
 };
-
-/** What pg's `Pool` has beside `connect` and `end`, which Kysely 0.29's `PostgresPool` names. */
-interface PoolInternals {
-  readonly options?: object;
-  readonly Client?: unknown;
-}
 
 /**
  * SQLSTATEs of a statement name the session does not hold as we think: `26000` (prepared
@@ -155,7 +169,8 @@ export interface NameStatementsOptions {
 }
 
 /**
- * A `pg` pool (for Kysely's `PostgresDialect`, or any query builder that checks clients out of it) that sends every parameterized statement as a named
+ * A `pg` pool (for Kysely's `PostgresDialect`, Drizzle's `drizzle-orm/node-postgres`, or any
+ * query builder that checks clients out of it or calls `pool.query`) that sends every parameterized statement as a named
  * prepared statement: Postgres parses it once per connection, and after five runs may switch it
  * to a generic plan; the stock driver sends each query unnamed, parsed and planned anew (about
  * 5-10% of a cursor page's time over a fast connection). Names are given in order of first use
@@ -187,10 +202,18 @@ export interface NameStatementsOptions {
  * reachable past Node 20's young-generation collections (until a full one), which costs a busy
  * server tens of microseconds of garbage collection per request.
  *
+ * The answer is the pool itself to everything else (`instanceof pg.Pool`, its events, counts and
+ * `end`). A query config of the caller's (`{ text, rowMode, types }`, as Drizzle sends) keeps its
+ * options and parsers, named like a text; one that carries its own `name` is sent as it is.
+ *
  * @example
  * const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: nameStatements(new pg.Pool({ connectionString })) }) });
+ * const orm = drizzle(nameStatements(new pg.Pool({ connectionString })));
  */
-export function nameStatements(pool: PgPool, options: NameStatementsOptions = {}): NamedPgPool {
+export function nameStatements<P extends PgPool>(
+  pool: P,
+  options: NameStatementsOptions = {},
+): P & NamedPgPool {
   const max = options.max ?? 500;
   const prefix = options.prefix ?? 'pagewise_';
   const exact = options.exactTimestamps ?? true;
@@ -222,18 +245,22 @@ export function nameStatements(pool: PgPool, options: NameStatementsOptions = {}
     const own = exact ? client.getTypeParser?.bind(client) : undefined;
     return {
       query<R>(
-        text: string | PgCursor<R>,
+        input: string | PgQueryConfig | PgCursor<R>,
         parameters?: ReadonlyArray<unknown>,
       ): Promise<PgQueryResult<R>> & PgCursor<R> {
+        if (sentAsItIs(input)) return client.query(input as string, parameters as unknown[]) as never;
+        const config = typeof input === 'string' ? undefined : (input as PgQueryConfig);
+        const text = config === undefined ? (input as string) : config.text;
+        const values = parameters ?? config?.values;
         const statement =
-          naming &&
-          direct &&
-          typeof text === 'string' &&
-          ((parameters !== undefined && parameters.length > 0) || oneSelect(text))
+          naming && direct && ((values !== undefined && values.length > 0) || oneSelect(text))
             ? statementOf(text)
             : undefined;
-        if (typeof text !== 'string' || (statement === undefined && own === undefined)) {
-          return client.query(text as string, parameters as unknown[]) as never;
+        // Parsers of the caller's own (Drizzle's answer timestamps as their text) are kept as
+        // they are: no value to record a text on.
+        const recording = config?.types === undefined ? own : undefined;
+        if (statement === undefined && recording === undefined) {
+          return client.query(input as string, parameters as unknown[]) as never;
         }
         // pg's callback form: without a callback, pg assigns a closure of its own to each query
         // (`query.callback = ...` inside a promise executor), which V8 (Node 20) keeps reachable
@@ -241,10 +268,15 @@ export function nameStatements(pool: PgPool, options: NameStatementsOptions = {}
         return new Promise<PgQueryResult<R>>((resolve, reject) => {
           // `disowned`: the name error of a first attempt, when this one reruns it unnamed.
           const send = (named: Statement | undefined, disowned?: Error) => {
-            const types = own === undefined ? undefined : new RecordingTypes(own, stock);
-            const config: QueryConfig = Object.create(named ?? { name: undefined, text });
-            if (types !== undefined) config.types = types;
-            client.query<R>(config, parameters as unknown[] | undefined, (error, answer) => {
+            const types = recording === undefined ? undefined : new RecordingTypes(recording, stock);
+            const query: QueryConfig = Object.create(named ?? { name: undefined, text });
+            if (config !== undefined) {
+              for (const option of Object.keys(config))
+                if (option !== 'name' && option !== 'text' && option !== 'values')
+                  query[option] = (config as unknown as Record<string, unknown>)[option];
+            }
+            if (types !== undefined) query.types = types;
+            client.query<R>(query, values as unknown[] | undefined, (error, answer) => {
               if (error) {
                 const code = (error as { code?: unknown }).code;
                 if (named !== undefined && NAME_ERRORS.has(code)) {
@@ -287,32 +319,82 @@ export function nameStatements(pool: PgPool, options: NameStatementsOptions = {}
   // per checkout over the same client (`Object.create(client)`) must not cost a round trip each.
   const direct = new WeakMap<object, boolean>();
   const ignore = () => {};
-  const { options: poolOptions, Client: PoolClient } = pool as PoolInternals;
-  return {
-    // Kysely 0.29 opens its control connection (to cancel an aborted query) as `new Client(options)`.
-    options: poolOptions,
-    Client: PoolClient,
-    end: () => pool.end(),
-    async connect(): Promise<PgPoolClient> {
-      const client = (await pool.connect()) as Client;
-      let wrapper = wrappers.get(client);
-      if (wrapper === undefined) {
-        const { connection } = client as { connection?: unknown };
-        const physical = typeof connection === 'object' && connection !== null ? connection : client;
-        let talks = direct.get(physical);
-        if (talks === undefined) {
-          // pg emits `error` on a checked-out client whose connection is cut (a pooler or server
-          // restart) besides failing its queries, and Kysely's driver listens to none: unheard,
-          // the event ends the process. The query sees the error; pg-pool drops the client. Heard
-          // from before the check below, whose query a cut can interrupt too.
-          client.on?.('error', ignore);
-          talks = naming && (await talksToPostgres(client));
-          direct.set(physical, talks);
-        }
-        wrapper = wrap(client, talks);
-        wrappers.set(client, wrapper);
+  const connect = async (): Promise<PgPoolClient> => {
+    const client = (await pool.connect()) as Client;
+    let wrapper = wrappers.get(client);
+    if (wrapper === undefined) {
+      const { connection } = client as { connection?: unknown };
+      const physical = typeof connection === 'object' && connection !== null ? connection : client;
+      let talks = direct.get(physical);
+      if (talks === undefined) {
+        // pg emits `error` on a checked-out client whose connection is cut (a pooler or server
+        // restart) besides failing its queries, and Kysely's driver listens to none: unheard,
+        // the event ends the process. The query sees the error; pg-pool drops the client. Heard
+        // from before the check below, whose query a cut can interrupt too.
+        client.on?.('error', ignore);
+        talks = naming && (await talksToPostgres(client));
+        direct.set(physical, talks);
       }
-      return wrapper;
+      wrapper = wrap(client, talks);
+      wrappers.set(client, wrapper);
+    }
+    return wrapper;
+  };
+  // pg-pool's `query` (what Drizzle's node-postgres driver calls outside transactions): one
+  // connection checked out of this pool for the statement, released after it, and released as
+  // broken after an error, as pg-pool does. A callback answers through it; a submittable
+  // (`pg-cursor`) goes to the pool's own `query`, unnamed.
+  const query = (input: unknown, values?: unknown, callback?: unknown): unknown => {
+    let done = callback;
+    let parameters = values;
+    if (typeof parameters === 'function') {
+      done = parameters;
+      parameters = undefined;
+    }
+    if (
+      typeof input === 'object' &&
+      input !== null &&
+      typeof (input as { submit?: unknown }).submit === 'function'
+    )
+      return (pool.query as (...args: unknown[]) => unknown)(input, parameters, done);
+    const answer = (async () => {
+      const client = await connect();
+      let result: unknown;
+      try {
+        result = await (client.query as (input: unknown, values: unknown) => Promise<unknown>)(
+          input,
+          parameters,
+        );
+      } catch (error) {
+        (client.release as (error?: unknown) => void)(error);
+        throw error;
+      }
+      client.release();
+      return result;
+    })();
+    if (typeof done !== 'function') return answer;
+    answer.then(
+      (result) => done(undefined, result),
+      (error) => done(error),
+    );
+    return undefined;
+  };
+  // Everything else is the pool's own (its events, counts, `end`, Kysely 0.29's `options` and
+  // `Client`): the answer is the pool to its users (`instanceof pg.Pool`, Drizzle's transactions
+  // check out a connection of it), its methods bound to it once.
+  const bound = new Map<PropertyKey, { readonly of: unknown; readonly fn: unknown }>();
+  return new Proxy(pool, {
+    get(target, key) {
+      if (key === 'connect') return connect;
+      if (key === 'query') return query;
+      const value = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      let kept = bound.get(key);
+      if (kept?.of !== value) {
+        kept = { of: value, fn: value.bind(target) };
+        bound.set(key, kept);
+      }
+      return kept.fn;
     },
-  } as NamedPgPool;
+  }) as P & NamedPgPool;
 }

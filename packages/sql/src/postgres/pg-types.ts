@@ -34,10 +34,25 @@ export interface PgClient extends Omit<PgPoolClient, 'release'> {
 // biome-ignore lint/suspicious/noExplicitAny: pg's constructor takes its own options object.
 export type PgClientConstructor = new (options: any) => PgClient;
 
+/**
+ * A query's config as `pg` takes it (`client.query(config, values)`): Drizzle's node-postgres
+ * driver sends its statements so, with `rowMode: 'array'` and parsers of its own in `types`.
+ */
+export interface PgQueryConfig {
+  readonly text: string;
+  /** A name of the caller's own: the statement is sent under it, as it is. */
+  readonly name?: string;
+  readonly values?: ReadonlyArray<unknown>;
+  readonly rowMode?: 'array';
+  readonly types?: unknown;
+}
+
 /** A `pg` `Pool`, as `nameStatements` takes and answers it. */
 export interface PgPool {
   connect(): Promise<PgPoolClient>;
   end(): Promise<void>;
+  /** pg-pool's own query: a connection checked out for one statement (Drizzle's node-postgres driver). */
+  query?(...args: never[]): unknown;
   /** The pool's connection options (pg's `pool.options`). */
   readonly options?: object;
   /** The pool's client class (pg's `pool.Client`). */
