@@ -123,6 +123,9 @@ function flatRows(
     decoders.push(decoder);
   }
   const count = fields.length;
+  // Private columns the selection holds already (`BuiltStatement.copies`): the driver's value of that field.
+  const copies = (statement.copies ?? []).map((copy) => ({ alias: copy.alias, at: keys.indexOf(copy.key) }));
+  if (copies.some((copy) => copy.at < 0 || copy.at >= selected)) return undefined;
   return (rows) => {
     const out: Row[] = new Array(rows.length);
     for (let r = 0; r < rows.length; r += 1) {
@@ -132,6 +135,7 @@ function flatRows(
         const raw = values[i];
         row[keys[i]!] = raw === null || i >= selected ? raw : decoders[i]!.mapFromDriverValue(raw);
       }
+      for (const copy of copies) row[copy.alias] = values[copy.at];
       out[r] = row;
     }
     return out;

@@ -13,7 +13,7 @@ import {
   TIE_COLUMN,
   TIE_TABLE,
 } from '@pagewise/sql';
-import { type SQL, sql } from 'drizzle-orm';
+import { Column, is, type SQL, SQL as SqlClass, sql } from 'drizzle-orm';
 import { type DialectLike, orderedFields, type SelectConfig } from './builder-config.js';
 import { lower, lowerOrderItems } from './lower.js';
 
@@ -34,6 +34,17 @@ export interface BuiltStatement {
   readonly extra: readonly string[];
   /** How many of the fields, the last ones, are the adapter's private columns (`extra` among them): read as the driver gives them. */
   readonly own: number;
+  /**
+   * Private columns not selected because the selection holds the very column at the top level:
+   * each row gets the driver's value of that field under the alias (`flatRows`). @default []
+   */
+  readonly copies?: readonly PrivateCopy[];
+}
+
+/** A private column read from a field of the selection: `alias` gets the driver's value of `key`. */
+export interface PrivateCopy {
+  readonly alias: string;
+  readonly key: string;
 }
 
 /** The fields Drizzle maps a statement's array rows by: the selection's, then `extra` (raw values). */
@@ -86,7 +97,9 @@ export function keysetSql(
   const hoisted = ties !== null && withList.length > 0;
   const base: SelectConfig = hoisted ? { ...core, withList: undefined } : core;
   const fields: Record<string, unknown> = { ...core.fields };
+  const copies = ties === null && statement.arms.length <= 1 ? selectedCopies(core.fields, statement) : [];
   for (const selection of statement.selections) {
+    if (copies.some((copy) => copy.alias === selection.alias)) continue;
     fields[selection.alias] = sql`${lower(selection.expr)}`.as(selection.alias);
   }
   const hint = statement.indexHint === null ? {} : { forceIndex: forceIndex(statement.indexHint) };
@@ -114,11 +127,49 @@ export function keysetSql(
     const next = arm(limited(lower(ahead.aheadLimit), lower(ahead.aheadOffset)), 'b', 1);
     text = sql`${page} union all ${next}`;
   }
-  const own = statement.selections.length;
-  if (ties === null) return { sql: text, fields, extra: [], own };
+  const own = statement.selections.length - copies.length;
+  if (ties === null) return { sql: text, fields, extra: [], own, copies };
   const head = hoisted ? (dialect.buildWithCTE?.(withList) ?? sql``) : sql``;
   const extra = ahead === null ? [TIE_COLUMN] : [AHEAD_COLUMN, TIE_COLUMN];
   return { sql: tieGroups(head, text, ties.keys, ties.orderBy), fields, extra, own: own + extra.length };
+}
+
+/**
+ * The private selections of `statement` that are a column the (flat) selection `fields` holds at
+ * its top level, as it is: rows carry the driver's value of that column already, so the statement
+ * need not select it again (a column fewer to send and read). Only where nothing else names the
+ * alias: one arm, no tie groups, an ORDER BY of expressions.
+ *
+ * @example
+ * // select "id", "created", ... order by "posts"."created" desc, "posts"."id" desc
+ * // instead of select "id", "created", ..., "posts"."created" as "pagewise0", "posts"."id" as "pagewise1"
+ */
+function selectedCopies(
+  fields: Readonly<Record<string, unknown>>,
+  statement: KeysetStatement,
+): PrivateCopy[] {
+  const entries = Object.entries(fields);
+  const flat = entries.every(
+    ([, field]) => is(field, Column) || is(field, SqlClass) || is(field, SqlClass.Aliased),
+  );
+  if (!flat) return [];
+  const copies: PrivateCopy[] = [];
+  for (const selection of statement.selections) {
+    const { expr, alias } = selection;
+    if (expr instanceof Slot || expr.kind !== 'node' || !is(expr.node, Column)) continue;
+    if (statement.orderBy.some((item) => names(item.expr, alias))) continue;
+    const found = entries.find(([, field]) => field === expr.node);
+    if (found !== undefined) copies.push({ alias, key: found[0] });
+  }
+  return copies;
+}
+
+/** Whether `part` names the identifier `alias` anywhere. */
+function names(part: SqlPart, alias: string): boolean {
+  if (part instanceof Slot) return false;
+  if (part.kind === 'identifier') return part.names.at(-1) === alias;
+  if (part.kind === 'fragment') return part.parts.some((inner) => names(inner, alias));
+  return false;
 }
 
 /**
