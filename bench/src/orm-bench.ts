@@ -130,6 +130,8 @@ async function openPostgres(): Promise<Setup> {
   const rawPool = pool();
   const stockPool = pool();
   const namedPool = nameStatements(pool());
+  // Each ORM's named path on a wrapped pool of its own, as the stock side has one pool each way.
+  const drizzleNamedPool = nameStatements(pool());
   const items = pgTable(table, {
     id: integer('id').primaryKey(),
     created: timestamp('created', { withTimezone: true }).notNull(),
@@ -146,7 +148,7 @@ async function openPostgres(): Promise<Setup> {
     },
     wrapped: {
       kysely: new Kysely({ dialect: new PostgresDialect({ pool: namedPool }) }),
-      drizzle: drizzlePg(namedPool),
+      drizzle: drizzlePg(drizzleNamedPool),
     },
     wrapper: '`nameStatements(pool)`',
     async rowAt(orderBy, offset) {
@@ -171,6 +173,7 @@ async function openPostgres(): Promise<Setup> {
       await rawPool.end();
       await stockPool.end();
       await namedPool.end();
+      await drizzleNamedPool.end();
     },
   };
 }
@@ -488,7 +491,7 @@ out.push(
     'the hand-written pages build their builder per request, the keyset written by hand: in Kysely as the main tables do, in Drizzle with `and(lte(created, c), or(lt(created, c), and(eq(created, c), lt(id, i))))` ' +
     "(Drizzle's guide's `or`/`and` chain plus the leading bound that makes it an index range; without it Postgres filters every row before the cursor, as kysely-paginate's column shows), positions the `Date`/text values the ORM returns. " +
     '**stock**: the pool or database as the driver makes it, what a user has without reading the adapter docs. **wrapped**: ' +
-    "Postgres `nameStatements(pool)` (both ORMs over the one wrapped pool), SQLite `reusePreparedStatements(database)`, MariaDB `recordExactTimestamps(pool)` (Drizzle's mysql2 session reads date-times as text already and needs no wrapper: its wrapped MariaDB columns run on the stock pool again, hand-written and Pagewise alike). " +
+    "Postgres `nameStatements(pool)` (each ORM over a wrapped pool of its own), SQLite `reusePreparedStatements(database)`, MariaDB `recordExactTimestamps(pool)` (Drizzle's mysql2 session reads date-times as text already and needs no wrapper: its wrapped MariaDB columns run on the stock pool again, hand-written and Pagewise alike). " +
     'Raw: the same keyset SQL through the driver (Postgres: a named prepared statement, and unnamed; SQLite `stmt.all()` prepared once; MariaDB `pool.execute()`).',
 );
 for (const [dialect, stats] of results) {
