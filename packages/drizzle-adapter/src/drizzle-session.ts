@@ -15,14 +15,20 @@ import {
   sqliteCapabilities,
   uniqueKeyColumns,
 } from '@pagewise/sql';
-import { Column, is, SQL } from 'drizzle-orm';
+import { is, type SQL } from 'drizzle-orm';
 import { MySqlDialect } from 'drizzle-orm/mysql-core';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteDialect } from 'drizzle-orm/sqlite-core';
 import type { DialectLike } from './builder-config.js';
 import { lower } from './lower.js';
 import { DRIZZLE, type DrizzleDatabase } from './options.js';
-import { type BuiltStatement, orderedFieldsWith, WHERE_VALUE } from './statements.js';
+import {
+  type BuiltStatement,
+  type Decoder,
+  fieldDecoder,
+  orderedFieldsWith,
+  WHERE_VALUE,
+} from './statements.js';
 
 /** A statement prepared once through the database's session; its placeholders filled per run. */
 export interface DrizzleTemplate {
@@ -89,11 +95,6 @@ export function drizzleSessionOf(db: unknown): object | undefined {
   return typeof session?.prepareQuery === 'function' ? session : undefined;
 }
 
-/** What Drizzle decodes a selected field's driver value with: a column, or the SQL behind an expression. */
-interface Decoder {
-  mapFromDriverValue(value: unknown): unknown;
-}
-
 /**
  * The rows of a statement whose selection is flat (every field at the top level, no joins), mapped
  * as Drizzle maps them (each field's value through its column's or expression's decoder, `null`
@@ -109,23 +110,25 @@ function flatRows(
   const selected = fields.length - own;
   const keys: string[] = [];
   const decoders: Decoder[] = [];
+  // A statement that left private columns to copies (`keysetSql`) was built for this mapping.
+  const unmapped = () => {
+    if ((statement.copies?.length ?? 0) > 0)
+      throw new Error('drizzle adapter: a statement whose private columns are copies needs a flat selection');
+    return undefined;
+  };
   for (let i = 0; i < fields.length; i += 1) {
     const { path, field } = fields[i]!;
-    if (path.length !== 1) return undefined;
+    if (path.length !== 1) return unmapped();
     keys.push(path[0]!);
     if (i >= selected) continue;
-    let decoder: Decoder | undefined;
-    if (is(field, Column)) decoder = field as unknown as Decoder;
-    else if (is(field, SQL)) decoder = (field as unknown as { decoder: Decoder }).decoder;
-    else if (is(field, SQL.Aliased))
-      decoder = (field as unknown as { sql: { decoder: Decoder } }).sql.decoder;
-    if (decoder === undefined) return undefined;
+    const decoder = fieldDecoder(field);
+    if (decoder === undefined) return unmapped();
     decoders.push(decoder);
   }
   const count = fields.length;
   // Private columns the selection holds already (`BuiltStatement.copies`): the driver's value of that field.
   const copies = (statement.copies ?? []).map((copy) => ({ alias: copy.alias, at: keys.indexOf(copy.key) }));
-  if (copies.some((copy) => copy.at < 0 || copy.at >= selected)) return undefined;
+  if (copies.some((copy) => copy.at < 0 || copy.at >= selected)) return unmapped();
   return (rows) => {
     const out: Row[] = new Array(rows.length);
     for (let r = 0; r < rows.length; r += 1) {

@@ -41,6 +41,22 @@ export interface BuiltStatement {
   readonly copies?: readonly PrivateCopy[];
 }
 
+/** What Drizzle decodes a selected field's driver value with: a column, or the SQL behind an expression. */
+export interface Decoder {
+  mapFromDriverValue(value: unknown): unknown;
+}
+
+/**
+ * The decoder of a top-level field of a selection (a column, a `sql` expression, an aliased one);
+ * `undefined` for anything else (a nested object), whose rows Drizzle maps itself.
+ */
+export function fieldDecoder(field: unknown): Decoder | undefined {
+  if (is(field, Column)) return field as unknown as Decoder;
+  if (is(field, SqlClass)) return (field as unknown as { decoder: Decoder }).decoder;
+  if (is(field, SqlClass.Aliased)) return (field as unknown as { sql: { decoder: Decoder } }).sql.decoder;
+  return undefined;
+}
+
 /** A private column read from a field of the selection: `alias` gets the driver's value of `key`. */
 export interface PrivateCopy {
   readonly alias: string;
@@ -149,10 +165,8 @@ function selectedCopies(
   statement: KeysetStatement,
 ): PrivateCopy[] {
   const entries = Object.entries(fields);
-  const flat = entries.every(
-    ([, field]) => is(field, Column) || is(field, SqlClass) || is(field, SqlClass.Aliased),
-  );
-  if (!flat) return [];
+  // The rows `flatRows` maps: only there can a row be given the copy.
+  if (!entries.every(([, field]) => fieldDecoder(field) !== undefined)) return [];
   const copies: PrivateCopy[] = [];
   for (const selection of statement.selections) {
     const { expr, alias } = selection;
