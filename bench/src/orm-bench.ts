@@ -9,7 +9,10 @@
  *
  * Options: --rows N (1000000), --table NAME (pagewise_bench_items), --dialects postgres,sqlite,mariadb,
  * --orderings uniform,mixed, --budget-ms 3000, --max-samples 400, --min-samples 30, --warmup 300,
- * --depths 0,10000,... (the bench's), --write, --profile KIND (a CPU profile of one Postgres contender).
+ * --depths 0,10000,... (the bench's), --write, --profile KIND (a CPU profile of one contender's pages
+ * alone), --profile-round-robin (each depth's round robin profiled: the self time of Pagewise's code
+ * per Pagewise page as the tables run it, between the other contenders' pages; the tables are then
+ * slowed by the profiler, and `--write` is refused).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -38,7 +41,7 @@ import { type KeysetRow, type KeysetStyle, kyselyKeysetPage } from './kysely-key
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
 import { BENCH_DIR, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName, pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
-import { profilePages } from './profile.js';
+import { PAGEWISE_AREAS, profilePages, profileRoundRobin } from './profile.js';
 
 type Dialect = 'postgres' | 'sqlite' | 'mariadb';
 type Ordering = Extract<OrderingName, 'uniform' | 'mixed'>;
@@ -60,6 +63,9 @@ const plan = {
   budgetMs: Number(flag('budget-ms') ?? 3000),
 };
 const profileKind = flag('profile');
+const profileMixed = args.includes('--profile-round-robin');
+if (profileMixed && args.includes('--write'))
+  throw new Error('--profile-round-robin slows the pages: it writes no tables');
 const pageSize = 50;
 const PG_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -449,7 +455,21 @@ async function measure(dialect: Dialect): Promise<Map<string, LatencyStats>> {
         process.stdout.write(`${JSON.stringify(summary, null, 1)}\n`);
         continue;
       }
-      const stats = await measureRoundRobin(fetches, plan);
+      let stats: Map<string, LatencyStats>;
+      if (profileMixed) {
+        const profiled = await profileRoundRobin(`${dialect} depth ${depth}`, fetches, plan);
+        stats = profiled.stats;
+        const own = profiled.profile.areas.filter((a) => PAGEWISE_AREAS.includes(a.area));
+        const total = own.reduce((sum, a) => sum + a.usPerPage, 0);
+        log(
+          `${dialect} ${depth}: Pagewise's own code ${total.toFixed(1)} us self time per Pagewise page (${own.map((a) => `${a.area} ${a.usPerPage.toFixed(1)}`).join(', ')}); heaviest: ${profiled.profile.top
+            .slice(0, 8)
+            .map((e) => `${e.fn.split(' (')[0]} ${e.usPerPage.toFixed(1)}`)
+            .join(', ')}`,
+        );
+      } else {
+        stats = await measureRoundRobin(fetches, plan);
+      }
       for (const [id, s] of stats) all.set(`${id}@${depth}`, s);
       const m = (id: string) => stats.get(id)?.medianMs.toFixed(3);
       log(

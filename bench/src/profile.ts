@@ -1,11 +1,15 @@
 import { Session } from 'node:inspector/promises';
-import type { PageFetch } from './measure.js';
+import { type LatencyStats, measureRoundRobin, type PageFetch, type SamplingPlan } from './measure.js';
 
 /** Where a sampled function lives. */
 export type ProfileArea =
   | 'pagewise core'
+  | 'pagewise sql'
+  | 'pagewise rest'
   | 'kysely adapter'
+  | 'drizzle adapter'
   | 'kysely'
+  | 'drizzle'
   | 'driver'
   | 'node internals'
   | 'gc'
@@ -44,8 +48,12 @@ export function areaOf(frame: CallFrame): ProfileArea | 'idle' {
   if (functionName === '(idle)' || functionName === '(program)') return 'idle';
   if (functionName === '(garbage collector)') return 'gc';
   if (url.includes('/packages/core/')) return 'pagewise core';
+  if (url.includes('/packages/sql/')) return 'pagewise sql';
+  if (url.includes('/packages/rest/')) return 'pagewise rest';
   if (url.includes('/packages/kysely-adapter/')) return 'kysely adapter';
+  if (url.includes('/packages/drizzle-adapter/')) return 'drizzle adapter';
   if (/node_modules\/(\.pnpm\/)?kysely[@/]/.test(url)) return 'kysely';
+  if (/node_modules\/(\.pnpm\/)?drizzle-orm[@/]/.test(url)) return 'drizzle';
   if (
     /node_modules\/(\.pnpm\/)?(pg|pg-[a-z-]+|postgres-[a-z-]+|mysql2|better-sqlite3|sqlstring|lru\.min)[@/]/.test(
       url,
@@ -64,26 +72,22 @@ export function shortFile(url: string): string {
   return clean.split('/').at(-1) || 'native';
 }
 
-/**
- * Runs `fetch` `pages` times under the V8 sampling profiler (what `node --cpu-prof` records) and
- * sums self time per function and per area. The profile is taken in every bench run, so the
- * "why / plan" notes quote this run's numbers, never an old profile.
- */
-export async function profilePages(
-  subject: string,
-  fetch: PageFetch,
-  pages: number,
-): Promise<ProfileSummary> {
-  for (let i = 0; i < Math.min(200, pages); i += 1) await fetch();
+/** Self time per area and per function of one profiled run. */
+interface SelfTimes {
+  readonly cpuUs: number;
+  readonly byArea: ReadonlyMap<ProfileArea, number>;
+  readonly byFn: ReadonlyMap<string, { readonly area: ProfileArea; readonly us: number }>;
+}
+
+/** Runs `work` under the V8 sampling profiler (what `node --cpu-prof` records), summing self time per area and function. */
+async function profiled(work: () => Promise<void>): Promise<SelfTimes> {
   const session = new Session();
   session.connect();
   try {
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
     await session.post('Profiler.start');
-    const start = performance.now();
-    for (let i = 0; i < pages; i += 1) await fetch();
-    const wallMs = performance.now() - start;
+    await work();
     const { profile } = await session.post('Profiler.stop');
     const byNode = new Map<number, number>();
     const samples = profile.samples ?? [];
@@ -106,27 +110,112 @@ export async function profilePages(
       entry.us += us;
       byFn.set(fn, entry);
     }
-    return {
-      subject,
-      pages,
-      wallUsPerPage: (wallMs * 1000) / pages,
-      cpuUsPerPage: cpuUs / pages,
-      areas: [...byArea]
-        .map(([area, us]) => ({ area, usPerPage: us / pages }))
-        .sort((a, b) => b.usPerPage - a.usPerPage),
-      top: topEntries(
-        [...byFn].map(([fn, { area, us }]) => ({ area, fn, usPerPage: us / pages })),
-        Number(process.env.BENCH_PROFILE_TOP ?? 12),
-      ),
-    };
+    return { cpuUs, byArea, byFn };
   } finally {
     await session.post('Profiler.disable').catch(() => {});
     session.disconnect();
   }
 }
 
+/** Areas and heaviest functions of `times`, per page of `pages`. */
+function perPage(times: SelfTimes, pages: number) {
+  return {
+    areas: [...times.byArea]
+      .map(([area, us]) => ({ area, usPerPage: us / pages }))
+      .sort((a, b) => b.usPerPage - a.usPerPage),
+    top: topEntries(
+      [...times.byFn].map(([fn, { area, us }]) => ({ area, fn, usPerPage: us / pages })),
+      Number(process.env.BENCH_PROFILE_TOP ?? 12),
+    ),
+  };
+}
+
 /**
- * The `count` heaviest functions, and Pagewise's six heaviest per area (core, adapter) below them:
+ * Runs `fetch` `pages` times under the V8 sampling profiler and sums self time per function and
+ * per area. The profile is taken in every bench run, so the "why / plan" notes quote this run's
+ * numbers, never an old profile. One contender alone keeps its code warm: `profileRoundRobin`
+ * shows what the same code costs between others' pages.
+ */
+export async function profilePages(
+  subject: string,
+  fetch: PageFetch,
+  pages: number,
+): Promise<ProfileSummary> {
+  for (let i = 0; i < Math.min(200, pages); i += 1) await fetch();
+  let wallMs = 0;
+  const times = await profiled(async () => {
+    const start = performance.now();
+    for (let i = 0; i < pages; i += 1) await fetch();
+    wallMs = performance.now() - start;
+  });
+  return {
+    subject,
+    pages,
+    wallUsPerPage: (wallMs * 1000) / pages,
+    cpuUsPerPage: times.cpuUs / pages,
+    ...perPage(times, pages),
+  };
+}
+
+/** The areas whose code is Pagewise's own. */
+export const PAGEWISE_AREAS: readonly ProfileArea[] = Object.freeze([
+  'pagewise core',
+  'pagewise sql',
+  'pagewise rest',
+  'kysely adapter',
+  'drizzle adapter',
+]);
+
+/**
+ * `measureRoundRobin` of `fetches` under the profiler: each contender's pages run between the
+ * others', as in the bench's tables, so its code runs as cold as it does there (a page's driver
+ * and server work evicts it). Pagewise's areas are given per page of the contenders whose ids
+ * start with `pagewise` (only they run that code); the other areas per page of any contender.
+ */
+export async function profileRoundRobin(
+  subject: string,
+  fetches: ReadonlyMap<string, PageFetch>,
+  plan: SamplingPlan,
+): Promise<{ readonly stats: Map<string, LatencyStats>; readonly profile: ProfileSummary }> {
+  let pages = 0;
+  let pagewisePages = 0;
+  const counted = new Map<string, PageFetch>();
+  for (const [id, fetch] of fetches) {
+    const pagewise = id.startsWith('pagewise');
+    counted.set(id, () => {
+      pages += 1;
+      if (pagewise) pagewisePages += 1;
+      return fetch();
+    });
+  }
+  let stats = new Map<string, LatencyStats>();
+  const start = performance.now();
+  const times = await profiled(async () => {
+    stats = await measureRoundRobin(counted, plan);
+  });
+  const wallMs = performance.now() - start;
+  const ownTimes: SelfTimes = {
+    cpuUs: times.cpuUs,
+    byArea: new Map([...times.byArea].filter(([area]) => PAGEWISE_AREAS.includes(area))),
+    byFn: new Map([...times.byFn].filter(([, { area }]) => PAGEWISE_AREAS.includes(area))),
+  };
+  const own = perPage(ownTimes, Math.max(1, pagewisePages));
+  const all = perPage(times, Math.max(1, pages));
+  return {
+    stats,
+    profile: {
+      subject,
+      pages,
+      wallUsPerPage: (wallMs * 1000) / Math.max(1, pages),
+      cpuUsPerPage: times.cpuUs / Math.max(1, pages),
+      areas: [...own.areas, ...all.areas.filter((a) => !PAGEWISE_AREAS.includes(a.area))],
+      top: own.top,
+    },
+  };
+}
+
+/**
+ * The `count` heaviest functions, and Pagewise's six heaviest per area (`PAGEWISE_AREAS`) below them:
  * a plan names Pagewise's own functions even where drivers and node fill the overall top.
  */
 function topEntries(entries: ProfileEntry[], count: number): ProfileEntry[] {
@@ -135,7 +224,7 @@ function topEntries(entries: ProfileEntry[], count: number): ProfileEntry[] {
   return sorted.filter((entry, i) => {
     const seen = perArea.get(entry.area) ?? 0;
     perArea.set(entry.area, seen + 1);
-    return i < count || ((entry.area === 'pagewise core' || entry.area === 'kysely adapter') && seen < 6);
+    return i < count || (PAGEWISE_AREAS.includes(entry.area) && seen < 6);
   });
 }
 

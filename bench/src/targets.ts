@@ -3,7 +3,7 @@ import type { DialectResult } from './dialect-bench.js';
 import type { HttpResult } from './http-bench.js';
 import { type LatencyStats, median as medianOf, SCAN_REFERENCE, statsAt } from './measure.js';
 import type { OrderingName } from './orderings.js';
-import { describeArea, type ProfileSummary } from './profile.js';
+import { describeArea, PAGEWISE_AREAS, type ProfileSummary } from './profile.js';
 
 /** The verdict on one target of issue 7. */
 export interface TargetResult {
@@ -126,7 +126,18 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
   const mixedLayers = layers('mixed');
   const profileNote = (profile: ProfileSummary | null | undefined): string => {
     if (!profile) return 'No profile in this run (`profilePages` 0).';
-    const areas = (['pagewise core', 'kysely adapter', 'kysely', 'driver', 'node internals', 'gc'] as const)
+    const areas = (
+      [
+        'pagewise core',
+        'pagewise sql',
+        'pagewise rest',
+        'kysely adapter',
+        'kysely',
+        'driver',
+        'node internals',
+        'gc',
+      ] as const
+    )
       .map((a) => describeArea(profile, a))
       .join('; ');
     return (
@@ -174,7 +185,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
     'no leading bound over ordinary tables, the tie negated for mixed directions: `literalLimit`, `negatedTies`); then ' +
     "MySQL/MariaDB keyset statements that name the ordering's index on every page (`FORCE INDEX`), which spares " +
     "MariaDB's optimizer weighing every other index first.";
-  const jsPlan = `${done} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(input.profile, ['pagewise core', 'kysely adapter'])}.`;
+  const jsPlan = `${done} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(input.profile, PAGEWISE_AREAS)}.`;
   out.push({
     id: 'cursor-vs-raw',
     target:
@@ -282,7 +293,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
       met: k.met,
       note: k.met
         ? dialectProfile
-        : `${dialectProfile} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(d.profile, ['pagewise core', 'kysely adapter'])}.`,
+        : `${dialectProfile} Plan: the heaviest Pagewise functions left in this profile: ${heaviest(d.profile, PAGEWISE_AREAS)}.`,
     });
     if (d.dialect === 'sqlite') {
       const r = vsKysely(d.dialect, rs('raw'), 1.7);
@@ -296,7 +307,7 @@ export function evaluateTargets(input: TargetInput): TargetResult[] {
           'SqliteDialect prepares every statement (the hand-written Kysely column pays it too), and Pagewise adds its page ' +
           'work (see the profile in the row above). The Pagewise column runs over `reusePreparedStatements` (each SQL text ' +
           'prepared once) and reads positions only for the rows links stand on. Plan: the heaviest Pagewise functions left ' +
-          `in this run's SQLite profile: ${heaviest(d.profile, ['pagewise core', 'kysely adapter'])}.`,
+          `in this run's SQLite profile: ${heaviest(d.profile, PAGEWISE_AREAS)}.`,
       });
     }
   }
