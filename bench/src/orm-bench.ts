@@ -176,9 +176,9 @@ async function openPostgres(): Promise<Setup> {
       return rows;
     },
     async close() {
+      // The Kysely instances' destroy ends the stock and named pools (a second `end` rejects,
+      // which left the Drizzle pool open and the process running): the others end here.
       await rawPool.end();
-      await stockPool.end();
-      await namedPool.end();
       await drizzleNamedPool.end();
     },
   };
