@@ -90,9 +90,7 @@ function cacheOf(session: SessionLike): CatalogCache {
  * anything else.
  */
 export function drizzleSessionOf(db: unknown): object | undefined {
-  const held = db as { readonly session?: unknown; readonly _?: { readonly session?: unknown } } | undefined;
-  const session = (held?.session ?? held?._?.session) as SessionLike | undefined;
-  return typeof session?.prepareQuery === 'function' ? session : undefined;
+  return sessionOf(db);
 }
 
 /**
