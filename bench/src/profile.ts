@@ -118,7 +118,7 @@ async function profiled(work: () => Promise<void>): Promise<SelfTimes> {
 }
 
 /** Areas and heaviest functions of `times`, per page of `pages`. */
-function perPage(times: SelfTimes, pages: number) {
+function perPage(times: Pick<SelfTimes, 'byArea' | 'byFn'>, pages: number) {
   return {
     areas: [...times.byArea]
       .map(([area, us]) => ({ area, usPerPage: us / pages }))
@@ -194,12 +194,13 @@ export async function profileRoundRobin(
     stats = await measureRoundRobin(counted, plan);
   });
   const wallMs = performance.now() - start;
-  const ownTimes: SelfTimes = {
-    cpuUs: times.cpuUs,
-    byArea: new Map([...times.byArea].filter(([area]) => PAGEWISE_AREAS.includes(area))),
-    byFn: new Map([...times.byFn].filter(([, { area }]) => PAGEWISE_AREAS.includes(area))),
-  };
-  const own = perPage(ownTimes, Math.max(1, pagewisePages));
+  const own = perPage(
+    {
+      byArea: new Map([...times.byArea].filter(([area]) => PAGEWISE_AREAS.includes(area))),
+      byFn: new Map([...times.byFn].filter(([, { area }]) => PAGEWISE_AREAS.includes(area))),
+    },
+    Math.max(1, pagewisePages),
+  );
   const all = perPage(times, Math.max(1, pages));
   return {
     stats,
