@@ -46,8 +46,10 @@ export interface DialectCapabilities {
    * alone. Postgres plans a named statement (`nameStatements`) with `limit $4` anew on every
    * run: its generic plan assumes a LIMIT of a tenth of the table and never wins. With the
    * number, it keeps one generic plan after five runs, an index range whatever the bound, and
-   * a page costs 30-50 us less of the server's time. A query with parameters of its own (a
-   * filter whose values may be skewed) keeps `limit $n`: each page planned for its values.
+   * a page costs 30-50 us less of the server's time. SQLite merges a window's `UNION ALL` arms
+   * (`mergedSegments`) about 15% faster under a written LIMIT than under `limit ?`. A query
+   * with parameters of its own (a filter whose values may be skewed) keeps `limit $n`: each page
+   * planned for its values.
    * @default false
    */
   readonly literalLimit: boolean;

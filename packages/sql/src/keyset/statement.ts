@@ -179,7 +179,7 @@ export function segmentStatement(
  * the whole ordered by every term and limited once. SQLite reads each arm in index order and
  * merges them, lazily, so the limit stops it as one range would. A compound's ORDER BY names
  * columns of its result: `keys` are the terms there (the selected expression, or the private
- * column's alias).
+ * column's alias). With `writtenLimit`, the LIMIT is that number instead of its slot.
  *
  * @example
  * // SQLite, [score desc, id desc] after [5, 7]:
@@ -195,6 +195,7 @@ export function mergedStatement(
   withOffset: boolean,
   capabilities: DialectCapabilities,
   bound?: BoundParameter,
+  writtenLimit?: number,
 ): KeysetStatement {
   const params = boundSlots(order, bound);
   // `groupSegments` lets into a run no arm holding NULLs of a term whose placement is emulated:
@@ -203,7 +204,7 @@ export function mergedStatement(
     ...base,
     arms: run.map((segment) => segmentPredicates(segment, order, exprs, params, capabilities)),
     orderBy: orderByItems(order, keys, () => 'segment', capabilities),
-    limit: new Slot(order.length),
+    limit: writtenLimit === undefined ? new Slot(order.length) : literal(writtenLimit),
     offset: withOffset ? new Slot(order.length + 1) : null,
     tieGroups: null,
   };

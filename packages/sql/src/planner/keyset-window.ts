@@ -249,7 +249,7 @@ function keysetStatement(
   const statement =
     run.length === 1
       ? segmentStatement(base, order, exprs, nullable, run[0]!, withOffset, capabilities, bound, written)
-      : mergedStatement(base, order, exprs, plan.keys, run, withOffset, capabilities, bound);
+      : mergedStatement(base, order, exprs, plan.keys, run, withOffset, capabilities, bound, written);
   if (!shape.ties) return statement;
   // The statement's result columns, as a derived table names them.
   const keys: SqlPart[] = fields.map((f) => identifier(f.readKey));
