@@ -1,0 +1,135 @@
+/**
+ * What a page costs in JavaScript alone, warm, with no I/O: the same 51 rows from an in-memory
+ * SQLite database (better-sqlite3), paged by a Kysely page written by hand and by Pagewise over
+ * Kysely (`CursorPagination.paginateQueryset` and `getPaginatedResponse`, a fresh `fromKysely` per
+ * request, as the orm bench runs them), each contender profiled alone (V8's sampling profiler):
+ * self time per page by area. Beside them, Kysely's build and compile of the hand-written page
+ * timed without running it, and Pagewise's engine and web layer over an array (`fromArray`), where
+ * no SQL is planned at all.
+ *
+ * Where the hand-written page and Pagewise do the same database and driver work, the hand-written
+ * page's only cost above it is Kysely's (building and compiling the statement); Pagewise compiles
+ * once, but decodes a cursor, encodes two, builds the links and the page value. This prints both.
+ *
+ * Run: pnpm --filter @pagewise/bench run floor [-- --pages 20000]
+ */
+import { fromKysely } from '@pagewise/kysely-adapter';
+import { fromArray } from '@pagewise/memory-adapter';
+import { ApiRequest, CursorPagination } from '@pagewise/rest';
+import { Kysely, SqliteDialect } from 'kysely';
+import { COLUMNS } from './bench-table.js';
+import { type KeysetRow, kyselyKeysetPage } from './kysely-keyset.js';
+import type { PageFetch } from './measure.js';
+import { PAGEWISE_AREAS, type ProfileSummary, profilePages } from './profile.js';
+import { memoryItems } from './sqlite-items.js';
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--pages');
+const pages = at < 0 ? 20_000 : Number(args[at + 1]);
+const ROWS = 20_000;
+const PAGE_SIZE = 50;
+const STYLE = { rowValues: true, nullsLast: false } as const;
+
+const memory = memoryItems(ROWS);
+// biome-ignore lint/suspicious/noExplicitAny: one table, chosen here.
+const db = new Kysely<any>({ dialect: new SqliteDialect({ database: memory }) });
+const pagination = new CursorPagination({ pageSize: PAGE_SIZE, ordering: ['-created', '-id'] });
+const query = () => fromKysely(db.selectFrom('items').select([...COLUMNS]), { db, uniqueKey: 'id' });
+const array = Array.from({ length: 120 }, (_, i) => ({
+  id: i + 1,
+  created: new Date(1704067200000 + Math.floor(i / 3) * 1000),
+  score: i % 7,
+  title: `item ${i}`,
+}));
+
+const ids = (rows: ReadonlyArray<{ id: unknown }>) => rows.slice(0, PAGE_SIZE).map((r) => Number(r.id));
+
+/** The page `url` asks for, as the orm bench's Pagewise contenders make it. */
+function pagewisePage(url: string, over: () => ReturnType<typeof query> | ReturnType<typeof fromArray>) {
+  return async () => {
+    const page = (await pagination.paginateQueryset(over(), new ApiRequest({ url })))!;
+    pagination.getPaginatedResponse(page);
+    return ids(page as Array<{ id: number }>);
+  };
+}
+
+const firstUrl = 'http://127.0.0.1/items';
+const second = await pagination.paginate(query(), new ApiRequest({ url: firstUrl }));
+const deepUrl = second!.next!;
+const after = memory
+  .prepare(
+    `SELECT ${COLUMNS.join(', ')} FROM items ORDER BY created DESC, id DESC LIMIT 1 OFFSET ${PAGE_SIZE - 1}`,
+  )
+  .get() as KeysetRow;
+const arrayFirst = await pagination.paginate(
+  fromArray(array, { uniqueKey: 'id' }),
+  new ApiRequest({ url: firstUrl }),
+);
+
+const contenders: Array<[string, PageFetch]> = [
+  [
+    'Kysely hand, first page',
+    async () =>
+      ids(
+        (await kyselyKeysetPage(db, 'items', 'uniform', null, 51, STYLE).execute()) as Array<{ id: number }>,
+      ),
+  ],
+  [
+    'Kysely hand, second page',
+    async () =>
+      ids(
+        (await kyselyKeysetPage(db, 'items', 'uniform', after, 51, STYLE).execute()) as Array<{ id: number }>,
+      ),
+  ],
+  ['Pagewise over Kysely, first page', pagewisePage(firstUrl, query)],
+  ['Pagewise over Kysely, second page', pagewisePage(deepUrl, query)],
+  ['Pagewise over an array, first page', pagewisePage(firstUrl, () => fromArray(array, { uniqueKey: 'id' }))],
+  [
+    'Pagewise over an array, second page',
+    pagewisePage(arrayFirst!.next!, () => fromArray(array, { uniqueKey: 'id' })),
+  ],
+];
+
+const [handSecond, pagewiseSecond] = [await contenders[1]![1](), await contenders[3]![1]()];
+if (handSecond.join() !== pagewiseSecond.join())
+  throw new Error('the hand-written and Pagewise pages differ');
+
+/** Kysely's build and compile of the hand-written page, per page, in microseconds (no execution). */
+function compileUs(row: KeysetRow | null): number {
+  const run = (n: number) => {
+    for (let i = 0; i < n; i += 1) kyselyKeysetPage(db, 'items', 'uniform', row, 51, STYLE).compile();
+  };
+  run(5000);
+  const start = performance.now();
+  run(pages);
+  return ((performance.now() - start) * 1000) / pages;
+}
+
+const area = (summary: ProfileSummary, name: string) =>
+  summary.areas.find((a) => a.area === name)?.usPerPage ?? 0;
+const own = (summary: ProfileSummary) =>
+  summary.areas.filter((a) => PAGEWISE_AREAS.includes(a.area)).reduce((sum, a) => sum + a.usPerPage, 0);
+const us = (n: number) => n.toFixed(1);
+
+const lines = [
+  `Generated by \`pnpm --filter @pagewise/bench run floor\` on ${new Date().toISOString()}, ${pages} pages per contender, ${ROWS} rows in an in-memory SQLite database, 50-row pages (+1 look-ahead); self time per page (V8 sampling profiler, each contender alone and warm).`,
+  '',
+  '| contender | CPU per page | Kysely | Pagewise own (core, sql, rest, adapter) | driver | other |',
+  '| --- | --- | --- | --- | --- | --- |',
+];
+for (const [name, fetch] of contenders) {
+  const summary = await profilePages(name, fetch, pages);
+  const kysely = area(summary, 'kysely');
+  const pagewise = own(summary);
+  const driver = area(summary, 'driver');
+  const parts = PAGEWISE_AREAS.map((a) => `${a.replace('pagewise ', '')} ${us(area(summary, a))}`).join(', ');
+  lines.push(
+    `| ${name} | ${us(summary.cpuUsPerPage)} | ${us(kysely)} | ${us(pagewise)} (${parts}) | ${us(driver)} | ${us(summary.cpuUsPerPage - kysely - pagewise - driver)} |`,
+  );
+}
+lines.push(
+  '',
+  `Kysely's build and compile of the hand-written page alone, timed: first page ${us(compileUs(null))} us, second page ${us(compileUs(after))} us.`,
+);
+process.stdout.write(`${lines.join('\n')}\n`);
+await db.destroy();
