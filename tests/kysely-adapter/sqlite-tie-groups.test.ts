@@ -136,7 +136,7 @@ describe('[sqlite] cursor pages inside tie groups', () => {
         const tied = statements.filter((s) => / = \? and "id" [<>] \? union all /.test(s.sql));
         expect(tied.length, shape).toBeGreaterThan(10);
         // Its LIMIT is the number (SQLite merges the arms faster under it), unless the query has
-        // values of its own, whose statements keep every value a parameter (\`literalLimit\`).
+        // values of its own, whose statements keep every value a parameter (`literalLimit`).
         const limits = new Set(tied.map((s) => / limit (\?|\d+)$/.exec(s.sql)?.[1]));
         expect([...limits], shape).toEqual([shape === 'filtered' ? '?' : '13']);
       }
