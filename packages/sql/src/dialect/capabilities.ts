@@ -54,6 +54,12 @@ export interface DialectCapabilities {
    */
   readonly literalLimit: boolean;
   /**
+   * `literalLimit` for a query with values of its own too: the database plans a statement when
+   * it prepares it (SQLite), so no value of the query chooses a plan the number could spoil.
+   * @default false
+   */
+  readonly literalLimitWithValues?: boolean;
+  /**
    * The expanded form tests the bound's tie as `a <= $1 AND NOT (a = $1 AND NOT (b > $2))`, the
    * same rows as `a <= $1 AND (a < $1 OR (a = $1 AND b > $2))` in SQL's three-valued logic (the
    * leading bound holds): Postgres ranges on `a <= $1` alone either way, and estimates the negated

@@ -294,7 +294,9 @@ function readSegments<Template>(
   // The first statement reads `limit` rows when no row is skipped (a single statement, or the
   // first of several, which read what the ones before left): its LIMIT may be written.
   const written =
-    window.offset === 0 && host.base.length === 0 && capabilities.literalLimit
+    window.offset === 0 &&
+    capabilities.literalLimit &&
+    (host.base.length === 0 || capabilities.literalLimitWithValues === true)
       ? writtenLimit(plan.writtenLimits, limit)
       : undefined;
   const key = `${mask}|${stopMask}|${ties}|${withOffset}|${exact}|${stale}|${named}|`;

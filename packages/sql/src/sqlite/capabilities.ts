@@ -29,8 +29,9 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   mergedSegments: true,
   // SQLite merges the arms of `mergedSegments` about 15% faster under a written LIMIT than
   // under `limit ?` (bench/src/sqlite-limit.ts); it plans a statement when it prepares it, so
-  // the number changes no plan.
+  // the number changes no plan, whatever values the query has of its own.
   literalLimit: true,
+  literalLimitWithValues: true,
   nullsOrderingSyntax: true,
   resortKeepsTies: true,
   dateStorage: 'iso-text',
