@@ -42,6 +42,7 @@ import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.
 import { BENCH_DIR, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName, pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
 import { PAGEWISE_AREAS, profilePages, profileRoundRobin } from './profile.js';
+import { seedSqliteItems } from './sqlite-items.js';
 
 type Dialect = 'postgres' | 'sqlite' | 'mariadb';
 type Ordering = Extract<OrderingName, 'uniform' | 'mixed'>;
@@ -195,18 +196,7 @@ function openSqlite(): Setup {
   if (!seeded) {
     log(`Seeding SQLite ${file}`);
     admin.exec(`DROP TABLE IF EXISTS ${table}; DROP TABLE IF EXISTS marker;`);
-    admin.exec(
-      `CREATE TABLE ${table} (id integer PRIMARY KEY, created datetime NOT NULL, score integer, title text NOT NULL)`,
-    );
-    admin.exec(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows})
-       INSERT INTO ${table} SELECT i,
-         strftime('%Y-%m-%dT%H:%M:%fZ', 1704067200 + ((i * 2654435761) % ${rows}) / 8, 'unixepoch'),
-         CASE WHEN i % 5 = 0 THEN NULL ELSE (i * 48271) % 1000 END, 'item ' || i FROM n`,
-    );
-    admin.exec(`CREATE INDEX ${table}_created_id_desc ON ${table} (created DESC, id DESC)`);
-    admin.exec(`CREATE INDEX ${table}_created_desc_id_asc ON ${table} (created DESC, id ASC)`);
-    admin.exec('ANALYZE');
+    seedSqliteItems(admin, table, rows);
     admin.exec('CREATE TABLE marker (m text)');
     admin.prepare('INSERT INTO marker VALUES (?)').run(marker);
   }

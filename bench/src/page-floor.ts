@@ -54,8 +54,8 @@ function pagewisePage(url: string, over: () => ReturnType<typeof query> | Return
 }
 
 const firstUrl = 'http://127.0.0.1/items';
-const second = await pagination.paginate(query(), new ApiRequest({ url: firstUrl }));
-const deepUrl = second!.next!;
+const first = await pagination.paginate(query(), new ApiRequest({ url: firstUrl }));
+const deepUrl = first!.next!;
 const after = memory
   .prepare(
     `SELECT ${COLUMNS.join(', ')} FROM items ORDER BY created DESC, id DESC LIMIT 1 OFFSET ${PAGE_SIZE - 1}`,
