@@ -27,9 +27,9 @@ export const sqliteCapabilities: DialectCapabilities = Object.freeze({
   name: 'sqlite',
   rowValueSeek: true,
   mergedSegments: true,
-  // SQLite merges the arms of `mergedSegments` about 15% faster under a written LIMIT than
-  // under `limit ?` (bench/src/sqlite-limit.ts); it plans a statement when it prepares it, so
-  // the number changes no plan, whatever values the query has of its own.
+  // SQLite plans a statement when it prepares it, so a written LIMIT changes no plan, whatever
+  // values the query has of its own; with it the orm bench's first pages took 1.03-1.09x the
+  // hand-written page instead of 1.11-1.14x (bench/RESULTS.md, 2026-12-04).
   literalLimit: true,
   literalLimitWithValues: true,
   nullsOrderingSyntax: true,
