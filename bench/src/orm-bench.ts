@@ -457,6 +457,9 @@ async function measure(dialect: Dialect): Promise<Map<string, LatencyStats>> {
             .map((e) => `${e.fn.split(' (')[0]} ${e.usPerPage.toFixed(1)}`)
             .join(', ')}`,
         );
+        // BENCH_PROFILE_LIST=N lists the N heaviest of Pagewise's functions with their files.
+        for (const e of profiled.profile.top.slice(0, Number(process.env.BENCH_PROFILE_LIST ?? 0)))
+          log(`  ${e.usPerPage.toFixed(1)} ${e.area}: ${e.fn}`);
       } else {
         stats = await measureRoundRobin(fetches, plan);
       }

@@ -11,7 +11,7 @@
  * page's only cost above it is Kysely's (building and compiling the statement); Pagewise compiles
  * once, but decodes a cursor, encodes two, builds the links and the page value. This prints both.
  *
- * Run: pnpm --filter @pagewise/bench run floor [-- --pages 20000]
+ * Run: pnpm --filter @pagewise/bench run floor [-- --pages 20000] [--top 40]
  */
 import { fromKysely } from '@pagewise/kysely-adapter';
 import { fromArray } from '@pagewise/memory-adapter';
@@ -26,6 +26,12 @@ import { memoryItems } from './sqlite-items.js';
 const args = process.argv.slice(2);
 const at = args.indexOf('--pages');
 const pages = at < 0 ? 20_000 : Number(args[at + 1]);
+const topAt = args.indexOf('--top');
+/**
+ * With `--top N`, each of Pagewise's contenders lists its N heaviest functions by self time, and
+ * Pagewise's N heaviest by synchronous inclusive time (where a page's phases go).
+ */
+const top = topAt < 0 ? 0 : Number(args[topAt + 1]);
 const ROWS = 20_000;
 const PAGE_SIZE = 50;
 const STYLE = { rowValues: true, nullsLast: false } as const;
@@ -117,8 +123,18 @@ const lines = [
   '| contender | CPU per page | Kysely | Pagewise own (core, sql, rest, adapter) | driver | other |',
   '| --- | --- | --- | --- | --- | --- |',
 ];
+const tops: string[] = [];
 for (const [name, fetch] of contenders) {
   const summary = await profilePages(name, fetch, pages);
+  if (top > 0 && name.startsWith('Pagewise'))
+    tops.push(
+      '',
+      `${name}, heaviest functions (self us per page):`,
+      ...summary.top.slice(0, top).map((e) => `- ${us(e.usPerPage)} ${e.area}: ${e.fn}`),
+      '',
+      `${name}, Pagewise's heaviest phases (us per page in each function and what it calls before it returns or awaits):`,
+      ...summary.inclusive.slice(0, top).map((e) => `- ${us(e.usPerPage)} ${e.area}: ${e.fn}`),
+    );
   const kysely = area(summary, 'kysely');
   const pagewise = own(summary);
   const driver = area(summary, 'driver');
@@ -131,5 +147,5 @@ lines.push(
   '',
   `Kysely's build and compile of the hand-written page alone, timed: first page ${us(compileUs(null))} us, second page ${us(compileUs(after))} us.`,
 );
-process.stdout.write(`${lines.join('\n')}\n`);
+process.stdout.write(`${[...lines, ...tops].join('\n')}\n`);
 await db.destroy();

@@ -35,6 +35,11 @@ export interface ProfileSummary {
   readonly areas: ReadonlyArray<{ readonly area: ProfileArea; readonly usPerPage: number }>;
   /** The functions with the most self time, most first. */
   readonly top: readonly ProfileEntry[];
+  /**
+   * Pagewise's functions with the most time spent in them and the calls they make before they
+   * return or await (their synchronous inclusive time), most first: where a page's phases go.
+   */
+  readonly inclusive: readonly ProfileEntry[];
 }
 
 export interface CallFrame {
@@ -77,6 +82,49 @@ interface SelfTimes {
   readonly cpuUs: number;
   readonly byArea: ReadonlyMap<ProfileArea, number>;
   readonly byFn: ReadonlyMap<string, { readonly area: ProfileArea; readonly us: number }>;
+  /** Pagewise's functions' synchronous inclusive time (`ProfileSummary.inclusive`). */
+  readonly inclusiveByFn: ReadonlyMap<string, { readonly area: ProfileArea; readonly us: number }>;
+}
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: CallFrame;
+  readonly children?: readonly number[] | undefined;
+}
+
+/**
+ * The time under each of Pagewise's functions in the call tree, its own and its callees', counted
+ * once where it calls itself (the outermost call on a path). An `await` ends a call's subtree: the
+ * profile roots what runs after it afresh.
+ */
+function inclusiveTimes(
+  nodes: readonly ProfileNode[],
+  selfUs: ReadonlyMap<number, number>,
+): Map<string, { area: ProfileArea; us: number }> {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const totals = new Map<string, { area: ProfileArea; us: number }>();
+  const onPath = new Set<string>();
+  const walk = (id: number): number => {
+    const node = byId.get(id)!;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const fn = `${functionName || '(anonymous)'} (${shortFile(url)}:${lineNumber + 1})`;
+    const outermost = !onPath.has(fn);
+    if (outermost) onPath.add(fn);
+    let us = selfUs.get(id) ?? 0;
+    for (const child of node.children ?? []) us += walk(child);
+    if (outermost) {
+      onPath.delete(fn);
+      const area = areaOf(node.callFrame);
+      if (area !== 'idle' && PAGEWISE_AREAS.includes(area)) {
+        const entry = totals.get(fn) ?? { area, us: 0 };
+        entry.us += us;
+        totals.set(fn, entry);
+      }
+    }
+    return us;
+  };
+  if (nodes.length > 0) walk(nodes[0]!.id);
+  return totals;
 }
 
 /** Runs `work` under the V8 sampling profiler (what `node --cpu-prof` records), summing self time per area and function. */
@@ -110,7 +158,7 @@ async function profiled(work: () => Promise<void>): Promise<SelfTimes> {
       entry.us += us;
       byFn.set(fn, entry);
     }
-    return { cpuUs, byArea, byFn };
+    return { cpuUs, byArea, byFn, inclusiveByFn: inclusiveTimes(profile.nodes, byNode) };
   } finally {
     await session.post('Profiler.disable').catch(() => {});
     session.disconnect();
@@ -118,8 +166,11 @@ async function profiled(work: () => Promise<void>): Promise<SelfTimes> {
 }
 
 /** Areas and heaviest functions of `times`, per page of `pages`. */
-function perPage(times: Pick<SelfTimes, 'byArea' | 'byFn'>, pages: number) {
+function perPage(times: Pick<SelfTimes, 'byArea' | 'byFn' | 'inclusiveByFn'>, pages: number) {
   return {
+    inclusive: [...times.inclusiveByFn]
+      .map(([fn, { area, us }]) => ({ area, fn, usPerPage: us / pages }))
+      .sort((a, b) => b.usPerPage - a.usPerPage),
     areas: [...times.byArea]
       .map(([area, us]) => ({ area, usPerPage: us / pages }))
       .sort((a, b) => b.usPerPage - a.usPerPage),
@@ -198,6 +249,7 @@ export async function profileRoundRobin(
     {
       byArea: new Map([...times.byArea].filter(([area]) => PAGEWISE_AREAS.includes(area))),
       byFn: new Map([...times.byFn].filter(([, { area }]) => PAGEWISE_AREAS.includes(area))),
+      inclusiveByFn: times.inclusiveByFn,
     },
     Math.max(1, pagewisePages),
   );
@@ -211,6 +263,7 @@ export async function profileRoundRobin(
       cpuUsPerPage: times.cpuUs / Math.max(1, pages),
       areas: [...own.areas, ...all.areas.filter((a) => !PAGEWISE_AREAS.includes(a.area))],
       top: own.top,
+      inclusive: own.inclusive,
     },
   };
 }
