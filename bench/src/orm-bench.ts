@@ -64,6 +64,8 @@ const plan = {
   budgetMs: Number(flag('budget-ms') ?? 3000),
 };
 const profileKind = flag('profile');
+/** Also times Kysely's hand-written page with its cursor work (`handCursorPage`), in a table of its own. */
+const withCursorHand = args.includes('--with-cursor-hand');
 const profileMixed = args.includes('--profile-round-robin');
 if (profileMixed && args.includes('--write'))
   throw new Error('--profile-round-robin slows the pages: it writes no tables');
@@ -340,6 +342,48 @@ function drizzleHandPage(db: AnyDrizzle, items: AnyTable, ordering: Ordering, af
 
 const ids = (r: ReadonlyArray<{ id: number }>) => r.slice(0, pageSize).map((x) => Number(x.id));
 
+/** The next link the last `handCursorPage` minted (kept, so that minting it is never skipped). */
+let handNext: string | null = null;
+
+/** A hand-written page's cursor: base64url of a row's `created` and `id` as JSON, as a Node user writes one. */
+const handCursor = (row: KeysetRow) =>
+  Buffer.from(JSON.stringify({ created: row.created, id: row.id })).toString('base64url');
+
+/**
+ * Kysely's hand-written page with the least a hand-written API page adds to its query: the cursor
+ * read from the request's URL (`handCursor`'s, checked by nothing but JSON; a `Date` again where
+ * the driver gave one, SQLite's text as it is) and the next page's link minted from its last row.
+ * No previous link, no body, positions only as exact as the driver's values.
+ */
+function handCursorPage(
+  kysely: AnyKysely,
+  dialect: Dialect,
+  ordering: Ordering,
+  url: string,
+  style: KeysetStyle,
+): PageFetch {
+  return async () => {
+    const token = new URL(url).searchParams.get('cursor');
+    const read =
+      token === null ? null : (JSON.parse(Buffer.from(token, 'base64url').toString()) as KeysetRow);
+    const after =
+      read === null
+        ? null
+        : { ...read, created: dialect === 'sqlite' ? read.created : new Date(read.created as string) };
+    const rows = (await kyselyKeysetPage(
+      kysely,
+      table,
+      ordering,
+      after,
+      pageSize + 1,
+      style,
+    ).execute()) as KeysetRow[];
+    handNext =
+      rows.length > pageSize ? `http://127.0.0.1/items?cursor=${handCursor(rows[pageSize - 1]!)}` : null;
+    return ids(rows);
+  };
+}
+
 async function measure(dialect: Dialect): Promise<Map<string, LatencyStats>> {
   const setup =
     dialect === 'postgres' ? await openPostgres() : dialect === 'sqlite' ? openSqlite() : await openMariadb();
@@ -405,6 +449,19 @@ async function measure(dialect: Dialect): Promise<Map<string, LatencyStats>> {
               }>,
             ),
           );
+          if (withCursorHand)
+            fetches.set(
+              `kysely-hand-cursor:${label}:${name}`,
+              handCursorPage(
+                side.kysely,
+                dialect,
+                name,
+                before === null
+                  ? 'http://127.0.0.1/items'
+                  : `http://127.0.0.1/items?cursor=${handCursor(before)}`,
+                setup.style,
+              ),
+            );
           fetches.set(`drizzle-hand:${label}:${name}`, async () =>
             ids(await drizzleHandPage(side.drizzle, setup.items, name, before)),
           );
@@ -430,6 +487,10 @@ async function measure(dialect: Dialect): Promise<Map<string, LatencyStats>> {
         for (const [id, fetch] of fetches) {
           if (!id.endsWith(`:${name}`)) continue;
           const got = await fetch();
+          // The hand-written page with its cursor mints a next link exactly when a page follows.
+          const lastPage = depth + pageSize >= rows;
+          if (id.startsWith('kysely-hand-cursor:') && (handNext === null) !== lastPage)
+            throw new Error(`${dialect} ${id} at depth ${depth}: next link ${handNext}`);
           if (got.length !== want.length || got.some((x, i) => x !== want[i]))
             throw new Error(
               `${dialect} ${id} at depth ${depth}: ids ${got.slice(0, 3)} instead of ${want.slice(0, 3)}`,
@@ -530,6 +591,26 @@ for (const [dialect, stats] of results) {
 out.push('<!-- orm-bench:end -->');
 const section = out.join('\n');
 process.stdout.write(`${section}\n`);
+if (withCursorHand) {
+  const extra = [
+    '',
+    "### Kysely's hand-written page with its cursor work (`--with-cursor-hand`, not written by `--write`)",
+    '',
+    '| dialect | ordering | depth | hand | hand with its cursor | **PW / hand** | **PW / hand with its cursor** | wrapped: hand | hand with its cursor | **PW / hand** | **PW / hand with its cursor** |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const [dialect, stats] of results)
+    for (const name of orderings)
+      for (const depth of depths) {
+        const s = (kind: string) => stats.get(`${kind}:${name}@${depth}`);
+        const side = (label: string) =>
+          `${f(s(`kysely-hand:${label}`))} | ${f(s(`kysely-hand-cursor:${label}`))} | **${ratio(s(`pagewise-kysely:${label}`), s(`kysely-hand:${label}`))}** | **${ratio(s(`pagewise-kysely:${label}`), s(`kysely-hand-cursor:${label}`))}**`;
+        extra.push(
+          `| ${dialect} | ${name} | ${depth.toLocaleString('en-US')} | ${side('stock')} | ${side('wrapped')} |`,
+        );
+      }
+  process.stdout.write(`${extra.join('\n')}\n`);
+}
 if (args.includes('--write')) {
   const file = join(BENCH_DIR, 'RESULTS.md');
   const text = readFileSync(file, 'utf8');

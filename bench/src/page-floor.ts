@@ -9,7 +9,9 @@
  *
  * Where the hand-written page and Pagewise do the same database and driver work, the hand-written
  * page's only cost above it is Kysely's (building and compiling the statement); Pagewise compiles
- * once, but decodes a cursor, encodes two, builds the links and the page value. This prints both.
+ * once, but decodes a cursor, encodes two, builds the links and the page value. This prints both,
+ * and the hand-written page again with the least a hand-written API page adds to its query: its
+ * cursor read from the URL and the next page's link minted (`handWithCursor`).
  *
  * Run: pnpm --filter @pagewise/bench run floor [-- --pages 20000] [--top 40]
  */
@@ -19,7 +21,7 @@ import { ApiRequest, CursorPagination } from '@pagewise/rest';
 import { Kysely, SqliteDialect } from 'kysely';
 import { COLUMNS } from './bench-table.js';
 import { type KeysetRow, kyselyKeysetPage } from './kysely-keyset.js';
-import type { PageFetch } from './measure.js';
+import { measureRoundRobin, type PageFetch } from './measure.js';
 import { PAGEWISE_AREAS, type ProfileSummary, profilePages } from './profile.js';
 import { memoryItems } from './sqlite-items.js';
 
@@ -72,6 +74,36 @@ const arrayFirst = await pagination.paginate(
   new ApiRequest({ url: firstUrl }),
 );
 
+/** A hand-written page's cursor: base64url of its last row's JSON, as a Node user writes one. */
+const mintCursor = (row: KeysetRow) =>
+  Buffer.from(JSON.stringify({ created: row.created, id: row.id })).toString('base64url');
+const handSecondUrl = `${firstUrl}?cursor=${mintCursor(after)}`;
+
+/**
+ * The hand-written page with the least a hand-written API page adds to its query: the cursor read
+ * from the request's URL (`mintCursor`'s, checked by nothing but JSON) and the next page's link
+ * minted from its last row; no previous link, no body, and positions only as exact as the
+ * driver's values.
+ */
+function handWithCursor(url: string): PageFetch {
+  return async () => {
+    const token = new URL(url).searchParams.get('cursor');
+    const cursor =
+      token === null ? null : (JSON.parse(Buffer.from(token, 'base64url').toString()) as KeysetRow);
+    const rows = (await kyselyKeysetPage(
+      db,
+      'items',
+      'uniform',
+      cursor,
+      PAGE_SIZE + 1,
+      STYLE,
+    ).execute()) as KeysetRow[];
+    const next = rows.length > PAGE_SIZE ? `${firstUrl}?cursor=${mintCursor(rows[PAGE_SIZE - 1]!)}` : null;
+    if (next === null) throw new Error('the floor pages all have a next page');
+    return ids(rows);
+  };
+}
+
 const contenders: Array<[string, PageFetch]> = [
   [
     'Kysely hand, first page',
@@ -87,6 +119,8 @@ const contenders: Array<[string, PageFetch]> = [
         (await kyselyKeysetPage(db, 'items', 'uniform', after, 51, STYLE).execute()) as Array<{ id: number }>,
       ),
   ],
+  ['Kysely hand with its cursor, first page', handWithCursor(firstUrl)],
+  ['Kysely hand with its cursor, second page', handWithCursor(handSecondUrl)],
   ['Pagewise over Kysely, first page', pagewisePage(firstUrl, query)],
   ['Pagewise over Kysely, second page', pagewisePage(deepUrl, query)],
   ['Pagewise over an array, first page', pagewisePage(firstUrl, () => fromArray(array, { uniqueKey: 'id' }))],
@@ -96,8 +130,15 @@ const contenders: Array<[string, PageFetch]> = [
   ],
 ];
 
-const [handSecond, pagewiseSecond] = [await contenders[1]![1](), await contenders[3]![1]()];
-if (handSecond.join() !== pagewiseSecond.join())
+const byName = new Map(contenders);
+const seconds = await Promise.all(
+  [
+    'Kysely hand, second page',
+    'Kysely hand with its cursor, second page',
+    'Pagewise over Kysely, second page',
+  ].map((name) => byName.get(name)!()),
+);
+if (new Set(seconds.map((page) => page.join())).size !== 1)
   throw new Error('the hand-written and Pagewise pages differ');
 
 /** Kysely's build and compile of the hand-written page, per page, in microseconds (no execution). */
@@ -146,6 +187,30 @@ for (const [name, fetch] of contenders) {
 lines.push(
   '',
   `Kysely's build and compile of the hand-written page alone, timed: first page ${us(compileUs(null))} us, second page ${us(compileUs(after))} us.`,
+);
+// The Kysely contenders timed without the profiler, round robin (each page between the others'):
+// medians, and Pagewise's over the hand-written page's with and without its cursor work.
+const timed = await measureRoundRobin(new Map(contenders.filter(([name]) => !name.includes('array'))), {
+  warmupRounds: 500,
+  maxSamples: 4000,
+  minSamples: 4000,
+  budgetMs: 60_000,
+});
+const median = (name: string) => timed.get(name)!.medianMs * 1000;
+lines.push(
+  '',
+  'Timed round robin without the profiler (median us per page; Pagewise over the hand-written page, and over it with its cursor):',
+  '',
+  '| page | Kysely hand | Kysely hand with its cursor | Pagewise over Kysely | **PW / hand** | **PW / hand with its cursor** |',
+  '| --- | --- | --- | --- | --- | --- |',
+  ...(['first', 'second'] as const).map((which) => {
+    const [hand, cursor, pw] = [
+      `Kysely hand, ${which} page`,
+      `Kysely hand with its cursor, ${which} page`,
+      `Pagewise over Kysely, ${which} page`,
+    ].map(median) as [number, number, number];
+    return `| ${which} | ${us(hand)} | ${us(cursor)} | ${us(pw)} | **${(pw / hand).toFixed(2)}x** | **${(pw / cursor).toFixed(2)}x** |`;
+  }),
 );
 process.stdout.write(`${[...lines, ...tops].join('\n')}\n`);
 await db.destroy();
