@@ -94,3 +94,46 @@ export function kyselyKeysetPage(
     .unionAll(db.selectFrom(nulls.as('nulls')).selectAll())
     .limit(limit);
 }
+
+/** A hand-written page's cursor: base64url of a row's `created` and `id` as JSON, as a Node user writes one. */
+export function handCursor(row: KeysetRow): string {
+  return Buffer.from(JSON.stringify({ created: row.created, id: row.id })).toString('base64url');
+}
+
+/**
+ * `kyselyKeysetPage` with the least a hand-written API page adds to its query: the cursor read
+ * from the request's `url` (`handCursor`'s, checked by nothing but JSON; with `dates`, `created` a
+ * `Date` again as the driver gave it, else its text as it is) and the next page's link minted from
+ * the page's last row. No previous link, no body, positions only as exact as the driver's values.
+ *
+ * @example
+ * const { rows, next } = await handCursorPage(db, 'items', 'uniform', 'http://x/items?cursor=eyJ...', 50, style, true);
+ */
+export async function handCursorPage(
+  db: AnyDb,
+  table: string,
+  // The cursor holds `created` and `id`: the orderings of those two.
+  ordering: Extract<OrderingName, 'uniform' | 'mixed'>,
+  url: string,
+  pageSize: number,
+  style: KeysetStyle,
+  dates: boolean,
+): Promise<{ readonly rows: KeysetRow[]; readonly next: string | null }> {
+  const parsed = new URL(url);
+  const token = parsed.searchParams.get('cursor');
+  const read = token === null ? null : (JSON.parse(Buffer.from(token, 'base64url').toString()) as KeysetRow);
+  const after = read === null || !dates ? read : { ...read, created: new Date(read.created as string) };
+  const rows = (await kyselyKeysetPage(
+    db,
+    table,
+    ordering,
+    after,
+    pageSize + 1,
+    style,
+  ).execute()) as KeysetRow[];
+  const next =
+    rows.length > pageSize
+      ? `${parsed.origin}${parsed.pathname}?cursor=${handCursor(rows[pageSize - 1]!)}`
+      : null;
+  return { rows, next };
+}

@@ -37,7 +37,13 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import { COLUMNS, ensureSeeded } from './bench-table.js';
-import { type KeysetRow, type KeysetStyle, kyselyKeysetPage } from './kysely-keyset.js';
+import {
+  handCursor,
+  handCursorPage,
+  type KeysetRow,
+  type KeysetStyle,
+  kyselyKeysetPage,
+} from './kysely-keyset.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
 import { BENCH_DIR, DEFAULT_DEPTHS } from './options.js';
 import { ORDERINGS, type OrderingName, pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
@@ -342,47 +348,8 @@ function drizzleHandPage(db: AnyDrizzle, items: AnyTable, ordering: Ordering, af
 
 const ids = (r: ReadonlyArray<{ id: number }>) => r.slice(0, pageSize).map((x) => Number(x.id));
 
-/** The next link the last `handCursorPage` minted (kept, so that minting it is never skipped). */
+/** The next link the last `handCursorPage` minted, checked beside its rows. */
 let handNext: string | null = null;
-
-/** A hand-written page's cursor: base64url of a row's `created` and `id` as JSON, as a Node user writes one. */
-const handCursor = (row: KeysetRow) =>
-  Buffer.from(JSON.stringify({ created: row.created, id: row.id })).toString('base64url');
-
-/**
- * Kysely's hand-written page with the least a hand-written API page adds to its query: the cursor
- * read from the request's URL (`handCursor`'s, checked by nothing but JSON; a `Date` again where
- * the driver gave one, SQLite's text as it is) and the next page's link minted from its last row.
- * No previous link, no body, positions only as exact as the driver's values.
- */
-function handCursorPage(
-  kysely: AnyKysely,
-  dialect: Dialect,
-  ordering: Ordering,
-  url: string,
-  style: KeysetStyle,
-): PageFetch {
-  return async () => {
-    const token = new URL(url).searchParams.get('cursor');
-    const read =
-      token === null ? null : (JSON.parse(Buffer.from(token, 'base64url').toString()) as KeysetRow);
-    const after =
-      read === null
-        ? null
-        : { ...read, created: dialect === 'sqlite' ? read.created : new Date(read.created as string) };
-    const rows = (await kyselyKeysetPage(
-      kysely,
-      table,
-      ordering,
-      after,
-      pageSize + 1,
-      style,
-    ).execute()) as KeysetRow[];
-    handNext =
-      rows.length > pageSize ? `http://127.0.0.1/items?cursor=${handCursor(rows[pageSize - 1]!)}` : null;
-    return ids(rows);
-  };
-}
 
 async function measure(dialect: Dialect): Promise<Map<string, LatencyStats>> {
   const setup =
@@ -449,19 +416,25 @@ async function measure(dialect: Dialect): Promise<Map<string, LatencyStats>> {
               }>,
             ),
           );
-          if (withCursorHand)
-            fetches.set(
-              `kysely-hand-cursor:${label}:${name}`,
-              handCursorPage(
+          if (withCursorHand) {
+            const handUrl =
+              before === null
+                ? 'http://127.0.0.1/items'
+                : `http://127.0.0.1/items?cursor=${handCursor(before)}`;
+            fetches.set(`kysely-hand-cursor:${label}:${name}`, async () => {
+              const page = await handCursorPage(
                 side.kysely,
-                dialect,
+                table,
                 name,
-                before === null
-                  ? 'http://127.0.0.1/items'
-                  : `http://127.0.0.1/items?cursor=${handCursor(before)}`,
+                handUrl,
+                pageSize,
                 setup.style,
-              ),
-            );
+                dialect !== 'sqlite',
+              );
+              handNext = page.next;
+              return ids(page.rows);
+            });
+          }
           fetches.set(`drizzle-hand:${label}:${name}`, async () =>
             ids(await drizzleHandPage(side.drizzle, setup.items, name, before)),
           );

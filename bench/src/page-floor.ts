@@ -11,7 +11,7 @@
  * page's only cost above it is Kysely's (building and compiling the statement); Pagewise compiles
  * once, but decodes a cursor, encodes two, builds the links and the page value. This prints both,
  * and the hand-written page again with the least a hand-written API page adds to its query: its
- * cursor read from the URL and the next page's link minted (`handWithCursor`).
+ * cursor read from the URL and the next page's link minted (`handCursorPage`).
  *
  * Run: pnpm --filter @pagewise/bench run floor [-- --pages 20000] [--top 40]
  */
@@ -20,7 +20,7 @@ import { fromArray } from '@pagewise/memory-adapter';
 import { ApiRequest, CursorPagination } from '@pagewise/rest';
 import { Kysely, SqliteDialect } from 'kysely';
 import { COLUMNS } from './bench-table.js';
-import { type KeysetRow, kyselyKeysetPage } from './kysely-keyset.js';
+import { handCursor, handCursorPage, type KeysetRow, kyselyKeysetPage } from './kysely-keyset.js';
 import { measureRoundRobin, type PageFetch } from './measure.js';
 import { PAGEWISE_AREAS, type ProfileSummary, profilePages } from './profile.js';
 import { memoryItems } from './sqlite-items.js';
@@ -74,31 +74,12 @@ const arrayFirst = await pagination.paginate(
   new ApiRequest({ url: firstUrl }),
 );
 
-/** A hand-written page's cursor: base64url of its last row's JSON, as a Node user writes one. */
-const mintCursor = (row: KeysetRow) =>
-  Buffer.from(JSON.stringify({ created: row.created, id: row.id })).toString('base64url');
-const handSecondUrl = `${firstUrl}?cursor=${mintCursor(after)}`;
+const handSecondUrl = `${firstUrl}?cursor=${handCursor(after)}`;
 
-/**
- * The hand-written page with the least a hand-written API page adds to its query: the cursor read
- * from the request's URL (`mintCursor`'s, checked by nothing but JSON) and the next page's link
- * minted from its last row; no previous link, no body, and positions only as exact as the
- * driver's values.
- */
+/** The hand-written page with its cursor work (`handCursorPage`); every page here has a next one. */
 function handWithCursor(url: string): PageFetch {
   return async () => {
-    const token = new URL(url).searchParams.get('cursor');
-    const cursor =
-      token === null ? null : (JSON.parse(Buffer.from(token, 'base64url').toString()) as KeysetRow);
-    const rows = (await kyselyKeysetPage(
-      db,
-      'items',
-      'uniform',
-      cursor,
-      PAGE_SIZE + 1,
-      STYLE,
-    ).execute()) as KeysetRow[];
-    const next = rows.length > PAGE_SIZE ? `${firstUrl}?cursor=${mintCursor(rows[PAGE_SIZE - 1]!)}` : null;
+    const { rows, next } = await handCursorPage(db, 'items', 'uniform', url, PAGE_SIZE, STYLE, false);
     if (next === null) throw new Error('the floor pages all have a next page');
     return ids(rows);
   };
