@@ -37,6 +37,11 @@ const TABLE = 'items';
 interface Writer {
   readonly inserted: Set<number>;
   readonly deleted: Set<number>;
+  /**
+   * Rows whose delete was in flight when the node died: the server may have committed it (and
+   * replicated it) without the answer reaching the client, so the row may be there or not.
+   */
+  readonly uncertain: Set<number>;
   stop(): Promise<{ operations: number; conflicts: number; failures: number }>;
 }
 
@@ -49,6 +54,7 @@ interface Writer {
 function startWriter(db: Db, writer: number): Writer {
   const inserted = new Set<number>();
   const deleted = new Set<number>();
+  const uncertain = new Set<number>();
   let running = true;
   let operations = 0;
   let conflicts = 0;
@@ -62,6 +68,7 @@ function startWriter(db: Db, writer: number): Writer {
   const done = (async () => {
     while (running) {
       const roll = random();
+      let deleting: number | null = null;
       try {
         if (roll < 0.35) {
           const ids = [next, next + 1, next + 2];
@@ -77,6 +84,7 @@ function startWriter(db: Db, writer: number): Writer {
         } else if (roll < 0.5 && inserted.size > deleted.size) {
           const mine = [...inserted].filter((id) => !deleted.has(id));
           const victim = mine[Math.floor(random() * mine.length)]!;
+          deleting = victim;
           await sql`delete from ${sql.table(TABLE)} where id = ${victim}`.execute(db);
           deleted.add(victim);
         } else {
@@ -94,6 +102,8 @@ function startWriter(db: Db, writer: number): Writer {
         if (errno === 1213) conflicts += 1;
         else {
           failures += 1;
+          // A certification conflict rolls the delete back; a lost connection leaves it unknown.
+          if (deleting !== null) uncertain.add(deleting);
           // The node is gone (SIGKILL): this writer ends, as its clients' would.
           if (failures > 3) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -105,6 +115,7 @@ function startWriter(db: Db, writer: number): Writer {
   return {
     inserted,
     deleted,
+    uncertain,
     async stop() {
       running = false;
       await done;
@@ -274,7 +285,12 @@ describe('MariaDB Galera: three nodes on loopback', () => {
       }),
     );
     expect(new Set(fingerprints).size, `rows/fingerprint per node: ${fingerprints}`).toBe(1);
-    const acknowledged = writers.flatMap((w) => [...w.inserted].filter((id) => !w.deleted.has(id)));
+    // A delete the killed node committed but never answered leaves its row's fate unknown to the
+    // client (CI once saw one such row, 1600002, gone from all three nodes alike): neither
+    // acknowledged as inserted nor as deleted.
+    const acknowledged = writers.flatMap((w) =>
+      [...w.inserted].filter((id) => !w.deleted.has(id) && !w.uncertain.has(id)),
+    );
     const removed = writers.flatMap((w) => [...w.deleted]);
     for (const db of synced) {
       const ids = new Set((await db.selectFrom(TABLE).select('id').execute()).map((r) => Number(r.id)));
@@ -290,7 +306,7 @@ describe('MariaDB Galera: three nodes on loopback', () => {
     }
     figures.push(
       `after the restart: 3 nodes with identical rows (${fingerprints[0]}); ${acknowledged.length} acknowledged inserts ` +
-        `and ${removed.length} deletes checked on each; nothing lost`,
+        `and ${removed.length} deletes checked on each (${writers.reduce((n, w) => n + w.uncertain.size, 0)} deletes in flight at the kill left out); nothing lost`,
     );
     // And the restarted node pages exactly.
     const again = await walk(cursorPagination(PAGE), () => itemsQuery(synced[2]!, TABLE));
