@@ -143,6 +143,17 @@ function parseCount(flag: string, text: string | undefined): number {
 }
 
 /**
+ * The word after `--name` on a command line, `undefined` without the flag: the one-off scripts'
+ * options (`run orm`, `run phases`).
+ * @example
+ * flagValue(['--', '--rows', '5000'], 'rows') // '5000'
+ */
+export function flagValue(argv: readonly string[], name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : argv[i + 1];
+}
+
+/**
  * Options from a command line. A bare `--` is skipped: pnpm forwards it from
  * `pnpm bench -- --rows 10000000`.
  */

@@ -45,7 +45,7 @@ import {
   kyselyKeysetPage,
 } from './kysely-keyset.js';
 import { type LatencyStats, measureRoundRobin, type PageFetch } from './measure.js';
-import { BENCH_DIR, DEFAULT_DEPTHS } from './options.js';
+import { BENCH_DIR, DEFAULT_DEPTHS, flagValue } from './options.js';
 import { ORDERINGS, type OrderingName, pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
 import { PAGEWISE_AREAS, profilePages, profileRoundRobin } from './profile.js';
 import { seedSqliteItems } from './sqlite-items.js';
@@ -54,10 +54,7 @@ type Dialect = 'postgres' | 'sqlite' | 'mariadb';
 type Ordering = Extract<OrderingName, 'uniform' | 'mixed'>;
 
 const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i < 0 ? undefined : args[i + 1];
-};
+const flag = (name: string) => flagValue(args, name);
 const rows = Number(flag('rows') ?? 1_000_000);
 const table = flag('table') ?? 'pagewise_bench_items';
 const dialects = (flag('dialects') ?? 'postgres,sqlite,mariadb').split(',') as Dialect[];
