@@ -53,7 +53,7 @@ export function summarize(samples: readonly number[]): LatencyStats {
 }
 
 /** `items` in a fresh random order (Fisher-Yates). */
-function shuffled<T>(items: readonly T[]): T[] {
+export function shuffled<T>(items: readonly T[]): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i -= 1) {
     const j = Math.floor(Math.random() * (i + 1));

@@ -27,7 +27,7 @@ import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { COLUMNS, ensureSeeded } from './bench-table.js';
 import { type KeysetRow, kyselyKeysetPage } from './kysely-keyset.js';
-import { median } from './measure.js';
+import { median, shuffled } from './measure.js';
 import { flagValue } from './options.js';
 import { pagewiseCursorAfter, UNIQUE_KEY } from './orderings.js';
 
@@ -199,12 +199,7 @@ try {
         mode === 'round robin' ? contenders : contenders.filter(([n]) => n === 'Pagewise over Kysely');
       const samples = new Map<string, Phases[]>(active.map(([n]) => [n, []]));
       for (let round = 0; round < warmup + rounds; round += 1) {
-        const order = [...active];
-        for (let i = order.length - 1; i > 0; i -= 1) {
-          const j = Math.floor(Math.random() * (i + 1));
-          [order[i], order[j]] = [order[j]!, order[i]!];
-        }
-        for (const [name, page] of order) {
+        for (const [name, page] of shuffled(active)) {
           const start = performance.now();
           const { phases } = await page();
           if (round >= warmup) samples.get(name)!.push([performance.now() - start, ...phases]);
