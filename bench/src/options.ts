@@ -144,7 +144,7 @@ function parseCount(flag: string, text: string | undefined): number {
 
 /**
  * The word after `--name` on a command line, `undefined` without the flag: the one-off scripts'
- * options (`run orm`, `run phases`).
+ * options (`run orm`, `run floor`, `run phases`).
  * @example
  * flagValue(['--', '--rows', '5000'], 'rows') // '5000'
  */

@@ -22,18 +22,17 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { COLUMNS } from './bench-table.js';
 import { handCursor, handCursorPage, type KeysetRow, kyselyKeysetPage } from './kysely-keyset.js';
 import { measureRoundRobin, type PageFetch } from './measure.js';
+import { flagValue } from './options.js';
 import { PAGEWISE_AREAS, type ProfileSummary, profilePages } from './profile.js';
 import { memoryItems } from './sqlite-items.js';
 
 const args = process.argv.slice(2);
-const at = args.indexOf('--pages');
-const pages = at < 0 ? 20_000 : Number(args[at + 1]);
-const topAt = args.indexOf('--top');
+const pages = Number(flagValue(args, 'pages') ?? 20_000);
 /**
  * With `--top N`, each of Pagewise's contenders lists its N heaviest functions by self time, and
  * Pagewise's N heaviest by synchronous inclusive time (where a page's phases go).
  */
-const top = topAt < 0 ? 0 : Number(args[topAt + 1]);
+const top = Number(flagValue(args, 'top') ?? 0);
 const ROWS = 20_000;
 const PAGE_SIZE = 50;
 const STYLE = { rowValues: true, nullsLast: false } as const;
